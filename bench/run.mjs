@@ -1,0 +1,266 @@
+#!/usr/bin/env node
+/**
+ * Benchmark: how close the audit's collection gets to the ideal floor and to a bare undici client.
+ *
+ *   npm run bench                                   (builds, then runs this)
+ *   node bench/run.mjs [--projects 2000] [--latency 10] [--concurrency 16] [--roles 300] [--runs 3] [--json]
+ *
+ * The simulator runs in its own child process; each measured phase runs in a fresh child process
+ * too (`--phase baseline|audit`), so neither shares an event loop with the server and each phase's
+ * peak RSS is its own. See bench/README.md for what is measured.
+ */
+import {fork, spawn} from 'node:child_process'
+import {Buffer} from 'node:buffer'
+import {dirname, join} from 'node:path'
+import {performance} from 'node:perf_hooks'
+import {fileURLToPath} from 'node:url'
+import {parseArgs} from 'node:util'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+const PREFIX = '/~api'
+const USER = 'bench'
+const SECRET = 'bench-token-not-a-secret'
+const PAGE_SIZE = 100
+const PHASES = ['baseline', 'client', 'audit']
+const PHASE_LABELS = {baseline: '(a) bare undici', client: '(a2) audit client', audit: '(b) audit collect'}
+
+const {values: flags} = parseArgs({
+  options: {
+    projects: {type: 'string', default: '2000'},
+    latency: {type: 'string', default: '10'},
+    concurrency: {type: 'string', default: '16'},
+    roles: {type: 'string', default: '300'},
+    runs: {type: 'string', default: '3'},
+    json: {type: 'boolean', default: false},
+    phase: {type: 'string'},
+    url: {type: 'string'},
+  },
+})
+
+// ---- phases (each runs in its own child process) --------------------------------------------
+
+/** (a) The baseline: a bare undici client doing the same fetches at the same concurrency. */
+async function baselinePhase(url, concurrency) {
+  const {Agent} = await import('undici')
+  const agent = new Agent({connections: concurrency, keepAliveTimeout: 10_000})
+  const origin = new URL(url).origin
+  const headers = {authorization: `Basic ${Buffer.from(`${USER}:${SECRET}`).toString('base64')}`, accept: 'application/json'}
+  async function get(path) {
+    const response = await agent.request({origin, path: PREFIX + path, method: 'GET', headers})
+    const text = await response.body.text()
+    if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode}`)
+    return JSON.parse(text)
+  }
+  async function paged(path) {
+    const items = []
+    for (let offset = 0; ; offset += PAGE_SIZE) {
+      const page = await get(`${path}?offset=${offset}&count=${PAGE_SIZE}`)
+      items.push(...page)
+      if (page.length < PAGE_SIZE) return items
+    }
+  }
+  const started = performance.now()
+  const [roles, projects] = await Promise.all([paged('/roles'), paged('/projects')])
+  let next = 0
+  let settings = 0
+  await Promise.all(
+    Array.from({length: concurrency}, async () => {
+      while (next < projects.length) {
+        const project = projects[next++]
+        await get(`/projects/${project.id}/setting`)
+        settings++
+      }
+    }),
+  )
+  const wallMs = performance.now() - started
+  await agent.close()
+  return {wallMs, projects: projects.length, roles: roles.length, settings, errors: 0}
+}
+
+/** (a2) The audit's HTTP client alone (dist/src/api/client.js), same fetches, no ingest: splits the audit's overhead between client and model. */
+async function clientPhase(url, concurrency) {
+  const {createClient} = await import('../dist/src/api/client.js')
+  const client = createClient({baseUrl: url, apiPrefix: PREFIX, user: USER, secret: SECRET, connections: concurrency})
+  const started = performance.now()
+  const [roles, projects] = await Promise.all([client.paged('/roles'), client.paged('/projects')])
+  let next = 0
+  let settings = 0
+  await Promise.all(
+    Array.from({length: concurrency}, async () => {
+      while (next < projects.length) {
+        const project = projects[next++]
+        await client.getJson(`/projects/${project.id}/setting`)
+        settings++
+      }
+    }),
+  )
+  const wallMs = performance.now() - started
+  await client.close()
+  return {wallMs, projects: projects.length, roles: roles.length, settings, errors: 0}
+}
+
+/** (b) The audit's collect path, from the built code. (To become the full CLI once commands exist.) */
+async function auditPhase(url, concurrency) {
+  const {createClient} = await import('../dist/src/api/client.js')
+  const {collectModel} = await import('../dist/src/api/collect.js')
+  const client = createClient({baseUrl: url, apiPrefix: PREFIX, user: USER, secret: SECRET, connections: concurrency})
+  const started = performance.now()
+  const model = await collectModel(client, {server: {url, apiPrefix: PREFIX}, projects: 'all', concurrency})
+  const wallMs = performance.now() - started
+  await client.close()
+  return {
+    wallMs,
+    projects: model.projects.length,
+    roles: model.roles.length,
+    settings: [...model.projectsById.values()].filter((project) => project.setting !== null).length,
+    errors: model.errors.length,
+    firstError: model.errors[0]?.message,
+  }
+}
+
+if (flags.phase) {
+  const phases = {baseline: baselinePhase, client: clientPhase, audit: auditPhase}
+  const run = phases[flags.phase]
+  if (!run || !flags.url) throw new Error('usage: --phase baseline|client|audit --url URL --concurrency C')
+  const cpuBefore = process.cpuUsage()
+  const result = await run(flags.url, Number(flags.concurrency))
+  const cpu = process.cpuUsage(cpuBefore)
+  result.cpuMs = (cpu.user + cpu.system) / 1000
+  result.maxRssMb = process.resourceUsage().maxRSS / 1024
+  process.stdout.write(`${JSON.stringify(result)}\n`)
+  process.exit(0)
+}
+
+// ---- driver ------------------------------------------------------------------------------------
+
+function startSimulator(options) {
+  const child = fork(
+    join(HERE, 'simulator.mjs'),
+    ['--projects', options.projects, '--roles', options.roles, '--latency', options.latency],
+    {stdio: ['ignore', 'pipe', 'inherit', 'ipc']},
+  )
+  return new Promise((resolve, reject) => {
+    let buffered = ''
+    child.once('exit', (code) => reject(new Error(`simulator exited early (${code})`)))
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk
+      const newline = buffered.indexOf('\n')
+      if (newline >= 0) {
+        const {url} = JSON.parse(buffered.slice(0, newline))
+        resolve({child, url})
+      }
+    })
+  })
+}
+
+function ask(child, type) {
+  return new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (message?.type === type) {
+        child.off('message', onMessage)
+        resolve(message)
+      }
+    }
+    child.on('message', onMessage)
+    child.send({type})
+  })
+}
+
+function runPhase(phase, url, concurrency) {
+  const started = performance.now()
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--phase', phase, '--url', url, '--concurrency', String(concurrency)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`${phase} phase failed (exit ${code})`))
+      const result = JSON.parse(output.trim().split('\n').pop())
+      resolve({...result, processMs: performance.now() - started})
+    })
+  })
+}
+
+function median(numbers) {
+  const sorted = [...numbers].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+async function main() {
+  const options = {projects: flags.projects, roles: flags.roles, latency: flags.latency}
+  const latency = Number(flags.latency)
+  const concurrency = Number(flags.concurrency)
+  const runs = Math.max(1, Number(flags.runs))
+  const simulator = await startSimulator(options)
+  const results = {baseline: [], client: [], audit: []}
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const phase of PHASES) {
+        await ask(simulator.child, 'reset')
+        const result = await runPhase(phase, simulator.url, concurrency)
+        const stats = await ask(simulator.child, 'stats')
+        results[phase].push({...result, requests: stats.requests, serverMaxInFlight: stats.maxInFlight})
+      }
+    }
+  } finally {
+    simulator.child.send({type: 'close'})
+  }
+
+  const summary = {}
+  for (const phase of PHASES) {
+    const list = results[phase]
+    const requests = list[list.length - 1].requests
+    const floorMs = (requests * latency) / concurrency
+    summary[phase] = {
+      wallMs: median(list.map((r) => r.wallMs)),
+      processMs: median(list.map((r) => r.processMs)),
+      cpuMs: median(list.map((r) => r.cpuMs)),
+      requests,
+      floorMs,
+      serverMaxInFlight: Math.max(...list.map((r) => r.serverMaxInFlight)),
+      maxRssMb: Math.max(...list.map((r) => r.maxRssMb)),
+      projects: list[0].projects,
+      roles: list[0].roles,
+      settings: list[0].settings,
+      errors: list[0].errors,
+      firstError: list[0].firstError,
+    }
+  }
+  const {baseline, audit} = summary
+  const report = {
+    projects: Number(flags.projects),
+    roles: Number(flags.roles),
+    latencyMs: latency,
+    concurrency,
+    runs,
+    baseline,
+    audit,
+    auditToFloor: audit.wallMs / audit.floorMs,
+    auditToBaseline: audit.wallMs / baseline.wallMs,
+    clientToBaseline: summary.client.wallMs / baseline.wallMs,
+    baselineToFloor: baseline.wallMs / baseline.floorMs,
+  }
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+    return
+  }
+  const ms = (value) => `${Math.round(value)} ms`
+  const lines = [
+    `onedev-audit bench: ${report.projects} projects, ${report.roles} roles, latency ${latency} ms, concurrency ${concurrency}, median of ${runs} run(s)`,
+    '',
+    `                     wall       process    cpu        requests  floor      wall/floor  peak RSS   server max in flight`,
+    ...PHASES.map((phase) => {
+      const r = summary[phase]
+      return `${PHASE_LABELS[phase].padEnd(20)} ${ms(r.wallMs).padEnd(10)} ${ms(r.processMs).padEnd(10)} ${ms(r.cpuMs).padEnd(10)} ${String(r.requests).padEnd(9)} ${ms(r.floorMs).padEnd(10)} ${(r.wallMs / r.floorMs).toFixed(2).padEnd(11)} ${`${r.maxRssMb.toFixed(0)} MB`.padEnd(10)} ${r.serverMaxInFlight}`
+    }),
+    '',
+    `audit / floor:    ${report.auditToFloor.toFixed(2)}x   (floor = requests x latency / concurrency; not reachable on 2 shared cores)`,
+    `audit / baseline: ${report.auditToBaseline.toFixed(2)}x   (client alone / baseline: ${report.clientToBaseline.toFixed(2)}x; the rest is validation, redaction and normalization)`,
+    `audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`,
+  ]
+  process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+await main()

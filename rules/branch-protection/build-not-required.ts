@@ -1,0 +1,37 @@
+import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, protectedBranches} from '../../src/onedev/protection-findings.js'
+
+export default defineRule({
+  meta: {
+    id: 'branch-protection/build-not-required',
+    shortDescription: 'The branch protection that applies requires no successful builds',
+    fullDescription:
+      'Judges the branch protection that applies to an ordinary user on each checked branch and reports it when it lists no required jobs (`jobNames`). Then changes reach the branch without any CI job having passed on them.',
+    defaultSeverity: 'low',
+    help: [
+      '**Risk.** Without required builds, pushes and pull-request merges are accepted even when tests, linters or security scans fail or never ran.',
+      '',
+      '**Fix.** In *Project Settings → Branch Protection*, edit the protection that applies to the branch and add the jobs under *Required Builds*. Job names are matched exactly (they are not patterns). Consider *Require Strict Builds* so the builds run on the merged result.',
+      '',
+      '**Example.** `{"branches": "main", "jobNames": ["ci", "security-scan"]}`',
+    ].join('\n'),
+    tags: ['CIS-1.1.9', 'CIS-1.1.10', 'branch-protection'],
+    scope: 'project',
+  },
+  check(context) {
+    if (context.scope !== 'project') return []
+    const findings: FindingDraft[] = []
+    for (const {branch, effective} of protectedBranches(context)) {
+      if (effective.jobNames.length > 0) continue
+      const source = effective.sources[0]!
+      findings.push({
+        subject: branch,
+        ...at(context, source, memberPointer(context, source, source.item.pointer, 'jobNames')),
+        message:
+          `Changes can reach branch "${branch}" without a successful build: ${describeSources(context, effective.sources, 'branch protection')} requires no jobs.` +
+          ` Add the CI jobs under "Required Builds" on that protection in ${fixWhere(context, source, BRANCH_PROTECTION_UI)}.`,
+      })
+    }
+    return findings
+  },
+})

@@ -1,0 +1,43 @@
+import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {branchProtectionHierarchy, effectiveBranchProtection} from '../../src/onedev/protection.js'
+import {BRANCH_PROTECTION_UI, listPointer, uniqueNames} from '../../src/onedev/protection-findings.js'
+import {nearMisses} from '../../src/onedev/protection-judgement.js'
+
+export default defineRule({
+  meta: {
+    id: 'branch-protection/unprotected-branch',
+    shortDescription: 'A checked branch has no branch protection',
+    fullDescription:
+      'Finds checked branches (setting `branches`, default `main`) to which no enabled branch protection applies for an ordinary user, counting the protections the project inherits from its parent projects. OneDev then allows everything on that branch: anyone with write access can force-push, delete it and push without review or builds.',
+    defaultSeverity: 'high',
+    help: [
+      '**Risk.** When no enabled branch protection matches a branch for the pushing user, OneDev applies no restriction at all: force pushes, deletion, and direct pushes without review, signature or successful builds are all accepted. New projects have no branch protection.',
+      '',
+      '**How OneDev decides.** The project\'s own protections are tried first, then the parent\'s, then the grandparent\'s. Current servers use the first enabled protection whose *Branches* pattern set matches the branch and whose *Applicable Users* match the user. Patterns are case-sensitive, `*` stays within one `/` segment (`release/*` does not match `release/1/x`; `release/**` does), and `-main` means every branch but `main`.',
+      '',
+      '**Fix.** Open *Project Settings → Branch Protection* of the project (or of a parent project, to cover all its children), click *Add*, set *Branches* to the branch (e.g. `main`), leave *Applicable Users* at `anyone`, keep *Prevent Forced Push*, *Prevent Deletion* and *Prevent Creation* checked, and add required reviewers and builds.',
+      '',
+      '**Example.** `branches: "main release/**"`, `userMatch: "anyone"`, `reviewRequirement: "group(core-devs):2"`, `jobNames: ["ci"]`.',
+    ].join('\n'),
+    tags: ['CIS-1.1.16', 'CIS-1.1.17', 'branch-protection'],
+    scope: 'project',
+  },
+  check(context) {
+    if (context.scope !== 'project') return []
+    const hierarchy = branchProtectionHierarchy(context.project, context.ancestors)
+    const findings: FindingDraft[] = []
+    for (const branch of uniqueNames(context.settings.branches)) {
+      if (effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, context.settings.protectionSemantics)) continue
+      const hints = nearMisses(hierarchy, branch)
+      findings.push({
+        subject: branch,
+        pointer: listPointer(context.project, 'branchProtections'),
+        message:
+          `No enabled branch protection applies to branch "${branch}" for everyone else, so anyone with write access can force-push, delete it and push to it without review or builds.` +
+          (hints.length > 0 ? ` Near misses: ${hints.join('; ')}.` : '') +
+          ` Add a protection for "${branch}" in ${BRANCH_PROTECTION_UI} (Branches: ${branch}, Applicable Users: anyone).`,
+      })
+    }
+    return findings
+  },
+})

@@ -1,0 +1,89 @@
+/**
+ * Job secrets whose authorization admits builds on branches anyone with write access can create,
+ * or (current servers, `authorization: null`) any job at all, including pull requests from forks.
+ */
+import {defineRule, type FindingDraft, type Severity} from '../../src/engine/rule.js'
+import type {JobSecret, Project} from '../../src/model/types.js'
+import {assessSecretAuthorization, type SecretAuthorizationAssessment} from '../../src/onedev/job-match.js'
+import {reportedOwners} from '../../src/onedev/url.js'
+
+const LOWER: Record<Severity, Severity> = {critical: 'high', high: 'medium', medium: 'low', low: 'info', info: 'info'}
+
+function why(secret: JobSecret, assessment: SecretAuthorizationAssessment): string {
+  if (assessment.breadth === 'any-job') {
+    return 'its authorization is empty, which OneDev reads as "any job, including jobs of pull requests from forks": anyone who can open a pull request can run a job that reads it'
+  }
+  if (secret.authorization.kind === 'branches') {
+    return assessment.text === null
+      ? 'its authorized branches are empty, which OneDev 8.0 reads as "**" (every branch): anyone who can push a branch can run a job that reads it'
+      : `its authorized branches \`${assessment.text}\` match branch names anyone can create: anyone who can push a branch can run a job that reads it`
+  }
+  return `its authorization \`${assessment.text}\` admits builds on branches anyone can create: anyone who can push a branch can run a job that reads it`
+}
+
+function draft(secret: JobSecret, owner: Project, project: Project): FindingDraft | null {
+  const assessment = assessSecretAuthorization(secret.authorization)
+  if (assessment.breadth !== 'any-job' && assessment.breadth !== 'arbitrary-branches') return null
+  const base: Severity = assessment.breadth === 'any-job' ? 'critical' : 'high'
+  const inherited = owner.id === project.id ? '' : ` (inherited from ${owner.path})`
+  const archived = secret.archived ? ' It is archived, but its value is still stored and still handed to jobs the authorization admits.' : ''
+  const fix =
+    secret.authorization.kind === 'branches'
+      ? ' Set its authorized branches to the protected branches that need it, e.g. `main`.'
+      : ' Scope it to the protected branches that need it, e.g. `on branch "main"`.'
+  return {
+    subject: secret.name,
+    message: `Job secret "${secret.name}"${inherited} is too broadly authorized: ${why(secret, assessment)}.${archived}${fix}`,
+    pointer: secret.authorization.pointer,
+    severity: secret.archived ? LOWER[base] : base,
+    ...(owner.id === project.id ? {} : {sourceProjectId: owner.id, key: `from:${owner.path}`}),
+  }
+}
+
+export default defineRule({
+  meta: {
+    id: 'job-secret/broad-branches',
+    shortDescription: 'A job secret is available to builds of branches anyone with write access can create',
+    fullDescription:
+      'Checks the authorization of every job secret of the project (and of ancestors that are not audited themselves, since secrets are inherited). ' +
+      'On current servers an empty authorization means any job, including jobs of pull requests from forks (critical), and `on branch "**"` (the default) admits any branch. ' +
+      'On OneDev 8.0 a null `authorizedBranches` meant `**`. A secret that any branch may use can be read by anyone who can push a branch: they change the build spec on their branch to print or send the secret.',
+    defaultSeverity: 'high',
+    help: [
+      '## Risk',
+      'A job reads a secret when the secret\'s authorization admits the build. If it admits builds on any branch, anyone with write access',
+      'pushes a branch whose `.onedev-buildspec.yml` echoes the secret or posts it elsewhere. An empty authorization on current servers is',
+      'worse: it admits every job, including pull requests from forks.',
+      '',
+      'Archived secrets are reported one severity lower: they are hidden in the UI but their values are still stored and still used.',
+      '',
+      '## Fix',
+      'In OneDev open *Project → Settings → Build → Job Secrets*, edit the secret and set *Authorization* to the protected branches that need it,',
+      'and make sure those branches have branch protections that prevent creation, forced push and unreviewed changes.',
+      '',
+      '## Example',
+      '```',
+      'authorization: on branch "main"            # good',
+      'authorization: on branch "main", "release/*"  # good when release/* is protected',
+      'authorization: on branch "**"              # reported (high)',
+      'authorization: (empty)                     # reported (critical)',
+      '```',
+    ].join('\n'),
+    tags: ['secrets', 'ci', 'CIS-2.3.5'],
+    scope: 'project',
+  },
+  check(context) {
+    if (context.scope !== 'project') return []
+    const {project, ancestors, model} = context
+    const owners = reportedOwners(project, ancestors, model.projects)
+    const drafts: FindingDraft[] = []
+    for (const owner of [project, ...ancestors]) {
+      if (!owners.has(owner.id)) continue
+      for (const secret of owner.setting?.jobSecrets ?? []) {
+        const found = draft(secret, owner, project)
+        if (found) drafts.push(found)
+      }
+    }
+    return drafts
+  },
+})

@@ -1,0 +1,37 @@
+import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {at, describeSources, fixWhere, memberPointer, protectedTags, TAG_PROTECTION_UI} from '../../src/onedev/protection-findings.js'
+
+export default defineRule({
+  meta: {
+    id: 'tag-protection/deletion-allowed',
+    shortDescription: 'The tag protection that applies allows deleting tags',
+    fullDescription:
+      'Judges the tag protection that applies to an ordinary user for each checked tag name and reports it when Prevent Deletion is off. A deleted release tag can be created again on other code unless creation is also prevented, and its history is gone.',
+    defaultSeverity: 'medium',
+    help: [
+      '**Risk.** With `preventDeletion` off, anyone with write access can delete a release tag; together with allowed creation that is another way to move it.',
+      '',
+      '**Fix.** In *Project Settings → Tag Protection*, edit the protection that applies and check *Prevent Deletion*.',
+      '',
+      '**Example.** `{"tags": "v*", "preventDeletion": true}`',
+    ].join('\n'),
+    tags: ['tag-protection', 'release-integrity'],
+    scope: 'project',
+  },
+  check(context) {
+    if (context.scope !== 'project') return []
+    const findings: FindingDraft[] = []
+    for (const {tag, effective} of protectedTags(context)) {
+      if (effective.preventDeletion) continue
+      const source = effective.sources[0]!
+      findings.push({
+        subject: tag,
+        ...at(context, source, memberPointer(context, source, source.item.pointer, 'preventDeletion')),
+        message:
+          `Tag "${tag}" can be deleted: ${describeSources(context, effective.sources, 'tag protection')} does not prevent deletion.` +
+          ` Check "Prevent Deletion" on that protection in ${fixWhere(context, source, TAG_PROTECTION_UI)}.`,
+      })
+    }
+    return findings
+  },
+})

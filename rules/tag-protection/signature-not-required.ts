@@ -1,0 +1,37 @@
+import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {at, describeSources, fixWhere, memberPointer, protectedTags, TAG_PROTECTION_UI} from '../../src/onedev/protection-findings.js'
+
+export default defineRule({
+  meta: {
+    id: 'tag-protection/signature-not-required',
+    shortDescription: 'The tag protection that applies does not require signed tags',
+    fullDescription:
+      'Judges the tag protection that applies to an ordinary user for each checked tag name and reports it when it does not require a valid tag signature (`commitSignatureRequired`, `signatureRequired` on 8.0.x).',
+    defaultSeverity: 'low',
+    help: [
+      '**Risk.** Without a required signature, nothing ties a release tag to the person or key that made it.',
+      '',
+      '**Fix.** In *Project Settings → Tag Protection*, edit the protection that applies and check *Commit Signature Required*; tags must then be created as signed annotated tags (`git tag -s`).',
+      '',
+      '**Example.** `{"tags": "v*", "commitSignatureRequired": true}`',
+    ].join('\n'),
+    tags: ['CIS-1.1.12', 'tag-protection', 'release-integrity'],
+    scope: 'project',
+  },
+  check(context) {
+    if (context.scope !== 'project') return []
+    const findings: FindingDraft[] = []
+    for (const {tag, effective} of protectedTags(context)) {
+      if (effective.signatureRequired) continue
+      const source = effective.sources[0]!
+      findings.push({
+        subject: tag,
+        ...at(context, source, memberPointer(context, source, source.item.pointer, source.item.signaturePointer)),
+        message:
+          `Tag "${tag}" can be created or updated without a valid signature: ${describeSources(context, effective.sources, 'tag protection')} does not require one.` +
+          ` Check "Commit Signature Required" on that protection in ${fixWhere(context, source, TAG_PROTECTION_UI)}.`,
+      })
+    }
+    return findings
+  },
+})

@@ -1,0 +1,37 @@
+import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {at, describeSources, fixWhere, memberPointer, protectedTags, TAG_PROTECTION_UI} from '../../src/onedev/protection-findings.js'
+
+export default defineRule({
+  meta: {
+    id: 'tag-protection/update-allowed',
+    shortDescription: 'The tag protection that applies allows moving tags',
+    fullDescription:
+      'Judges the tag protection that applies to an ordinary user for each checked tag name and reports it when Prevent Update is off. A moved release tag silently points builds and users at different code.',
+    defaultSeverity: 'high',
+    help: [
+      '**Risk.** With `preventUpdate` off, anyone with write access can force-update an existing tag to another commit; whoever fetches or builds the tag afterwards gets the new code under the old name.',
+      '',
+      '**Fix.** In *Project Settings → Tag Protection*, edit the protection that applies and check *Prevent Update*.',
+      '',
+      '**Example.** `{"tags": "v*", "preventUpdate": true}`',
+    ].join('\n'),
+    tags: ['tag-protection', 'release-integrity'],
+    scope: 'project',
+  },
+  check(context) {
+    if (context.scope !== 'project') return []
+    const findings: FindingDraft[] = []
+    for (const {tag, effective} of protectedTags(context)) {
+      if (effective.preventUpdate) continue
+      const source = effective.sources[0]!
+      findings.push({
+        subject: tag,
+        ...at(context, source, memberPointer(context, source, source.item.pointer, 'preventUpdate')),
+        message:
+          `Tag "${tag}" can be moved to another commit: ${describeSources(context, effective.sources, 'tag protection')} does not prevent updates.` +
+          ` Check "Prevent Update" on that protection in ${fixWhere(context, source, TAG_PROTECTION_UI)}.`,
+      })
+    }
+    return findings
+  },
+})

@@ -1,0 +1,549 @@
+/**
+ * The HTTP client: the only code that speaks to a OneDev server (undici 7).
+ *
+ * One keep-alive dispatcher per client (an `Agent`, or an `EnvHttpProxyAgent` when HTTP(S)_PROXY is
+ * set, which honours NO_PROXY). TLS verification stays on unless `insecure`; extra CAs come from
+ * NODE_EXTRA_CA_CERTS, which Node applies because no `ca` is ever passed here.
+ *
+ * Every failure becomes an ApiError carrying an AuditError value with the request's path (prefix +
+ * path, no query, no base URL) and status. Messages are one line, built from our own words plus the
+ * server's text/plain detail, trimmed, control characters escaped and the secret redacted. Nothing
+ * from the request headers is ever put into a message or a debug line.
+ */
+import {Buffer} from 'node:buffer'
+import {STATUS_CODES} from 'node:http'
+import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
+import type {AuditError, ErrorKind} from '../model/types.js'
+import {ApiError, type ApiClient, type ClientOptions, type Query} from './types.js'
+
+/** The server refuses larger pages (406, onedev-reference.md §1.3). */
+export const MAX_PAGE_SIZE = 100
+export const RETRY_AFTER_CAP_MS = 60_000
+const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_RETRIES = 3
+const DEFAULT_MAX_BODY_BYTES = 50 * 1024 * 1024
+const DEFAULT_CONNECTIONS = 8
+const DEFAULT_RETRY_BASE_MS = 200
+const DEFAULT_RETRY_MAX_MS = 10_000
+/** How much of an error answer is read for its detail. */
+const ERROR_BODY_BYTES = 64 * 1024
+const DETAIL_MAX_CHARS = 300
+
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504])
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+])
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+])
+
+type Method = 'GET' | 'POST'
+
+interface Answer {
+  status: number
+  contentType: string
+  body: Buffer
+  retryAfter: string | undefined
+}
+
+/** An attempt that got no usable answer. */
+interface Failure {
+  error: AuditError
+  retryable: boolean
+  /** Short label for debug lines: a code, `timeout`, `too-large`. */
+  label: string
+}
+
+interface Exchange {
+  method: Method
+  path: string
+  query?: Query
+  body?: string
+  /** The largest body accepted for a success answer. */
+  limit: number
+}
+
+/** `~api/` → `/~api`, `` → ``, `//api//` → `/api`. */
+export function normalizeApiPrefix(prefix: string): string {
+  const trimmed = prefix.trim().replace(/^\/+/, '').replace(/\/+$/, '')
+  return trimmed === '' ? '' : `/${trimmed}`
+}
+
+/** Server text made safe for one line: control and bidi characters escaped, whitespace collapsed, at most `max` chars. */
+export function oneLine(text: string, max = DETAIL_MAX_CHARS): string {
+  const collapsed = text.replace(/\s+/g, ' ').trim()
+  // eslint-disable-next-line no-control-regex
+  const escaped = collapsed.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) =>
+    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+  return escaped.length <= max ? escaped : `${escaped.slice(0, max - 1)}…`
+}
+
+/** Retry-After (delay-seconds or HTTP-date) → ms, capped; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined
+  const text = value.trim()
+  if (text === '') return undefined
+  let ms: number
+  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000
+  else {
+    const at = Date.parse(text)
+    if (Number.isNaN(at)) return undefined
+    ms = at - now
+  }
+  return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, Math.round(ms)))
+}
+
+/** Exponential backoff with full jitter: uniform in [0, min(cap, base·2^(retry-1))]. `retry` counts from 1. */
+export function backoffDelay(retry: number, baseMs: number, capMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, retry - 1))
+  return Math.round(random() * ceiling)
+}
+
+/** Which permission a 403 on this path (without prefix) means the audit lacks. */
+export function permissionNeeded(path: string): string {
+  if (/^\/roles(\/|$)/.test(path)) return 'administrator rights (GET /roles is admin-only)'
+  if (/^\/settings\/issue$/.test(path)) return 'administrator rights (the global issue setting is admin-only)'
+  const setting = /^\/projects\/(\d+)\/setting$/.exec(path)
+  if (setting) return `the manage-project permission on project ${setting[1]} or one of its ancestors`
+  if (/^\/projects(\/|$)/.test(path)) return 'access to that project'
+  return 'a permission this endpoint requires'
+}
+
+function createGate(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0
+  const waiting: Array<() => void> = []
+  return async (task) => {
+    if (active < size) active++
+    else await new Promise<void>((resolve) => waiting.push(resolve))
+    try {
+      return await task()
+    } finally {
+      const next = waiting.shift()
+      if (next) next()
+      else active--
+    }
+  }
+}
+
+function createDispatcher(options: ClientOptions): Dispatcher {
+  const connections = Math.max(1, options.connections ?? DEFAULT_CONNECTIONS)
+  const agentOptions = {
+    connections,
+    keepAliveTimeout: 10_000,
+    ...(options.insecure ? {connect: {rejectUnauthorized: false}} : {}),
+  }
+  const env = process.env
+  const proxied = Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy)
+  if (!proxied) return new Agent(agentOptions)
+  return new EnvHttpProxyAgent({
+    ...agentOptions,
+    ...(options.insecure ? {requestTls: {rejectUnauthorized: false}} : {}),
+  })
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  const {code, cause} = error as {code?: unknown; cause?: unknown}
+  if (typeof code === 'string') return code
+  return cause === undefined ? undefined : errorCode(cause)
+}
+
+/** Stops reading a body: closes the connection; the abort it causes is expected, not an error. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {})
+  body.destroy()
+}
+
+async function readBody(body: Dispatcher.ResponseData['body'], limit: number): Promise<{bytes: Buffer; overflow: boolean}> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (size + chunk.length > limit) {
+      chunks.push(chunk.subarray(0, limit - size))
+      discard(body)
+      return {bytes: Buffer.concat(chunks), overflow: true}
+    }
+    size += chunk.length
+    chunks.push(chunk)
+  }
+  return {bytes: Buffer.concat(chunks), overflow: false}
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+export function createClient(options: ClientOptions): ApiClient {
+  let base: URL
+  try {
+    base = new URL(options.baseUrl)
+  } catch {
+    throw new ApiError({kind: 'config', message: 'the server URL is not a valid URL'})
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new ApiError({kind: 'config', message: `the server URL must start with http:// or https://`})
+  }
+  if (base.username !== '' || base.password !== '') {
+    throw new ApiError({
+      kind: 'config',
+      message: 'the server URL must not contain credentials: pass them with ONEDEV_USER and ONEDEV_TOKEN',
+    })
+  }
+  const origin = base.origin
+  const basePath = base.pathname.replace(/\/+$/, '')
+  const prefix = normalizeApiPrefix(options.apiPrefix)
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const retries = Math.max(0, options.retries ?? DEFAULT_RETRIES)
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const retryBaseMs = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_MS
+  const retryMaxMs = options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_MS
+  const deadlineAt = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
+  const debug = options.debug
+  const dispatcher = createDispatcher(options)
+  const gate = createGate(Math.max(1, options.connections ?? DEFAULT_CONNECTIONS))
+  const userIsEmpty = options.user === ''
+
+  const basic = Buffer.from(`${options.user}:${options.secret}`, 'utf8').toString('base64')
+  const headers: Record<string, string> = {
+    authorization: `Basic ${basic}`,
+    accept: 'application/json',
+    'user-agent': 'onedev-audit',
+  }
+  // Every form the secret could take in an echo: as is, URL-encoded, JSON-escaped, in the Basic header.
+  const secretForms = [...new Set([options.secret, encodeURIComponent(options.secret), JSON.stringify(options.secret).slice(1, -1), basic])]
+    .filter((form) => form.length > 0)
+    .sort((a, b) => b.length - a.length)
+  // Our own words never hold the secret; the final pass over whole messages skips forms so short
+  // that masking them would mangle ordinary words.
+  const longSecretForms = secretForms.filter((form) => form.length >= 4)
+
+  let requestCount = 0
+
+  function maskForms(text: string, forms: string[]): string {
+    let result = text
+    for (const form of forms) result = result.split(form).join('<redacted>')
+    return result
+  }
+
+  /** Removes any form of the secret from text that reached us from the server. */
+  function redact(text: string): string {
+    return maskForms(text, secretForms)
+  }
+
+  function fail(error: AuditError): ApiError {
+    return new ApiError({...error, message: maskForms(error.message, longSecretForms)})
+  }
+
+  function fullPathOf(path: string): string {
+    return prefix + (path.startsWith('/') ? path : `/${path}`)
+  }
+
+  function queryString(query: Query | undefined): string {
+    if (!query) return ''
+    const params = new URLSearchParams()
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.append(name, String(value))
+    const text = params.toString()
+    return text === '' ? '' : `?${text}`
+  }
+
+  function detailOf(answer: Answer): string {
+    if (isHtml(answer, true)) return ' (an HTML page)'
+    const text = oneLine(redact(answer.body.toString('utf8')))
+    return text === '' ? '' : `: ${text}`
+  }
+
+  function isHtml(answer: Answer, sniff: boolean): boolean {
+    if (/\btext\/html\b/i.test(answer.contentType) || /\bapplication\/xhtml/i.test(answer.contentType)) return true
+    return sniff && answer.body.toString('utf8', 0, 512).trimStart().startsWith('<')
+  }
+
+  function statusLine(status: number): string {
+    const reason = STATUS_CODES[status]
+    return reason ? `${status} ${reason}` : String(status)
+  }
+
+  function htmlError(method: Method, path: string, answer: Answer): AuditError {
+    const hint =
+      prefix === '/api'
+        ? 'this is what a wrong API prefix gives: current OneDev servers need --api-prefix /~api'
+        : 'check the server URL and --api-prefix (a login page or a proxy may be answering instead of the API)'
+    return {
+      kind: 'not-json',
+      message: `${method} ${path}: the server answered an HTML page (status ${answer.status}), not JSON; ${hint}`,
+      path,
+      status: answer.status,
+    }
+  }
+
+  /** A non-success answer → the error a user can act on. */
+  function statusError(method: Method, path: string, answer: Answer, apiPath: string): AuditError {
+    const {status} = answer
+    const at = `${method} ${path}: ${statusLine(status)}`
+    let kind: ErrorKind
+    let message: string
+    if (status === 401) {
+      kind = 'auth'
+      message =
+        `${at}: the server refused the credentials or found none${detailOf(answer)}; check ONEDEV_USER and ONEDEV_TOKEN` +
+        (userIsEmpty ? ' (with an empty ONEDEV_USER, a token the server does not know is treated as anonymous)' : '')
+    } else if (status === 403) {
+      kind = 'forbidden'
+      message =
+        `${at}${detailOf(answer)}; the audit needs ${permissionNeeded(apiPath)}; use a token with owner permissions of a user who has it` +
+        (userIsEmpty ? ' (with an empty ONEDEV_USER, a token the server does not know is treated as anonymous)' : '')
+    } else if (status < 500 && status !== 429 && isHtml(answer, true)) {
+      return htmlError(method, path, answer)
+    } else {
+      kind = status === 404 ? 'not-found' : 'http'
+      message = `${at}${detailOf(answer)}`
+    }
+    return {kind, message, path, status}
+  }
+
+  function failureOf(method: Method, path: string, error: unknown, timer: {fired: boolean; byDeadline: boolean; budget: number}): Failure {
+    const at = `${method} ${path}`
+    if (timer.fired) {
+      const message = timer.byDeadline
+        ? `${at}: the overall deadline of ${options.deadlineMs} ms was reached during the request`
+        : `${at}: no complete answer within ${timer.budget} ms`
+      return {error: {kind: 'timeout', message, path}, retryable: !timer.byDeadline, label: 'timeout'}
+    }
+    const code = errorCode(error)
+    if (code !== undefined && TLS_CODES.has(code)) {
+      return {
+        error: {
+          kind: 'network',
+          message: `${at}: TLS verification failed (${code}); add your CA with NODE_EXTRA_CA_CERTS, or use --insecure at your own risk`,
+          path,
+        },
+        retryable: false,
+        label: code,
+      }
+    }
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+      return {error: {kind: 'timeout', message: `${at}: timed out (${code})`, path}, retryable: true, label: code}
+    }
+    if (code === 'ENOTFOUND') {
+      return {error: {kind: 'network', message: `${at}: could not resolve the server's host name (ENOTFOUND)`, path}, retryable: false, label: code}
+    }
+    if (code !== undefined && RETRYABLE_CODES.has(code)) {
+      const what = code === 'UND_ERR_SOCKET' ? 'the connection closed before the answer was complete' : 'connection failed'
+      return {error: {kind: 'network', message: `${at}: ${what} (${code})`, path}, retryable: true, label: code}
+    }
+    const detail = error instanceof Error ? oneLine(redact(error.message), 200) : ''
+    return {
+      error: {kind: 'network', message: `${at}: request failed (${code ?? (error instanceof Error ? error.name : 'error')})${detail ? `: ${detail}` : ''}`, path},
+      retryable: false,
+      label: code ?? 'error',
+    }
+  }
+
+  function remaining(): number {
+    return deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - Date.now()
+  }
+
+  async function attempt(request: Exchange, path: string, display: string): Promise<{answer: Answer} | {failure: Failure}> {
+    return gate(async () => {
+      const budget = Math.min(timeoutMs, remaining())
+      if (budget <= 0) {
+        return {
+          failure: {
+            error: {kind: 'timeout', message: `${request.method} ${path}: the overall deadline of ${options.deadlineMs} ms was reached`, path},
+            retryable: false,
+            label: 'deadline',
+          },
+        }
+      }
+      const timer = {fired: false, byDeadline: budget < timeoutMs, budget}
+      const abort = new AbortController()
+      const handle = setTimeout(() => {
+        timer.fired = true
+        abort.abort()
+      }, budget)
+      const started = Date.now()
+      requestCount++
+      try {
+        const response = await dispatcher.request({
+          origin,
+          path: basePath + display,
+          method: request.method,
+          headers: request.body === undefined ? headers : {...headers, 'content-type': 'application/json'},
+          body: request.body,
+          signal: abort.signal,
+        })
+        const contentType = headerValue(response.headers['content-type']) ?? ''
+        const retryAfter = headerValue(response.headers['retry-after'])
+        const success = response.statusCode === 200 || response.statusCode === 204
+        const limit = success ? request.limit : ERROR_BODY_BYTES
+        const declared = Number(headerValue(response.headers['content-length']))
+        if (success && Number.isFinite(declared) && declared > limit) {
+          discard(response.body)
+          debug?.(`${request.method} ${display} ${response.statusCode} too-large ${Date.now() - started}ms`)
+          return {failure: tooLarge(request.method, path, response.statusCode)}
+        }
+        const read = await readBody(response.body, limit)
+        debug?.(`${request.method} ${display} ${response.statusCode} ${Date.now() - started}ms`)
+        if (read.overflow && success) return {failure: tooLarge(request.method, path, response.statusCode)}
+        return {answer: {status: response.statusCode, contentType, body: read.bytes, retryAfter}}
+      } catch (error) {
+        const failure = failureOf(request.method, path, error, timer)
+        debug?.(`${request.method} ${display} ${failure.label} ${Date.now() - started}ms`)
+        return {failure}
+      } finally {
+        clearTimeout(handle)
+      }
+    })
+  }
+
+  function tooLarge(method: Method, path: string, status: number): Failure {
+    return {
+      error: {kind: 'too-large', message: `${method} ${path}: the answer is larger than the limit of ${maxBodyBytes} bytes`, path, status},
+      retryable: false,
+      label: 'too-large',
+    }
+  }
+
+  async function pause(retry: number, delay: number, label: string, last: () => AuditError): Promise<void> {
+    if (delay >= remaining()) {
+      const error = last()
+      throw fail({
+        ...error,
+        kind: 'timeout',
+        message: `${error.message} (no retry: the overall deadline of ${options.deadlineMs} ms would pass)`,
+      })
+    }
+    debug?.(`retry ${retry}/${retries} after ${delay}ms: ${label}`)
+    await new Promise((resolve) => setTimeout(resolve, delay))
+  }
+
+  async function exchange(request: Exchange): Promise<{answer: Answer; path: string}> {
+    const path = fullPathOf(request.path)
+    const display = path + queryString(request.query)
+    for (let retry = 0; ; retry++) {
+      const outcome = await attempt(request, path, display)
+      if ('answer' in outcome) {
+        const {answer} = outcome
+        if (request.method === 'GET' && RETRYABLE_STATUSES.has(answer.status) && retry < retries) {
+          const delay = parseRetryAfter(answer.retryAfter) ?? backoffDelay(retry + 1, retryBaseMs, retryMaxMs)
+          await pause(retry + 1, delay, String(answer.status), () => statusError(request.method, path, answer, request.path))
+          continue
+        }
+        return {answer, path}
+      }
+      const {failure} = outcome
+      // A POST is retried only when the connection was refused, i.e. nothing reached the server.
+      const mayRetry = request.method === 'GET' || failure.label === 'ECONNREFUSED'
+      if (failure.retryable && mayRetry && retry < retries) {
+        await pause(retry + 1, backoffDelay(retry + 1, retryBaseMs, retryMaxMs), failure.label, () => failure.error)
+        continue
+      }
+      throw fail(failure.error)
+    }
+  }
+
+  async function getJson(path: string, query?: Query): Promise<unknown> {
+    const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
+    if (answer.status !== 200) throw fail(statusError('GET', at, answer, path))
+    if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
+    const text = answer.body.toString('utf8')
+    try {
+      if (text.trim() === '') throw new Error('empty')
+      return JSON.parse(text) as unknown
+    } catch {
+      throw fail({
+        kind: 'not-json',
+        message: `GET ${at}: status 200 but the body is not valid JSON (truncated, or not an API answer)`,
+        path: at,
+        status: 200,
+      })
+    }
+  }
+
+  async function getText(path: string, query?: Query): Promise<string | null> {
+    const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
+    if (answer.status === 204) return null
+    if (answer.status !== 200) throw fail(statusError('GET', at, answer, path))
+    if (isHtml(answer, false)) throw fail(htmlError('GET', at, answer))
+    return answer.body.toString('utf8')
+  }
+
+  async function postJson(path: string, body: unknown): Promise<void> {
+    const {answer, path: at} = await exchange({method: 'POST', path, body: JSON.stringify(body), limit: maxBodyBytes})
+    if (answer.status !== 200 && answer.status !== 204) throw fail(statusError('POST', at, answer, path))
+  }
+
+  async function paged(path: string, query?: Query, pagingOptions?: {pageSize?: number; maxPages?: number}): Promise<unknown[]> {
+    const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pagingOptions?.pageSize ?? MAX_PAGE_SIZE)))
+    const maxPages = pagingOptions?.maxPages ?? 10_000
+    const at = fullPathOf(path)
+    const items: unknown[] = []
+    let previous: unknown[] = []
+    let previousFirst: string | undefined
+    let previousLength = 0
+    for (let page = 0; ; page++) {
+      if (page >= maxPages) {
+        throw fail({
+          kind: 'paging',
+          message: `GET ${at}: still full pages after ${maxPages} pages of ${pageSize}; stopped paging`,
+          path: at,
+        })
+      }
+      const data = await getJson(path, {...query, offset: page * pageSize, count: pageSize})
+      if (!Array.isArray(data)) {
+        throw fail({kind: 'invalid-payload', message: `GET ${at}: expected a JSON array, got ${typeof data === 'object' ? (data === null ? 'null' : 'an object') : typeof data}`, path: at, status: 200})
+      }
+      if (data.length > pageSize) {
+        throw fail({
+          kind: 'paging',
+          message: `GET ${at}: the server returned ${data.length} items for count=${pageSize}; it does not page as expected`,
+          path: at,
+          status: 200,
+        })
+      }
+      // A repeat is only possible when the first items agree: compare whole pages only then.
+      const first = data.length > 0 ? JSON.stringify(data[0]) : undefined
+      if (first !== undefined && first === previousFirst && data.length === previousLength) {
+        if (JSON.stringify(data) === JSON.stringify(previous)) {
+          throw fail({
+            kind: 'paging',
+            message: `GET ${at}: the page at offset ${page * pageSize} repeats the previous page (the server ignores offset); stopped paging`,
+            path: at,
+            status: 200,
+          })
+        }
+      }
+      previous = data
+      previousFirst = first
+      previousLength = data.length
+      for (const item of data) items.push(item)
+      if (data.length < pageSize) return items
+    }
+  }
+
+  return {
+    getJson,
+    getText,
+    postJson,
+    paged,
+    get requestCount() {
+      return requestCount
+    },
+    close: () => dispatcher.close(),
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The HTTP client's contract. src/api/ is the only place that speaks HTTP; everything else gets
+ * parsed JSON or an ApiError carrying an AuditError value.
+ */
+import type {AuditError} from '../model/types.js'
+
+export interface ClientOptions {
+  /** Base URL of the server, e.g. `https://onedev.example.com` (a path part is kept). */
+  baseUrl: string
+  /** `/api` (the contract) or `/~api` (current servers). Every request path is appended to it. */
+  apiPrefix: string
+  /** Login name for HTTP Basic. May be empty when the secret is an access token. */
+  user: string
+  /** Password or access token. Never printed, logged, stored, or put in a path or body. */
+  secret: string
+  /** Per-request timeout (default 30 000). */
+  timeoutMs?: number
+  /** Overall deadline for all requests of this client, in ms from creation (default none). */
+  deadlineMs?: number
+  /** Retries on connection errors, 429, 502, 503, 504 (default 3). */
+  retries?: number
+  /** Largest response body accepted (default 50 MiB). */
+  maxBodyBytes?: number
+  /** Connections in the keep-alive pool (default 8). */
+  connections?: number
+  /** First retry's backoff ceiling in ms; doubles per retry, full jitter (default 200). */
+  retryBaseDelayMs?: number
+  /** Largest backoff between retries in ms (default 10 000). Retry-After is honoured up to 60 s. */
+  retryMaxDelayMs?: number
+  /** Skip TLS verification (the command warns). */
+  insecure?: boolean
+  /** Receives one line per request: method, path, status, time. Never headers or bodies. */
+  debug?: (line: string) => void
+}
+
+/** A failed request, as a value: kind, status, URL path, one-line message. */
+export class ApiError extends Error {
+  constructor(readonly error: AuditError) {
+    super(error.message)
+    this.name = 'ApiError'
+  }
+}
+
+export type Query = Record<string, string | number | undefined>
+
+export interface ApiClient {
+  /** GET {prefix}{path}: parsed JSON of a 200 answer; ApiError otherwise. */
+  getJson(path: string, query?: Query): Promise<unknown>
+  /** GET {prefix}{path} as text; null for 204 No Content; ApiError for any other non-200. */
+  getText(path: string, query?: Query): Promise<string | null>
+  /** POST {prefix}{path} with a JSON body; resolves on 200; ApiError otherwise. */
+  postJson(path: string, body: unknown): Promise<void>
+  /**
+   * Pages through a listing with `offset` and `count` (pageSize, at most 100) until a short page.
+   * Stops with an ApiError of kind `paging` when a page repeats the previous one or past maxPages.
+   */
+  paged(path: string, query?: Query, options?: {pageSize?: number; maxPages?: number}): Promise<unknown[]>
+  /** Requests sent so far (retries included). */
+  readonly requestCount: number
+  close(): Promise<void>
+}

@@ -1,0 +1,119 @@
+/**
+ * The part every auditing command shares once it has something to evaluate: configuration and
+ * rules, evaluation, suppressions and baseline, the report, and the exit code.
+ */
+import {access, constants} from 'node:fs/promises'
+import {dirname, resolve} from 'node:path'
+
+import {type LoadedConfig, loadConfig, resolveSettings} from '../engine/config.js'
+import {evaluate} from '../engine/evaluate.js'
+import {loadAllRules, resolveRuleSet, type RuleSet} from '../engine/registry.js'
+import type {AuditSettings, RuleScope} from '../engine/rule.js'
+import {applyBaseline, applySuppressions, readBaseline, writeBaseline} from '../engine/suppress.js'
+import type {IssueSetting} from '../model/issue-setting.js'
+import type {AuditModel} from '../model/types.js'
+import {formatReport, locationSourceFromModel, type ReportFormat, type ReportInput} from '../report/index.js'
+import type {Source} from '../report/report-types.js'
+import {escapeControl} from '../util/escape.js'
+import {writeFileAtomic} from '../util/fs.js'
+import {describeAuditError, exitCodeFor, UsageError} from './errors.js'
+import type {FailOn} from './flags.js'
+
+export interface Prepared {
+  loaded: LoadedConfig
+  ruleSet: RuleSet
+  settings: AuditSettings
+}
+
+/** Reads the configuration and resolves every rule (built-in and plugins) before any request is made. */
+export async function prepare(configPath: string | undefined, branches?: string[]): Promise<Prepared> {
+  const loaded = await loadConfig(configPath)
+  const ruleSet = resolveRuleSet(await loadAllRules(loaded), loaded)
+  return {loaded, ruleSet, settings: resolveSettings(loaded.config, {branches})}
+}
+
+/** Fails early, before any request, when the report could not be written. */
+export async function checkWritable(output: string | undefined, flag = '--output'): Promise<void> {
+  if (output === undefined) return
+  const dir = dirname(resolve(output))
+  try {
+    await access(dir, constants.W_OK)
+  } catch (error) {
+    throw new UsageError(`${flag} ${output}: cannot write there (${(error as NodeJS.ErrnoException).code ?? 'not writable'})`)
+  }
+}
+
+export interface ReportRequest {
+  format: ReportFormat
+  output?: string
+  failOn: FailOn
+  category?: string
+  baseline?: string
+  updateBaseline?: string
+  version: string
+  source: Source
+  /** The rule scopes this command evaluates; only those rules are listed in the report. */
+  scopes: RuleScope[]
+  model: AuditModel
+  issueSetting?: {setting: IssueSetting; file: string; text: string}
+  /** Color for stylish output on a terminal. */
+  color: boolean
+  /** stderr, one line at a time. */
+  say: (line: string) => void
+}
+
+export function emptyModel(server: AuditModel['server'] = null): AuditModel {
+  return {server, projects: [], projectsById: new Map(), roles: [], rolesRaw: [], errors: []}
+}
+
+/** Evaluates, filters, writes the report, and returns the exit code. */
+export async function evaluateAndReport(prepared: Prepared, request: ReportRequest): Promise<number> {
+  const {model} = request
+  const active = prepared.ruleSet.active.filter((a) => request.scopes.includes(a.rule.meta.scope))
+  const issueSetting = request.issueSetting ? {setting: request.issueSetting.setting, file: request.issueSetting.file} : undefined
+  const evaluation = evaluate(model, active, prepared.settings, issueSetting)
+  const today = new Date().toISOString().slice(0, 10)
+  let filtered = applySuppressions(evaluation.findings, prepared.loaded.config.suppressions ?? [], today)
+  if (request.baseline) filtered = applyBaseline(filtered, await readBaseline(request.baseline))
+  const errors = [...model.errors, ...evaluation.errors]
+
+  const locations = locationSourceFromModel(model)
+  if (request.issueSetting) locations.file = {path: request.issueSetting.file, text: request.issueSetting.text}
+  const input: ReportInput = {
+    tool: {name: 'onedev-audit', version: request.version},
+    source: request.source,
+    generatedAt: new Date().toISOString(),
+    findings: filtered.findings,
+    suppressed: filtered.suppressed,
+    errors,
+    notices: filtered.notices,
+    rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
+    counts: {projects: model.projects.length, roles: model.roles.length},
+    locations,
+    ...(request.category ? {category: request.category} : {}),
+    color: request.color,
+  }
+  const report = formatReport(request.format, input)
+
+  const toTerminal = request.output === undefined
+  if (toTerminal) process.stdout.write(report.text)
+  else await writeFileAtomic(request.output!, report.text)
+
+  // What the report says about problems, also on stderr unless a stylish report already showed it there.
+  const shownInline = toTerminal && request.format === 'stylish'
+  if (!shownInline) {
+    for (const error of errors) request.say(`onedev-audit: error: ${describeAuditError(error)}`)
+    for (const notice of filtered.notices) request.say(`onedev-audit: ${notice.kind}: ${escapeControl(notice.message)}`)
+  }
+  for (const warning of report.warnings) request.say(`onedev-audit: warning: ${escapeControl(warning)}`)
+  if (!toTerminal) {
+    const counts = filtered.findings.length
+    request.say(`onedev-audit: wrote ${request.format} report to ${request.output}: ${counts} finding${counts === 1 ? '' : 's'}, ${errors.length} error${errors.length === 1 ? '' : 's'}`)
+  }
+  if (request.updateBaseline) {
+    const baselined = filtered.suppressed.filter((s) => s.reason.kind === 'baseline').map((s) => s.finding)
+    await writeBaseline(request.updateBaseline, [...filtered.findings, ...baselined])
+    request.say(`onedev-audit: wrote baseline ${request.updateBaseline} (${filtered.findings.length + baselined.length} findings)`)
+  }
+  return exitCodeFor(filtered.findings, request.failOn, errors.length === 0)
+}

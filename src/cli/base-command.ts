@@ -1,0 +1,51 @@
+/**
+ * The base of every command: one-line errors with exit code 2, stack traces only with --debug,
+ * and nothing a user typed as a flag value echoed back (it might be a secret).
+ */
+import {Command, Errors} from '@oclif/core'
+
+import {escapeControl, oneLine} from '../util/escape.js'
+import {auditErrorOf, describeAuditError, EXIT, UsageError} from './errors.js'
+
+export abstract class AuditCommand extends Command {
+  /** Set from --debug once flags are parsed; before that, from argv. */
+  protected debugEnabled = process.argv.includes('--debug')
+
+  /** Writes one line to stderr. */
+  protected say(line: string): void {
+    process.stderr.write(`${line}\n`)
+  }
+
+  protected debugLine = (line: string): void => {
+    if (this.debugEnabled) process.stderr.write(`debug: ${escapeControl(line)}\n`)
+  }
+
+  /** Refuses a secret given as a flag, without echoing it. */
+  protected refuseSecretFlags(flags: {token?: string; password?: string}): void {
+    for (const name of ['token', 'password'] as const) {
+      if (flags[name] !== undefined) {
+        throw new UsageError(
+          `--${name} is not accepted: the secret is never a flag value (it would show in process lists and shell history); set ONEDEV_TOKEN or pipe it with --token-stdin`,
+        )
+      }
+    }
+  }
+
+  protected override async catch(error: Error & {oclif?: {exit?: number}}): Promise<never> {
+    if (error instanceof Errors.ExitError) throw error
+    const known = auditErrorOf(error)
+    let message: string
+    if (known) {
+      message = describeAuditError(known)
+    } else if (error instanceof Errors.CLIError && error.oclif?.exit !== undefined) {
+      // A flag or argument problem found by oclif's parser: keep its first line, hide values after `=`.
+      message = escapeControl(oneLine(error.message.split('\n')[0]!.replace(/(--?[\w-]+)=\S+/g, '$1=…'), 400))
+      message += ' (see --help)'
+    } else {
+      message = `internal error: ${escapeControl(oneLine(error.message ?? String(error), 400))}${this.debugEnabled ? '' : ' (run with --debug for details)'}`
+    }
+    this.say(`onedev-audit: error: ${message}`)
+    if (this.debugEnabled && error.stack) this.say(error.stack.split('\n').map(escapeControl).join('\n'))
+    this.exit(EXIT.incomplete)
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Turning errors into one line and an exit code. Any error the user can act on is a value with a
+ * message; anything else is a bug, shown with its stack only under --debug.
+ */
+import {ApiError} from '../api/types.js'
+import {ConfigError} from '../engine/config.js'
+import type {Finding, Severity} from '../engine/rule.js'
+import {SEVERITIES} from '../engine/rule.js'
+import type {AuditError} from '../model/types.js'
+import {escapeControl} from '../util/escape.js'
+import type {FailOn} from './flags.js'
+
+/** A problem with what the user asked for: printed as one line, exit 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}
+
+export const EXIT = {ok: 0, findings: 1, incomplete: 2} as const
+
+/** The AuditError carried by an error we expect, or null for a bug. */
+export function auditErrorOf(error: unknown): AuditError | null {
+  if (error instanceof ApiError) return error.error
+  if (error instanceof ConfigError) return error.error
+  if (error instanceof UsageError) return {kind: 'config', message: error.message}
+  if (error && typeof error === 'object' && 'error' in error) {
+    const inner = (error as {error: unknown}).error
+    if (inner && typeof inner === 'object' && 'kind' in inner && 'message' in inner) return inner as AuditError
+  }
+  return null
+}
+
+export function describeAuditError(error: AuditError): string {
+  const where = error.project ? `project ${error.project.path} (#${error.project.id}): ` : ''
+  return escapeControl(`${where}${error.message}`)
+}
+
+export function isAtOrAbove(severity: Severity, threshold: FailOn): boolean {
+  return threshold !== 'none' && SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold)
+}
+
+/** 2 when the audit is incomplete; else 1 when a finding is at or above the threshold; else 0. */
+export function exitCodeFor(findings: readonly Finding[], failOn: FailOn, complete: boolean): number {
+  if (!complete) return EXIT.incomplete
+  return findings.some((f) => isAtOrAbove(f.severity, failOn)) ? EXIT.findings : EXIT.ok
+}

@@ -1,0 +1,54 @@
+/** Flags shared by several commands, declared once so `--help` reads the same everywhere. */
+import {Flags} from '@oclif/core'
+
+import {REPORT_FORMATS} from '../report/input.js'
+
+export const FAIL_ON = ['critical', 'high', 'medium', 'low', 'none'] as const
+export type FailOn = (typeof FAIL_ON)[number]
+
+export const commonFlags = {
+  config: Flags.string({
+    char: 'c',
+    description: 'Configuration file (default: onedev-audit.config.json in the working directory, if present).',
+    helpValue: 'FILE',
+  }),
+  debug: Flags.boolean({description: 'Log each request (method, path, status, time) and show stack traces, on stderr. Never logs headers or bodies.'}),
+}
+
+export const serverFlags = {
+  url: Flags.string({description: 'Base URL of the OneDev server, e.g. https://onedev.example.com.', env: 'ONEDEV_URL', helpValue: 'URL'}),
+  'api-prefix': Flags.string({
+    description: 'Path of the REST interface under the base URL: /api as the contract says; current OneDev servers use /~api.',
+    env: 'ONEDEV_API_PREFIX',
+    default: '/api',
+    helpValue: 'PATH',
+  }),
+  user: Flags.string({description: 'Login name for HTTP Basic (may be empty with an access token).', env: 'ONEDEV_USER', default: '', helpValue: 'NAME'}),
+  'token-stdin': Flags.boolean({description: 'Read the password or access token from standard input instead of the ONEDEV_TOKEN environment variable.'}),
+  timeout: Flags.integer({description: 'Per-request timeout in seconds.', default: 30, min: 1, helpValue: 'SECONDS'}),
+  retries: Flags.integer({description: 'Retries on connection errors, 429, 502, 503 and 504, with backoff (Retry-After honoured).', default: 3, min: 0, max: 10}),
+  deadline: Flags.integer({description: 'Overall deadline for all requests, in seconds (default: none).', min: 1, helpValue: 'SECONDS'}),
+  insecure: Flags.boolean({description: 'Do not verify the server\'s TLS certificate (prints a warning). Prefer NODE_EXTRA_CA_CERTS for a private CA.'}),
+  // Present only to refuse them without echoing the value: the secret is never a flag value.
+  token: Flags.string({hidden: true}),
+  password: Flags.string({hidden: true}),
+}
+
+export const reportFlags = {
+  format: Flags.option({
+    char: 'f',
+    options: [...REPORT_FORMATS],
+    default: 'stylish' as const,
+    description: 'Report format: stylish (a table for people), json, sarif (code scanning) or markdown (CI summaries).',
+  })(),
+  output: Flags.string({char: 'o', description: 'Write the report to this file instead of standard output.', helpValue: 'FILE'}),
+  category: Flags.string({description: 'SARIF runAutomationDetails.id (GitHub\'s upload category). Default: onedev-audit/<server host>/.', helpValue: 'ID'}),
+}
+
+export function failOnFlag(defaultValue: FailOn) {
+  return Flags.option({
+    options: [...FAIL_ON],
+    default: defaultValue,
+    description: `Exit 1 when a finding is at or above this severity (none: never). Exit 2 means the audit could not run or is incomplete.`,
+  })()
+}

@@ -1,0 +1,35 @@
+import {Args} from '@oclif/core'
+
+import {AuditCommand} from '../../cli/base-command.js'
+import {prepare} from '../../cli/audit.js'
+import {UsageError} from '../../cli/errors.js'
+import {commonFlags} from '../../cli/flags.js'
+import {renderRuleDoc} from '../../engine/docs.js'
+
+export default class RulesShow extends AuditCommand {
+  static override summary = 'Print the full help of one rule: what it checks, the risk, how to fix it, its options.'
+
+  static override examples = ['<%= config.bin %> <%= command.id %> job-secret/broad-branches']
+
+  static override args = {
+    id: Args.string({description: 'Rule id, e.g. branch-protection/force-push-allowed.', required: true}),
+  }
+
+  static override flags = {...commonFlags}
+
+  async run(): Promise<void> {
+    const {args, flags} = await this.parse(RulesShow)
+    this.debugEnabled = flags.debug
+    const {ruleSet} = await prepare(flags.config)
+    const entry = ruleSet.listing.find((r) => r.meta.id === args.id)
+    if (!entry) {
+      const ids = ruleSet.listing.map((r) => r.meta.id)
+      const tail = args.id.split('/').pop() ?? args.id
+      const prefixed = ids.filter((id) => id.startsWith(args.id))
+      const close = prefixed.length > 0 ? prefixed : ids.filter((id) => id.includes(tail))
+      throw new UsageError(`unknown rule ${JSON.stringify(args.id)}${close.length ? `; did you mean ${close.slice(0, 3).join(', ')}?` : ' (see onedev-audit rules)'}`)
+    }
+    const status = `This run: severity ${entry.severity}, ${entry.enabled ? 'enabled' : 'disabled'}${entry.origin === 'builtin' ? '' : `, from plugin ${entry.origin}`}.`
+    process.stdout.write(renderRuleDoc(entry.meta).replace(/^<!--.*-->\n/, '') + '\n' + status + '\n')
+  }
+}

@@ -1,0 +1,76 @@
+import {Flags} from '@oclif/core'
+
+import {AuditCommand} from '../cli/base-command.js'
+import {checkWritable, evaluateAndReport, prepare} from '../cli/audit.js'
+import {UsageError} from '../cli/errors.js'
+import {commonFlags, failOnFlag, reportFlags, serverFlags} from '../cli/flags.js'
+import {collectFromServer, readSnapshot} from '../cli/sources.js'
+
+export default class Scan extends AuditCommand {
+  static override summary = 'Audit a OneDev server (or a snapshot of one) and report what is weak.'
+
+  static override description = `Fetches every selected project's settings and the roles, runs the rules over them, and writes a report.
+
+The secret (a password or an access token of an administrator) comes from ONEDEV_TOKEN, or from standard input with --token-stdin; it is never a flag value, and never printed.
+
+Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit could not run or is incomplete (bad flags or configuration, unreachable server, 401/403, a project that could not be fetched or parsed). An incomplete audit still writes its report with everything collected, plus the errors.`
+
+  static override examples = [
+    {description: 'Audit every project of a current OneDev server', command: 'ONEDEV_TOKEN=… <%= config.bin %> <%= command.id %> --url https://onedev.example.com --api-prefix /~api --all-projects'},
+    {description: 'Two projects, SARIF for code scanning, failing only on high and critical', command: '<%= config.bin %> <%= command.id %> --url https://onedev.example.com --project 12 --project 40 --format sarif --output onedev.sarif --fail-on high'},
+    {description: 'Evaluate a snapshot written by collect, no server needed', command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json'},
+    {description: 'Report only findings that are not in the baseline', command: '<%= config.bin %> <%= command.id %> --snapshot settings/ --baseline onedev-audit.baseline.json'},
+  ]
+
+  static override flags = {
+    ...serverFlags,
+    project: Flags.integer({char: 'p', description: 'Id of a project to audit (repeatable).', multiple: true, min: 1, helpValue: 'ID'}),
+    'all-projects': Flags.boolean({description: 'Audit every project the credentials can see (pages through GET /projects).'}),
+    snapshot: Flags.string({
+      description: 'Evaluate a snapshot written by `collect --output FILE` or `collect --output-dir DIR` instead of calling a server.',
+      helpValue: 'FILE|DIR',
+      exclusive: ['url', 'project', 'all-projects'],
+    }),
+    branch: Flags.string({char: 'b', description: 'A branch whose protection is judged (repeatable; default from the configuration, else main).', multiple: true, helpValue: 'NAME'}),
+    concurrency: Flags.integer({description: 'Projects fetched in parallel over one keep-alive connection pool.', default: 8, min: 1, max: 64}),
+    ...reportFlags,
+    'fail-on': failOnFlag('low'),
+    baseline: Flags.string({description: 'Report only findings whose fingerprints are not in this baseline file (others are kept in JSON as baselined).', helpValue: 'FILE'}),
+    'update-baseline': Flags.string({description: 'Write the fingerprints of this run\'s findings to this baseline file.', helpValue: 'FILE'}),
+    ...commonFlags,
+  }
+
+  async run(): Promise<void> {
+    const {flags} = await this.parse(Scan)
+    this.debugEnabled = flags.debug
+    this.refuseSecretFlags(flags)
+    if (!flags.snapshot && !flags['all-projects'] && !flags.project?.length) {
+      throw new UsageError('nothing to audit: give --project ID (repeatable) or --all-projects, or --snapshot FILE')
+    }
+    if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
+    await checkWritable(flags.output)
+    await checkWritable(flags['update-baseline'], '--update-baseline')
+    // Configuration and rules first: a bad configuration fails before any request.
+    const prepared = await prepare(flags.config, flags.branch)
+
+    const {model, source} = flags.snapshot
+      ? await readSnapshot(flags.snapshot, prepared)
+      : await collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
+
+    const code = await evaluateAndReport(prepared, {
+      format: flags.format,
+      output: flags.output,
+      failOn: flags['fail-on'],
+      category: flags.category,
+      baseline: flags.baseline,
+      updateBaseline: flags['update-baseline'],
+      version: this.config.version,
+      source,
+      scopes: ['project', 'role'],
+      model,
+      color: flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
+      say: (line) => this.say(line),
+    })
+    if (code !== 0) this.exit(code)
+  }
+}

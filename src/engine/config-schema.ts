@@ -1,0 +1,61 @@
+/**
+ * The configuration file, `onedev-audit.config.json`. This zod schema is the single source:
+ * the TypeScript type is inferred from it and schemas/config.schema.json (for editors) is generated
+ * from it by scripts/generate.mjs, with the built-in rule ids added for completion.
+ */
+import {z} from 'zod'
+
+export const CONFIG_FILE_NAME = 'onedev-audit.config.json'
+
+const severityOrOff = z
+  .enum(['off', 'critical', 'high', 'medium', 'low', 'info'])
+  .meta({description: '`off` disables the rule; a severity replaces its default severity.'})
+
+export const ruleSettingSchema = z
+  .union([
+    severityOrOff,
+    z.strictObject({
+      severity: severityOrOff.optional(),
+      options: z.record(z.string(), z.unknown()).optional().meta({description: "The rule's options (see `onedev-audit rules show ID`)."}),
+    }),
+  ])
+  .meta({id: 'RuleSetting', description: 'A severity, `off`, or `{severity, options}`.'})
+
+export const suppressionSchema = z
+  .strictObject({
+    rule: z.string().min(1).meta({description: 'Rule id; `*` matches any run of characters.'}),
+    project: z.string().min(1).optional().meta({description: 'Project path pattern (`*` within a segment, `**` across). Omit for every project and for roles.'}),
+    subject: z.string().min(1).optional().meta({description: 'The branch, tag, secret, role or other subject; `*` matches any run of characters.'}),
+    justification: z.string().trim().min(1).meta({description: 'Why this finding is accepted. Required.'}),
+    expires: z.iso.date().optional().meta({description: 'ISO date (YYYY-MM-DD); after that day the suppression stops suppressing and is reported.'}),
+  })
+  .meta({id: 'Suppression'})
+
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    rules: z.record(z.string(), ruleSettingSchema).optional().meta({description: 'Per-rule settings, keyed by rule id.'}),
+    branches: z.array(z.string().min(1)).min(1).optional().meta({description: 'Branch names whose protection is judged. Default: ["main"].'}),
+    tags: z.array(z.string().min(1)).min(1).optional().meta({description: 'Tag names whose protection is judged. Default: ["v1.0.0"].'}),
+    allowedAdminRoles: z.array(z.string().min(1)).optional().meta({description: 'Roles allowed to hold manageProject. Default: ["Project Owner"].'}),
+    protectionSemantics: z
+      .enum(['first-match', 'merged'])
+      .optional()
+      .meta({description: 'How several protections matching one branch combine: `first-match` (OneDev 8.2 and later, the default) or `merged` (8.1 and earlier).'}),
+    plugins: z
+      .array(z.string().min(1))
+      .optional()
+      .meta({description: 'Modules exporting rules: paths relative to this file, or package names.'}),
+    projects: z
+      .strictObject({
+        include: z.array(z.string().min(1)).optional().meta({description: 'Project path patterns to audit (default: all).'}),
+        exclude: z.array(z.string().min(1)).optional().meta({description: 'Project path patterns to leave out.'}),
+      })
+      .optional(),
+    suppressions: z.array(suppressionSchema).optional().meta({description: 'Accepted findings, each with a justification.'}),
+  })
+  .meta({title: 'AuditConfig', description: 'Configuration of onedev-audit.'})
+
+export type AuditConfig = z.infer<typeof configSchema>
+export type RuleSetting = z.infer<typeof ruleSettingSchema>
+export type Suppression = z.infer<typeof suppressionSchema>

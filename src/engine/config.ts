@@ -1,0 +1,91 @@
+/**
+ * Finding, reading and resolving the configuration file. Every problem is a ConfigError whose
+ * message is one line naming the file and the key (`onedev-audit.config.json: /rules/foo/options/max: ...`).
+ */
+import {readFile} from 'node:fs/promises'
+import {dirname, relative, resolve} from 'node:path'
+
+import type {z} from 'zod'
+
+import type {AuditError} from '../model/types.js'
+import {parseJson} from '../util/json.js'
+import {type AuditConfig, CONFIG_FILE_NAME, configSchema} from './config-schema.js'
+import type {AuditSettings} from './rule.js'
+
+export class ConfigError extends Error {
+  readonly error: AuditError
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigError'
+    this.error = {kind: 'config', message}
+  }
+}
+
+export interface LoadedConfig {
+  /** Absolute path of the file read, or null when there was none (defaults apply). */
+  path: string | null
+  /** How to name the file in messages: relative to the working directory. */
+  label: string
+  /** Directory plugins and other relative paths resolve against. */
+  dir: string
+  config: AuditConfig
+}
+
+/** RFC 6901 pointer of a zod issue path. */
+export function pointerOf(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((part) => '/' + String(part).replace(/~/g, '~0').replace(/\//g, '~1')).join('')
+}
+
+/** One line per zod issue, at most `max`, naming the pointer. */
+export function describeIssues(label: string, issues: z.core.$ZodIssue[], max = 3): string {
+  const lines = issues.slice(0, max).map((issue) => {
+    const where = pointerOf(issue.path)
+    const keys = issue.code === 'unrecognized_keys' ? `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message
+    return `${label}: ${where || '/'}: ${keys}`
+  })
+  if (issues.length > max) lines.push(`and ${issues.length - max} more`)
+  return lines.join('; ')
+}
+
+/** Parses JSON text, turning a syntax error into a ConfigError naming the line and column. */
+export function parseJsonOrConfigError(text: string, label: string): unknown {
+  try {
+    return parseJson(text, label)
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error))
+  }
+}
+
+export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Promise<LoadedConfig> {
+  const path = resolve(cwd, explicitPath ?? CONFIG_FILE_NAME)
+  const label = relative(cwd, path) || path
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' && explicitPath === undefined) return {path: null, label: CONFIG_FILE_NAME, dir: cwd, config: {}}
+    throw new ConfigError(`${label}: cannot read the configuration file (${code ?? String(error)})`)
+  }
+  const json = parseJsonOrConfigError(text, label)
+  const parsed = configSchema.safeParse(json)
+  if (!parsed.success) throw new ConfigError(describeIssues(label, parsed.error.issues))
+  return {path, label, dir: dirname(path), config: parsed.data}
+}
+
+export const DEFAULT_SETTINGS: AuditSettings = {
+  branches: ['main'],
+  tags: ['v1.0.0'],
+  allowedAdminRoles: ['Project Owner'],
+  protectionSemantics: 'first-match',
+}
+
+/** Audit settings from the configuration, with flags (e.g. `--branch`) taking precedence. */
+export function resolveSettings(config: AuditConfig, overrides: {branches?: string[]} = {}): AuditSettings {
+  return {
+    branches: overrides.branches?.length ? overrides.branches : (config.branches ?? DEFAULT_SETTINGS.branches),
+    tags: config.tags ?? DEFAULT_SETTINGS.tags,
+    allowedAdminRoles: config.allowedAdminRoles ?? DEFAULT_SETTINGS.allowedAdminRoles,
+    protectionSemantics: config.protectionSemantics ?? DEFAULT_SETTINGS.protectionSemantics,
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * evaluate(model, rules, settings) → findings. Pure: no I/O, no formatting.
+ *
+ * Each rule looks at each object of its scope (every audited project with a setting, every role,
+ * or the issue setting); the engine turns its drafts into findings with references, the effective
+ * severity and a fingerprint, and turns a rule that throws into an error instead of a crash.
+ */
+import {createHash} from 'node:crypto'
+
+import type {IssueSetting} from '../model/issue-setting.js'
+import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
+import type {AuditSettings, Finding, FindingDraft, Rule, RuleContext, Severity} from './rule.js'
+import {SEVERITIES} from './rule.js'
+
+/** A rule as configured for this run. */
+export interface ActiveRule {
+  rule: Rule<any>
+  /** The user's override from the configuration, if any; else the draft's or the rule's default. */
+  severityOverride?: Severity
+  options: Record<string, unknown>
+}
+
+export interface Evaluation {
+  findings: Finding[]
+  /** Rules that threw: the audit is incomplete. */
+  errors: AuditError[]
+}
+
+/** Ancestors of a project with a known setting, nearest first. Stops on a cycle or an unknown parent. */
+export function ancestorsOf(project: Project, model: AuditModel): Project[] {
+  const ancestors: Project[] = []
+  const seen = new Set<number>([project.id])
+  let parentId = project.parentId
+  while (parentId !== null && !seen.has(parentId)) {
+    seen.add(parentId)
+    const parent = model.projectsById.get(parentId)
+    if (!parent) break
+    if (parent.setting) ancestors.push(parent)
+    parentId = parent.parentId
+  }
+  return ancestors
+}
+
+/** The server part of a fingerprint: scheme-less host and path, lower-cased host, so a snapshot of a server fingerprints like a live scan. */
+export function serverKey(model: Pick<AuditModel, 'server'>): string {
+  if (!model.server) return 'local'
+  try {
+    const url = new URL(model.server.url)
+    return `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}`
+  } catch {
+    return model.server.url
+  }
+}
+
+export function fingerprintOf(parts: {ruleId: string; server: string; owner: string; subject: string; key?: string}): string {
+  return createHash('sha256')
+    .update([parts.ruleId, parts.server, parts.owner, parts.subject, parts.key ?? ''].join('\n'))
+    .digest('hex')
+    .slice(0, 32)
+}
+
+const rank = (severity: Severity) => SEVERITIES.indexOf(severity)
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    rank(a.severity) - rank(b.severity) ||
+    compareText(a.project?.path ?? '', b.project?.path ?? '') ||
+    compareText(a.role?.name ?? '', b.role?.name ?? '') ||
+    compareText(a.ruleId, b.ruleId) ||
+    compareText(a.subject, b.subject) ||
+    compareText(a.fingerprint, b.fingerprint)
+  )
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+type WithoutOptions<T> = T extends unknown ? Omit<T, 'options'> : never
+
+interface Target {
+  context: WithoutOptions<RuleContext>
+  owner: string
+  project: Project | null
+  role: Role | null
+  file?: string
+  label: string
+}
+
+function* targetsFor(rule: Rule<any>, model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
+  const scope = rule.meta.scope
+  if (scope === 'project') {
+    for (const project of model.projects) {
+      if (!project.setting) continue
+      yield {
+        context: {scope, project, ancestors: ancestorsOf(project, model), settings, model},
+        owner: `project:${project.path}`,
+        project,
+        role: null,
+        label: `project ${project.path} (#${project.id})`,
+      }
+    }
+  } else if (scope === 'role') {
+    for (const role of model.roles) {
+      yield {context: {scope, role, settings, model}, owner: `role:${role.name}`, project: null, role, label: `role ${role.name}`}
+    }
+  } else if (scope === 'issue-setting' && issueSetting) {
+    yield {
+      context: {scope, issueSetting: issueSetting.setting, settings, model},
+      owner: 'issue-setting',
+      project: null,
+      role: null,
+      file: issueSetting.file,
+      label: issueSetting.file,
+    }
+  }
+}
+
+export function evaluate(
+  model: AuditModel,
+  rules: ActiveRule[],
+  settings: AuditSettings,
+  issueSetting?: {setting: IssueSetting; file: string},
+): Evaluation {
+  const findings: Finding[] = []
+  const errors: AuditError[] = []
+  const server = serverKey(model)
+  for (const active of rules) {
+    const {rule} = active
+    for (const target of targetsFor(rule, model, settings, issueSetting)) {
+      let drafts: FindingDraft[]
+      try {
+        drafts = rule.check({...target.context, options: active.options} as RuleContext)
+      } catch (error) {
+        errors.push({
+          kind: 'internal',
+          message: `rule ${rule.meta.id} failed on ${target.label}: ${describeError(error)}`,
+          project: target.project ? {id: target.project.id, path: target.project.path} : null,
+        })
+        continue
+      }
+      for (const draft of drafts) findings.push(toFinding(draft, active, target, model, server))
+    }
+  }
+  findings.sort(compareFindings)
+  return {findings, errors}
+}
+
+function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, model: AuditModel, server: string): Finding {
+  const ruleId = active.rule.meta.id
+  const finding: Finding = {
+    ruleId,
+    severity: active.severityOverride ?? draft.severity ?? active.rule.meta.defaultSeverity,
+    message: draft.message,
+    project: target.project ? {id: target.project.id, path: target.project.path} : null,
+    role: target.role ? {id: target.role.id, name: target.role.name} : null,
+    subject: draft.subject,
+    pointer: draft.pointer,
+    fingerprint: fingerprintOf({ruleId, server, owner: target.owner, subject: draft.subject, key: draft.key}),
+  }
+  if (draft.sourceProjectId !== undefined && draft.sourceProjectId !== target.project?.id) {
+    const source = model.projectsById.get(draft.sourceProjectId)
+    if (source) finding.source = {id: source.id, path: source.path}
+  }
+  if (target.file !== undefined) finding.file = target.file
+  return finding
+}

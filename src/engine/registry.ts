@@ -1,0 +1,143 @@
+/**
+ * Which rules exist (built-in ones and plugins named in the configuration) and how this run
+ * configures them. Plugins are loaded only from the user's own configuration file: nothing that
+ * came from a server is ever loaded or evaluated as code.
+ */
+import {createRequire} from 'node:module'
+import {isAbsolute, join, resolve} from 'node:path'
+import {pathToFileURL} from 'node:url'
+
+import {z} from 'zod'
+
+import type {LoadedConfig} from './config.js'
+import {ConfigError, describeIssues} from './config.js'
+import type {ActiveRule} from './evaluate.js'
+import {type Rule, type RuleMeta, SEVERITIES, type Severity} from './rule.js'
+
+const SCOPES = ['project', 'role', 'issue-setting']
+const RULE_ID = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)+$/
+
+/** A rule as listed by `onedev-audit rules` and in SARIF's tool.driver.rules. */
+export interface RuleListing {
+  meta: RuleMeta
+  severity: Severity
+  enabled: boolean
+  /** `builtin`, or the plugin specifier it came from. */
+  origin: string
+}
+
+export interface RuleSet {
+  active: ActiveRule[]
+  listing: RuleListing[]
+}
+
+/** Checks that a module export is a usable rule; the message names what is wrong. */
+export function ruleProblem(candidate: unknown): string | null {
+  if (!candidate || typeof candidate !== 'object') return 'is not an object with meta and check'
+  const {meta, check} = candidate as Partial<Rule>
+  if (typeof check !== 'function') return 'has no check(context) function'
+  if (!meta || typeof meta !== 'object') return 'has no meta'
+  if (typeof meta.id !== 'string' || !RULE_ID.test(meta.id)) return `has an invalid meta.id ${JSON.stringify(meta.id)} (expected area/name in lower case)`
+  for (const key of ['shortDescription', 'fullDescription', 'help'] as const) {
+    if (typeof meta[key] !== 'string' || meta[key].length === 0) return `${meta.id}: meta.${key} must be a non-empty string`
+  }
+  if (!SEVERITIES.includes(meta.defaultSeverity)) return `${meta.id}: meta.defaultSeverity must be one of ${SEVERITIES.join(', ')}`
+  if (!SCOPES.includes(meta.scope)) return `${meta.id}: meta.scope must be one of ${SCOPES.join(', ')}`
+  if (!Array.isArray(meta.tags) || meta.tags.some((t) => typeof t !== 'string')) return `${meta.id}: meta.tags must be an array of strings`
+  return null
+}
+
+export async function builtinRules(): Promise<Rule[]> {
+  const {builtinRules: rules} = await import('../../rules/index.js')
+  return rules as Rule[]
+}
+
+async function importPlugin(specifier: string, dir: string): Promise<unknown> {
+  const looksLikePath = specifier.startsWith('.') || isAbsolute(specifier)
+  const target = looksLikePath
+    ? pathToFileURL(resolve(dir, specifier)).href
+    : pathToFileURL(createRequire(join(dir, 'noop.js')).resolve(specifier)).href
+  return import(target)
+}
+
+/** Rules a plugin module exports: `rules` (array), a default array, or a default `{rules}`. */
+function rulesOfModule(module: any): unknown[] | null {
+  for (const candidate of [module?.rules, module?.default?.rules, module?.default]) {
+    if (Array.isArray(candidate)) return candidate
+  }
+  return null
+}
+
+export async function loadPluginRules(loaded: LoadedConfig): Promise<Array<{rule: Rule; origin: string}>> {
+  const found: Array<{rule: Rule; origin: string}> = []
+  for (const [index, specifier] of (loaded.config.plugins ?? []).entries()) {
+    const where = `${loaded.label}: /plugins/${index}`
+    let module: unknown
+    try {
+      module = await importPlugin(specifier, loaded.dir)
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message.split('\n')[0] : String(error))
+      throw new ConfigError(`${where}: cannot load plugin "${specifier}" (${reason})`)
+    }
+    const rules = rulesOfModule(module)
+    if (!rules) throw new ConfigError(`${where}: plugin "${specifier}" exports no rules (export const rules = [...])`)
+    for (const rule of rules) {
+      const problem = ruleProblem(rule)
+      if (problem) throw new ConfigError(`${where}: a rule of plugin "${specifier}" ${problem}`)
+      found.push({rule: rule as Rule, origin: specifier})
+    }
+  }
+  return found
+}
+
+/** Built-in rules plus the configuration's plugins; duplicate ids are an error. */
+export async function loadAllRules(loaded: LoadedConfig): Promise<Array<{rule: Rule; origin: string}>> {
+  const all = (await builtinRules()).map((rule) => ({rule, origin: 'builtin'}))
+  const seen = new Map(all.map((entry) => [entry.rule.meta.id, entry.origin]))
+  for (const entry of await loadPluginRules(loaded)) {
+    const previous = seen.get(entry.rule.meta.id)
+    if (previous) throw new ConfigError(`${loaded.label}: plugin "${entry.origin}" defines rule ${entry.rule.meta.id}, already defined by ${previous}`)
+    seen.set(entry.rule.meta.id, entry.origin)
+    all.push(entry)
+  }
+  return all
+}
+
+/** Applies the configuration's `rules` to every known rule: severities, `off`, options (validated). */
+export function resolveRuleSet(rules: Array<{rule: Rule; origin: string}>, loaded: LoadedConfig): RuleSet {
+  const byId = new Map(rules.map((entry) => [entry.rule.meta.id, entry]))
+  const settings = loaded.config.rules ?? {}
+  for (const id of Object.keys(settings)) {
+    if (!byId.has(id)) throw new ConfigError(`${loaded.label}: /rules/${id}: unknown rule id (see onedev-audit rules)${suggest(id, [...byId.keys()])}`)
+  }
+  const active: ActiveRule[] = []
+  const listing: RuleListing[] = []
+  for (const {rule, origin} of rules) {
+    const setting = settings[rule.meta.id]
+    const configured = typeof setting === 'string' ? setting : setting?.severity
+    const userOptions = typeof setting === 'object' ? setting.options : undefined
+    const options = {...(rule.meta.defaultOptions ?? {}), ...(userOptions ?? {})}
+    if (userOptions !== undefined) validateOptions(rule, options, `${loaded.label}: /rules/${rule.meta.id}/options`)
+    const enabled = configured !== 'off'
+    const severityOverride = configured === undefined || configured === 'off' ? undefined : configured
+    listing.push({meta: rule.meta, severity: severityOverride ?? rule.meta.defaultSeverity, enabled, origin})
+    if (enabled) active.push({rule, options, ...(severityOverride ? {severityOverride} : {})})
+  }
+  return {active, listing}
+}
+
+function validateOptions(rule: Rule, options: Record<string, unknown>, label: string): void {
+  const schema = rule.meta.optionsSchema
+  if (!schema) {
+    if (Object.keys(options).length > 0) throw new ConfigError(`${label}: rule ${rule.meta.id} takes no options`)
+    return
+  }
+  const result = z.fromJSONSchema(schema as any).safeParse(options)
+  if (!result.success) throw new ConfigError(describeIssues(label, result.error.issues))
+}
+
+function suggest(id: string, known: string[]): string {
+  const tail = id.split('/').pop() ?? id
+  const close = known.find((candidate) => candidate.endsWith(`/${tail}`) || candidate.includes(tail))
+  return close ? `; did you mean ${close}?` : ''
+}

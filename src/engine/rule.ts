@@ -1,0 +1,98 @@
+/**
+ * The rule interface. Built-in rules (rules/*.ts) and user plugins implement exactly this.
+ *
+ * A rule is a plain module: `meta` describes it (and drives `rules`, the docs pages and SARIF's
+ * tool.driver.rules), `check` looks at one object of its scope and returns findings. Rules decide;
+ * they never do I/O and never format output.
+ */
+import type {AuditModel, Project, Role} from '../model/types.js'
+import type {Finding, Severity} from '../report/report-types.js'
+
+export type {Finding, Severity}
+
+export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info']
+
+/** What a rule looks at: each project, each role, or an issue setting (global workflow file). */
+export type RuleScope = 'project' | 'role' | 'issue-setting'
+
+export interface RuleMeta {
+  /** Public and stable: `area/name`, e.g. `branch-protection/force-push-allowed`. */
+  id: string
+  /** One line. */
+  shortDescription: string
+  /** A paragraph: what the rule checks and why it matters. */
+  fullDescription: string
+  defaultSeverity: Severity
+  /** Markdown: the risk, how to fix it in OneDev, and examples. */
+  help: string
+  /** Free tags; `security` is added to every rule in SARIF. CIS Software Supply Chain ids as `CIS-1.1.16`. */
+  tags: string[]
+  scope: RuleScope
+  /** JSON Schema (draft 2020-12) of the rule's options object, if it has options. */
+  optionsSchema?: Record<string, unknown>
+  defaultOptions?: Record<string, unknown>
+}
+
+/** Settings of the whole audit that rules share (from the configuration file and flags). */
+export interface AuditSettings {
+  /** Branch names to judge protections for (default `main`). */
+  branches: string[]
+  /** Tag names to judge tag protections for (default `v1.0.0`). */
+  tags: string[]
+  /** Roles allowed to hold manageProject (default `Project Owner`). */
+  allowedAdminRoles: string[]
+  /** How several protections matching one branch combine: current servers take the first, ≤ 8.1 merged them. */
+  protectionSemantics: 'first-match' | 'merged'
+}
+
+interface ContextBase<O> {
+  options: O
+  settings: AuditSettings
+  model: AuditModel
+}
+
+export interface ProjectContext<O> extends ContextBase<O> {
+  scope: 'project'
+  project: Project
+  /** Ancestors with known settings, nearest first. */
+  ancestors: Project[]
+}
+
+export interface RoleContext<O> extends ContextBase<O> {
+  scope: 'role'
+  role: Role
+}
+
+export interface IssueSettingContext<O> extends ContextBase<O> {
+  scope: 'issue-setting'
+  /** The parsed issue setting (see src/model/issue-setting.ts). */
+  issueSetting: import('../model/issue-setting.js').IssueSetting
+}
+
+export type RuleContext<O = Record<string, unknown>> = ProjectContext<O> | RoleContext<O> | IssueSettingContext<O>
+
+/** What a rule reports; the engine adds rule id, severity, project/role refs and the fingerprint. */
+export interface FindingDraft {
+  /** The branch, tag, secret, role or other name this finding is about. Part of the fingerprint. */
+  subject: string
+  /** What is wrong and how to fix it. */
+  message: string
+  /** JSON pointer into the payload of the setting that decides (the project's, `sourceProjectId`'s, or the role). */
+  pointer: string
+  /** Overrides the rule's severity for this finding (e.g. medium for a lesser variant). */
+  severity?: Severity
+  /** The project whose setting the pointer is in, when it is an ancestor. */
+  sourceProjectId?: number
+  /** Distinguishes two findings of one rule with the same subject (part of the fingerprint). */
+  key?: string
+}
+
+export interface Rule<O = Record<string, unknown>> {
+  meta: RuleMeta
+  check(context: RuleContext<O>): FindingDraft[]
+}
+
+/** Identity helper for rule authors: `export default defineRule({meta, check})` gets type checking. */
+export function defineRule<O = Record<string, unknown>>(rule: Rule<O>): Rule<O> {
+  return rule
+}

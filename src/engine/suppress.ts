@@ -1,0 +1,111 @@
+/**
+ * Suppressions (accepted findings in the configuration, each with a justification and an optional
+ * expiry) and baselines (the fingerprints of a previous run: only new findings are reported).
+ * Suppressed and baselined findings are kept with their reason; expired and unused suppressions
+ * become notices.
+ */
+import {readFile} from 'node:fs/promises'
+
+import {z} from 'zod'
+
+import {pathMatcher, stringMatcher} from '../onedev/matchers.js'
+import type {Notice, SuppressedFinding} from '../report/report-types.js'
+import {writeFileAtomic} from '../util/fs.js'
+import {ConfigError, describeIssues, parseJsonOrConfigError} from './config.js'
+import type {Suppression} from './config-schema.js'
+import type {Finding} from './rule.js'
+
+export interface Filtered {
+  findings: Finding[]
+  suppressed: SuppressedFinding[]
+  notices: Notice[]
+}
+
+function describeSuppression(s: Suppression, index: number): string {
+  const scope = [`rule ${s.rule}`, s.project ? `project ${s.project}` : '', s.subject ? `subject ${s.subject}` : ''].filter(Boolean).join(', ')
+  return `suppression #${index + 1} (${scope})`
+}
+
+export function suppressionMatches(s: Suppression, finding: Finding): boolean {
+  if (!stringMatcher(s.rule, finding.ruleId)) return false
+  if (s.project !== undefined && (finding.project === null || !pathMatcher(s.project, finding.project.path))) return false
+  if (s.subject !== undefined && !stringMatcher(s.subject, finding.subject)) return false
+  return true
+}
+
+/** `today` is the UTC date (YYYY-MM-DD); a suppression is valid through its `expires` day. */
+export function applySuppressions(findings: Finding[], suppressions: Suppression[], today: string): Filtered {
+  const used = new Set<number>()
+  const expiredMatched = new Set<number>()
+  const kept: Finding[] = []
+  const suppressed: SuppressedFinding[] = []
+  for (const finding of findings) {
+    let reason: SuppressedFinding['reason'] | null = null
+    suppressions.forEach((s, index) => {
+      if (!suppressionMatches(s, finding)) return
+      if (s.expires !== undefined && s.expires < today) {
+        expiredMatched.add(index)
+        return
+      }
+      used.add(index)
+      reason ??= {kind: 'suppression', justification: s.justification, ...(s.expires ? {expires: s.expires} : {})}
+    })
+    if (reason) suppressed.push({finding, reason})
+    else kept.push(finding)
+  }
+  const notices: Notice[] = []
+  suppressions.forEach((s, index) => {
+    if (s.expires !== undefined && s.expires < today) {
+      const effect = expiredMatched.has(index) ? 'its findings are reported again' : 'it matched no finding either'
+      notices.push({kind: 'suppression-expired', message: `${describeSuppression(s, index)} expired on ${s.expires}: ${effect}`})
+    } else if (!used.has(index)) {
+      notices.push({kind: 'suppression-unused', message: `${describeSuppression(s, index)} matched no finding: remove it if the problem is fixed`})
+    }
+  })
+  return {findings: kept, suppressed, notices}
+}
+
+const baselineSchema = z.object({
+  baselineVersion: z.literal(1),
+  findings: z.array(
+    z.object({fingerprint: z.string().min(1), ruleId: z.string(), project: z.string().nullable(), subject: z.string()}),
+  ),
+})
+
+export type Baseline = z.infer<typeof baselineSchema>
+
+export async function readBaseline(path: string): Promise<Set<string>> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`${path}: cannot read the baseline (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
+  const json = parseJsonOrConfigError(text, path)
+  const parsed = baselineSchema.safeParse(json)
+  if (!parsed.success) throw new ConfigError(describeIssues(path, parsed.error.issues))
+  return new Set(parsed.data.findings.map((f) => f.fingerprint))
+}
+
+export function applyBaseline(filtered: Filtered, fingerprints: Set<string>): Filtered {
+  const findings: Finding[] = []
+  const suppressed = [...filtered.suppressed]
+  for (const finding of filtered.findings) {
+    if (fingerprints.has(finding.fingerprint)) suppressed.push({finding, reason: {kind: 'baseline'}})
+    else findings.push(finding)
+  }
+  return {...filtered, findings, suppressed}
+}
+
+/** The baseline of a run: every finding not suppressed by the configuration, sorted for stable diffs. */
+export function baselineOf(findings: Finding[]): Baseline {
+  const entries = findings
+    .map((f) => ({fingerprint: f.fingerprint, ruleId: f.ruleId, project: f.project?.path ?? (f.role ? `role:${f.role.name}` : null), subject: f.subject}))
+    .sort((a, b) => (a.ruleId + a.project + a.subject + a.fingerprint).localeCompare(b.ruleId + b.project + b.subject + b.fingerprint))
+  const unique = entries.filter((e, i) => i === 0 || e.fingerprint !== entries[i - 1]!.fingerprint)
+  return {baselineVersion: 1, findings: unique}
+}
+
+export async function writeBaseline(path: string, findings: Finding[]): Promise<void> {
+  await writeFileAtomic(path, JSON.stringify(baselineOf(findings), null, 2) + '\n')
+}

@@ -1,0 +1,34 @@
+/** Reading an issue-setting file from disk into a parsed, normalized setting. */
+import {readFile, stat} from 'node:fs/promises'
+
+import {type IssueSetting, parseIssueSetting} from '../model/issue-setting.js'
+import {IssueSettingError} from './apply.js'
+
+/** Larger than any real workflow by far. */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024
+
+export interface IssueSettingFile {
+  /** The path as the user gave it (used in findings and messages). */
+  file: string
+  text: string
+  setting: IssueSetting
+}
+
+/** Reads and validates the file; an unreadable, oversized or invalid file is an IssueSettingError (exit 2). */
+export async function readIssueSettingFile(file: string): Promise<IssueSettingFile> {
+  let text: string
+  try {
+    const info = await stat(file)
+    if (!info.isFile()) throw Object.assign(new Error('not a file'), {code: 'not a regular file'})
+    if (info.size > MAX_FILE_BYTES) {
+      throw new IssueSettingError({kind: 'io', message: `${file}: ${info.size} bytes is larger than the limit of ${MAX_FILE_BYTES} bytes`})
+    }
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if (error instanceof IssueSettingError) throw error
+    throw new IssueSettingError({kind: 'io', message: `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'read failed'})`})
+  }
+  const parsed = parseIssueSetting(text, file)
+  if ('error' in parsed) throw new IssueSettingError(parsed.error)
+  return {file, text, setting: parsed.setting}
+}

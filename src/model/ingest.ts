@@ -1,0 +1,113 @@
+/**
+ * The edge where server payloads enter: validate leniently (zod), redact, normalize into the model.
+ * Redaction happens here, once, before anything is stored, logged, reported or snapshotted.
+ * Nothing here throws: a payload that cannot be read becomes an AuditError (kind `invalid-payload`,
+ * or `internal` for a bug), and the rest of the audit goes on.
+ */
+import {describeIssues, jsonTypeName, normalizeProjectSetting, normalizeRole, oneLine, projectSettingIssues, schemaIssues} from './normalize.js'
+import {joinPointer} from './pointer.js'
+import {redactDeep, redactProjectSetting} from './redact.js'
+import {ProjectListItemSchema, RoleSchema, type ProjectListItemPayload, type RolePayload} from './schemas.js'
+import type {AuditError, ProjectSetting, Role} from './types.js'
+
+export interface ProjectRef {
+  id: number
+  path: string
+}
+
+/** How messages name a project: `project group/repo (#12)`. */
+export function describeProject(project: ProjectRef): string {
+  return `project ${oneLine(String(project.path))} (#${project.id})`
+}
+
+function internalError(subject: string, error: unknown, project?: ProjectRef): AuditError {
+  // The exception's own text may quote payload data: name only its class.
+  const name = error instanceof Error ? oneLine(error.name, 60) : 'exception'
+  return {kind: 'internal', message: `${subject}: could not be ingested (${name})`, ...(project ? {project: {id: project.id, path: project.path}} : {})}
+}
+
+/** A project setting payload of either generation → redacted raw + normalized setting (null if invalid). */
+export function ingestProjectSetting(
+  raw: unknown,
+  project: ProjectRef,
+): {raw: unknown; setting: ProjectSetting | null; errors: AuditError[]} {
+  let redacted: unknown = null
+  try {
+    redacted = redactProjectSetting(raw)
+    const issues = projectSettingIssues(redacted)
+    if (issues.length > 0) {
+      const error: AuditError = {
+        kind: 'invalid-payload',
+        message: describeIssues(describeProject(project), issues),
+        project: {id: project.id, path: project.path},
+        pointer: issues[0]!.pointer,
+      }
+      return {raw: redacted, setting: null, errors: [error]}
+    }
+    return {raw: redacted, setting: normalizeProjectSetting(redacted), errors: []}
+  } catch (error) {
+    return {raw: redacted, setting: null, errors: [internalError(describeProject(project), error, project)]}
+  }
+}
+
+/** The roles listing (all pages concatenated) → redacted raw + normalized roles. Bad items are errors, not fatal. */
+export function ingestRoles(raw: unknown[]): {raw: unknown[]; roles: Role[]; errors: AuditError[]} {
+  if (!Array.isArray(raw)) {
+    return {raw: [], roles: [], errors: [{kind: 'invalid-payload', message: `roles: (root): expected array, got ${jsonTypeName(raw)}`, pointer: ''}]}
+  }
+  const redacted: unknown[] = []
+  const roles: Role[] = []
+  const errors: AuditError[] = []
+  for (let index = 0; index < raw.length; index++) {
+    const subject = `role #${index}`
+    try {
+      const item = redactDeep(raw[index], [index])
+      redacted.push(item)
+      const issues = schemaIssues(RoleSchema, item, item)
+      if (issues.length > 0) {
+        const pointer = joinPointer('', index) + issues[0]!.pointer
+        errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer})
+      } else {
+        roles.push(normalizeRole(item as RolePayload, index, item))
+      }
+    } catch (error) {
+      if (redacted.length === index) redacted.push(null)
+      errors.push(internalError(subject, error))
+    }
+  }
+  return {raw: redacted, roles, errors}
+}
+
+export interface ProjectListItem {
+  id: number
+  path: string
+  name: string | null
+  parentId: number | null
+}
+
+/** Items of GET /projects (or GET /projects/{id}) → id, path (or name, or id), parentId. */
+export function ingestProjectList(items: unknown[]): {projects: ProjectListItem[]; errors: AuditError[]} {
+  if (!Array.isArray(items)) {
+    return {projects: [], errors: [{kind: 'invalid-payload', message: `projects: (root): expected array, got ${jsonTypeName(items)}`, pointer: ''}]}
+  }
+  const projects: ProjectListItem[] = []
+  const errors: AuditError[] = []
+  for (let index = 0; index < items.length; index++) {
+    const subject = `project list item #${index}`
+    try {
+      const item = items[index]
+      const issues = schemaIssues(ProjectListItemSchema, item, item)
+      if (issues.length > 0) {
+        errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer: joinPointer('', index) + issues[0]!.pointer})
+        continue
+      }
+      const p = item as ProjectListItemPayload
+      const name = p.name ?? null
+      const path = p.path ? p.path : name ? name : String(p.id)
+      projects.push({id: p.id, path, name, parentId: p.parentId ?? null})
+    } catch (error) {
+      errors.push(internalError(subject, error))
+    }
+  }
+  return {projects, errors}
+}

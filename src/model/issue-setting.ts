@@ -1,0 +1,531 @@
+/**
+ * The global issue setting (POST/GET {prefix}/settings/issue), as a file an administrator keeps
+ * under review: validated leniently with zod (both the contract's 8.0.x shape and current servers'
+ * typed transitions, unknown keys kept), then normalized for the issue-setting rules.
+ *
+ * The file is sent exactly as written, so `raw` is the parsed JSON untouched. Every normalized item
+ * carries its RFC 6901 pointer into `raw`. Nothing here prints a field value: messages name pointers
+ * and types only, and `redactIssueSetting` masks SecretField defaults and password-like keys before
+ * anything is shown or written.
+ */
+import {z} from 'zod'
+
+import {REDACTED, redactDeep} from './redact.js'
+import type {AuditError} from './types.js'
+
+/** A name in a list of the file, with where it is. `name` is null for a board's empty-value column. */
+export interface NameRef {
+  name: string
+  pointer: string
+}
+
+export interface IssueStateSpec {
+  pointer: string
+  name: string
+}
+
+export interface IssueFieldSpec {
+  pointer: string
+  name: string
+  /** The `@type` (`ChoiceField`, `UserChoiceField`, `SecretField`, ...) or null when the file has none (contract shape). */
+  type: string | null
+  allowMultiple: boolean
+  /** Values of a ChoiceField's specified choices; null when not known (not a choice field, or computed choices). */
+  choices: string[] | null
+  /** The field named by `showCondition.inputName`, if any. */
+  showConditionField: NameRef | null
+}
+
+export interface IssueTransition {
+  pointer: string
+  /** `legacy`: `{fromStates, toState, removeFields, trigger?}` (contract, ≤ v11.0.1); `typed`: `@type` specs (v11.0.2+). */
+  kind: 'legacy' | 'typed'
+  /** The spec's `@type` (typed) or the trigger's `@type` (legacy), null when absent. */
+  type: string | null
+  /** Empty means any state for typed transitions. */
+  fromStates: NameRef[]
+  /** ManualSpec's `toStates` (empty = any); null for other kinds. */
+  toStates: NameRef[] | null
+  /** Automatic specs' and legacy transitions' `toState`; null when absent. */
+  toState: NameRef | null
+  removeFields: NameRef[]
+  promptFields: NameRef[]
+  /** Who may perform a manual transition (ManualSpec or a legacy PressButtonTrigger); null for automatic ones. Empty = any user. */
+  authorizedRoles: NameRef[] | null
+  /** Pointer of the authorizedRoles list, or of where it would be. */
+  authorizedRolesPointer: string
+}
+
+export interface BoardColumn {
+  /** null stands for the identify field's empty value. */
+  name: string | null
+  pointer: string
+}
+
+export interface IssueBoard {
+  pointer: string
+  name: string
+  identifyField: NameRef | null
+  columns: BoardColumn[]
+  displayFields: NameRef[]
+}
+
+/** Keys of the contract's issue setting (§2.1) that the server resets to stock defaults when absent. */
+export const CONTRACT_LIST_KEYS = [
+  'stateSpecs',
+  'transitionSpecs',
+  'fieldSpecs',
+  'boardSpecs',
+  'listFields',
+  'listLinks',
+  'namedQueries',
+  'issueTemplates',
+] as const
+
+/** Field names every workflow has without defining them. */
+export const BUILT_IN_FIELDS: readonly string[] = ['State', 'Iteration']
+
+export interface IssueSetting {
+  /** The file's parsed JSON, for locations. Sent as is. */
+  raw: unknown
+  states: IssueStateSpec[]
+  fields: IssueFieldSpec[]
+  transitions: IssueTransition[]
+  boards: IssueBoard[]
+  listFields: NameRef[]
+  namedQueries: NameRef[]
+  /** null when the file has no `reconciled`. */
+  reconciled: boolean | null
+  /** Contract keys the file leaves out: the server resets them to its stock defaults. */
+  omittedKeys: string[]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schema (lenient: unknown keys kept, optional fields tolerated, null where the server writes null)
+
+const name = z.string().min(1, {message: 'expected a non-empty string'})
+const text = z.string().nullish()
+const names = z.array(z.string())
+const flag = z.boolean().nullish()
+
+const stateSpec = z.looseObject({name, description: text, color: text})
+
+const choiceProvider = z.looseObject({
+  '@type': z.string().optional(),
+  choices: z.array(z.looseObject({value: z.string()})).nullish(),
+})
+
+const fieldSpec = z.looseObject({
+  '@type': z.string().optional(),
+  name,
+  description: text,
+  nameOfEmptyValue: text,
+  promptUponIssueOpen: flag,
+  applicableProjects: text,
+  allowMultiple: flag,
+  allowEmpty: flag,
+  showCondition: z.looseObject({inputName: z.string().nullish()}).nullish(),
+  choiceProvider: choiceProvider.nullish(),
+})
+
+const trigger = z.looseObject({
+  '@type': z.string().optional(),
+  authorizedRoles: names.nullish(),
+  promptFields: names.nullish(),
+})
+
+const transitionSpec = z
+  .looseObject({
+    '@type': z.string().min(1, {message: 'expected a non-empty string'}).optional(),
+    fromStates: names.nullish(),
+    toStates: names.nullish(),
+    toState: z.string().nullish(),
+    removeFields: names.nullish(),
+    promptFields: names.nullish(),
+    authorizedRoles: names.nullish(),
+    issueQuery: text,
+    trigger: trigger.nullish(),
+  })
+  .superRefine((transition, context) => {
+    // The contract's shape (no @type): a move from fromStates to toState.
+    if (transition['@type'] === undefined && typeof transition.toState !== 'string') {
+      context.addIssue({code: 'custom', path: ['toState'], message: 'expected string'})
+    }
+  })
+
+const boardSpec = z.looseObject({
+  name,
+  baseQuery: text,
+  backlogBaseQuery: text,
+  identifyField: z.string(),
+  columns: z.array(z.string().nullable()).nullish(),
+  iterationPrefix: text,
+  displayFields: names.nullish(),
+  displayLinks: names.nullish(),
+  editColumns: z.array(z.string().nullable()).nullish(),
+})
+
+export const issueSettingSchema = z.looseObject({
+  stateSpecs: z.array(stateSpec).optional(),
+  transitionSpecs: z.array(transitionSpec).optional(),
+  fieldSpecs: z.array(fieldSpec).optional(),
+  boardSpecs: z.array(boardSpec).optional(),
+  listFields: names.optional(),
+  listLinks: names.optional(),
+  namedQueries: z.array(z.looseObject({name, query: text})).optional(),
+  issueTemplates: z.array(z.looseObject({issueQuery: text, issueDescription: text})).optional(),
+  reconciled: z.boolean().optional(),
+  timeTrackingSetting: z.looseObject({}).nullish(),
+  commitMessageFixSetting: z.looseObject({}).nullish(),
+  externalIssueTransformers: z.looseObject({}).nullish(),
+})
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+/** RFC 6901 pointer of a path. */
+export function pointerOf(path: readonly PropertyKey[]): string {
+  return path.map((key) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')
+}
+
+/** The kind of a JSON value in words, never the value itself. */
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  return typeof value
+}
+
+function valueAt(document: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = document
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[key as string]
+  }
+  return current
+}
+
+function describeIssue(issue: z.core.$ZodIssue, document: unknown): string {
+  if (issue.code === 'invalid_type' || (issue.code === 'custom' && issue.message.startsWith('expected '))) {
+    const expected = issue.code === 'invalid_type' ? `expected ${issue.expected}` : issue.message
+    const actual = valueAt(document, issue.path)
+    return actual === undefined ? `${expected} (missing)` : `${expected}, got ${kindOf(actual)}`
+  }
+  if (issue.code === 'too_small' || issue.code === 'custom') return issue.message
+  return 'invalid value'
+}
+
+/**
+ * A line and column (both from 1) of a character offset. Lines end at LF; a CR before it is part of
+ * the line.
+ */
+export function lineAndColumn(text: string, offset: number): {line: number; column: number} {
+  let line = 1
+  let lineStart = 0
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++
+      lineStart = i + 1
+    }
+  }
+  return {line, column: offset - lineStart + 1}
+}
+
+/**
+ * Where a JSON text stops being JSON, and why, in our words: JSON.parse's own messages quote the
+ * input, and the input may hold a secret. Returns null when the text is valid JSON.
+ */
+export function locateJsonError(text: string): {offset: number; reason: string} | null {
+  let i = 0
+  const fail = (reason: string, at = i) => {
+    throw {offset: at, reason}
+  }
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++
+  }
+  const literal = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length
+    else fail('unexpected character')
+  }
+  const string = () => {
+    const start = i
+    i++ // opening quote
+    while (i < text.length) {
+      const c = text.charCodeAt(i)
+      if (c === 0x22) {
+        i++
+        return
+      }
+      if (c < 0x20) fail('control character in string')
+      if (c === 0x5c) {
+        const next = text[i + 1]
+        if (next === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('invalid \\u escape in string')
+          i += 6
+          continue
+        }
+        if (next === undefined || !'"\\/bfnrt'.includes(next)) fail('invalid escape in string')
+        i += 2
+        continue
+      }
+      i++
+    }
+    fail('unterminated string', start)
+  }
+  const number = () => {
+    const match = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400))
+    if (!match || match[0] === '' || match[0] === '-') fail('invalid number')
+    i += match![0].length
+  }
+  const value = (depth: number): void => {
+    if (depth > 512) fail('nesting too deep')
+    space()
+    if (i >= text.length) fail('unexpected end of input')
+    const c = text[i]
+    if (c === '{') {
+      i++
+      space()
+      if (text[i] === '}') {
+        i++
+        return
+      }
+      for (;;) {
+        space()
+        if (text[i] !== '"') fail(i >= text.length ? 'unexpected end of input' : 'expected a property name in double quotes')
+        string()
+        space()
+        if (text[i] !== ':') fail(i >= text.length ? 'unexpected end of input' : "expected ':' after a property name")
+        i++
+        value(depth + 1)
+        space()
+        if (text[i] === ',') {
+          i++
+          continue
+        }
+        if (text[i] === '}') {
+          i++
+          return
+        }
+        fail(i >= text.length ? 'unexpected end of input' : "expected ',' or '}'")
+      }
+    }
+    if (c === '[') {
+      i++
+      space()
+      if (text[i] === ']') {
+        i++
+        return
+      }
+      for (;;) {
+        value(depth + 1)
+        space()
+        if (text[i] === ',') {
+          i++
+          continue
+        }
+        if (text[i] === ']') {
+          i++
+          return
+        }
+        fail(i >= text.length ? 'unexpected end of input' : "expected ',' or ']'")
+      }
+    }
+    if (c === '"') return string()
+    if (c === 't') return literal('true')
+    if (c === 'f') return literal('false')
+    if (c === 'n') return literal('null')
+    if (c === '-' || (c! >= '0' && c! <= '9')) return number()
+    fail('unexpected character')
+  }
+  try {
+    value(0)
+    space()
+    if (i < text.length) fail('unexpected content after the JSON value')
+    return null
+  } catch (error) {
+    if (error && typeof error === 'object' && 'offset' in error) return error as {offset: number; reason: string}
+    throw error
+  }
+}
+
+function invalid(message: string, pointer?: string): {error: AuditError} {
+  const error: AuditError = {kind: 'invalid-payload', message}
+  if (pointer !== undefined) error.pointer = pointer
+  return {error}
+}
+
+/**
+ * The text of an issue-setting file → the setting, or one printable error naming the file and
+ * where (line and column for JSON syntax, a JSON pointer for a shape error).
+ */
+export function parseIssueSetting(text: string, file: string): {setting: IssueSetting} | {error: AuditError} {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  let raw: unknown
+  try {
+    raw = JSON.parse(body)
+  } catch {
+    const located = locateJsonError(body) ?? {offset: 0, reason: 'not valid JSON'}
+    const {line, column} = lineAndColumn(body, located.offset)
+    return invalid(`${file}:${line}:${column}: invalid JSON: ${located.reason}`)
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return invalid(`${file}: expected a JSON object at the top level, got ${kindOf(raw)}`, '')
+  }
+  const result = issueSettingSchema.safeParse(raw)
+  if (!result.success) {
+    const issues = result.error.issues
+    const first = issues[0]!
+    const pointer = pointerOf(first.path)
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more ${issues.length === 2 ? 'problem' : 'problems'})` : ''
+    return invalid(`${file}: ${escapeName(pointer)}: ${describeIssue(first, raw)}${more}`, pointer)
+  }
+  return {setting: normalizeIssueSetting(raw)}
+}
+
+/** Pointers are built from the file's own keys: show control characters as escapes. */
+function escapeName(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Normalization: tolerant of anything (it also reads what a server answered, unvalidated).
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+
+function arrayAt(object: Json, key: string): unknown[] {
+  const value = object[key]
+  return Array.isArray(value) ? value : []
+}
+
+function nameRefs(object: Json, key: string, base: string): NameRef[] {
+  return arrayAt(object, key).flatMap((value, i) => (typeof value === 'string' ? [{name: value, pointer: `${base}/${key}/${i}`}] : []))
+}
+
+function nameRef(object: Json, key: string, base: string): NameRef | null {
+  const value = object[key]
+  return typeof value === 'string' ? {name: value, pointer: `${base}/${key}`} : null
+}
+
+/** The `@type` without a package prefix (Jackson may write a full class name). */
+export function typeName(value: unknown): string | null {
+  if (typeof value !== 'string' || value === '') return null
+  return value.slice(value.lastIndexOf('.') + 1)
+}
+
+function normalizeField(item: Json, pointer: string): IssueFieldSpec {
+  const type = typeName(item['@type'])
+  const provider = item['choiceProvider']
+  let choices: string[] | null = null
+  if (isObject(provider) && Array.isArray(provider['choices'])) {
+    choices = provider['choices'].flatMap((choice) => (isObject(choice) && typeof choice['value'] === 'string' ? [choice['value']] : []))
+  }
+  const condition = item['showCondition']
+  const showConditionField = isObject(condition) ? nameRef(condition, 'inputName', `${pointer}/showCondition`) : null
+  return {pointer, name: String(item['name']), type, allowMultiple: item['allowMultiple'] === true, choices, showConditionField}
+}
+
+const MANUAL_TRIGGER = 'PressButtonTrigger'
+
+function normalizeTransition(item: Json, pointer: string): IssueTransition {
+  const typed = typeof item['@type'] === 'string'
+  const trigger = isObject(item['trigger']) ? item['trigger'] : null
+  const type = typed ? typeName(item['@type']) : trigger ? typeName(trigger['@type']) : null
+  const base = {
+    pointer,
+    kind: typed ? ('typed' as const) : ('legacy' as const),
+    type,
+    fromStates: nameRefs(item, 'fromStates', pointer),
+    toState: nameRef(item, 'toState', pointer),
+    removeFields: nameRefs(item, 'removeFields', pointer),
+  }
+  if (typed && type === 'ManualSpec') {
+    return {
+      ...base,
+      toStates: nameRefs(item, 'toStates', pointer),
+      toState: null,
+      promptFields: nameRefs(item, 'promptFields', pointer),
+      authorizedRoles: nameRefs(item, 'authorizedRoles', pointer),
+      authorizedRolesPointer: `${pointer}/authorizedRoles`,
+    }
+  }
+  if (!typed && trigger && type === MANUAL_TRIGGER) {
+    return {
+      ...base,
+      toStates: null,
+      promptFields: nameRefs(trigger, 'promptFields', `${pointer}/trigger`),
+      authorizedRoles: nameRefs(trigger, 'authorizedRoles', `${pointer}/trigger`),
+      authorizedRolesPointer: `${pointer}/trigger/authorizedRoles`,
+    }
+  }
+  return {...base, toStates: null, promptFields: [], authorizedRoles: null, authorizedRolesPointer: `${pointer}/authorizedRoles`}
+}
+
+function normalizeBoard(item: Json, pointer: string): IssueBoard {
+  return {
+    pointer,
+    name: String(item['name']),
+    identifyField: nameRef(item, 'identifyField', pointer),
+    columns: arrayAt(item, 'columns').flatMap((value, i) =>
+      typeof value === 'string' || value === null ? [{name: value, pointer: `${pointer}/columns/${i}`}] : [],
+    ),
+    displayFields: nameRefs(item, 'displayFields', pointer),
+  }
+}
+
+function named(items: unknown[], key: string): Array<{item: Json; pointer: string}> {
+  return items.flatMap((item, i) => (isObject(item) && typeof item['name'] === 'string' ? [{item, pointer: `/${key}/${i}`}] : []))
+}
+
+/** Normalizes any JSON (valid or not): what is not understood is left out. */
+export function normalizeIssueSetting(raw: unknown): IssueSetting {
+  const root: Json = isObject(raw) ? raw : {}
+  return {
+    raw,
+    states: named(arrayAt(root, 'stateSpecs'), 'stateSpecs').map(({item, pointer}) => ({pointer, name: item['name'] as string})),
+    fields: named(arrayAt(root, 'fieldSpecs'), 'fieldSpecs').map(({item, pointer}) => normalizeField(item, pointer)),
+    transitions: arrayAt(root, 'transitionSpecs').flatMap((item, i) => (isObject(item) ? [normalizeTransition(item, `/transitionSpecs/${i}`)] : [])),
+    boards: named(arrayAt(root, 'boardSpecs'), 'boardSpecs').map(({item, pointer}) => normalizeBoard(item, pointer)),
+    listFields: nameRefs(root, 'listFields', ''),
+    namedQueries: named(arrayAt(root, 'namedQueries'), 'namedQueries').map(({item, pointer}) => ({name: item['name'] as string, pointer})),
+    reconciled: typeof root['reconciled'] === 'boolean' ? root['reconciled'] : null,
+    omittedKeys: CONTRACT_LIST_KEYS.filter((key) => !(key in root)),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redaction for output
+
+function redactSecretFieldDefaults(value: unknown, depth = 0): unknown {
+  if (depth > 64) return REDACTED
+  if (Array.isArray(value)) return value.map((item) => redactSecretFieldDefaults(item, depth + 1))
+  if (!isObject(value)) return value
+  const secretField = /Secret/.test(typeName(value['@type']) ?? '')
+  const out: Json = {}
+  for (const [key, inner] of Object.entries(value)) {
+    const copy = secretField && /default/i.test(key) ? maskValues(inner) : redactSecretFieldDefaults(inner, depth + 1)
+    if (key === '__proto__') Object.defineProperty(out, key, {value: copy, enumerable: true, writable: true, configurable: true})
+    else out[key] = copy
+  }
+  return out
+}
+
+/** Every value in it masked; `@type` kept so the shape stays readable. null stays null. */
+function maskValues(value: unknown): unknown {
+  if (value === null || value === undefined) return value
+  if (Array.isArray(value)) return value.map(() => REDACTED)
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === '@type' ? inner : maskValues(inner)]))
+  return REDACTED
+}
+
+/**
+ * A copy fit to print or write: default values of SecretFields masked as `<redacted>`, then the
+ * model's general redaction (password-, token- and secret-like keys, credentials in URLs).
+ * Everything else is kept as it was. Never mutates its input.
+ */
+export function redactIssueSetting(raw: unknown): unknown {
+  return redactDeep(redactSecretFieldDefaults(raw))
+}

@@ -1,0 +1,369 @@
+/**
+ * Validation issues and normalization of both payload generations into the model (types.ts).
+ * Input is always the REDACTED raw payload, so the model is a pure function of what is stored in a
+ * snapshot: re-ingesting a snapshot gives the same model.
+ *
+ * Defaults: an absent or null field takes the value of the Java field initializer, because that is
+ * what the server applies when it loads such an object (onedev-reference.md §3.1-3.3, §4, §5):
+ * enabled true, preventForcedPush/preventDeletion/preventCreation/preventUpdate true, signature
+ * required false, userMatch `anyone`, jobNames [], reviewRequirement null, role flags false.
+ */
+import type {z} from 'zod'
+import {fastCheck, type Check} from './fast-validate.js'
+import {joinPointer, pointerOf, resolvePointer} from './pointer.js'
+import {redactUrl} from './redact.js'
+import {
+  EXPECTED_INTEGER,
+  NotificationSettingSchema,
+  ProjectSettingSchema,
+  type ActionAuthorizationPayload,
+  type BranchProtectionPayload,
+  type FileProtectionPayload,
+  type JobPrivilegePayload,
+  type JobSecretPayload,
+  type NotificationEntryPayload,
+  type ProjectSettingPayload,
+  type RolePayload,
+  type TagProtectionPayload,
+  type WebHookPayload,
+} from './schemas.js'
+import type {
+  ActionAuthorization,
+  BranchProtection,
+  ChannelNotification,
+  FileProtection,
+  JobPrivilege,
+  JobSecret,
+  PayloadGeneration,
+  ProjectSetting,
+  Role,
+  SecretAuthorization,
+  TagProtection,
+  UrlFacts,
+  WebHook,
+} from './types.js'
+
+/** One thing wrong with a payload: where (JSON pointer) and what (`expected boolean, got string`). */
+export interface PayloadIssue {
+  pointer: string
+  message: string
+}
+
+const MAX_ISSUES_SHOWN = 5
+
+type Json = Record<string, unknown>
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function has(object: unknown, key: string): boolean {
+  return isObject(object) && Object.prototype.hasOwnProperty.call(object, key)
+}
+
+function own(object: unknown, key: string): unknown {
+  return has(object, key) ? (object as Json)[key] : undefined
+}
+
+/** The JSON type of a value, as issues name it. */
+export function jsonTypeName(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
+  return typeof value
+}
+
+const checks = new WeakMap<z.ZodType, Check>()
+
+function checkOf(schema: z.ZodType): Check {
+  let check = checks.get(schema)
+  if (check === undefined) {
+    check = fastCheck(schema)
+    checks.set(schema, check)
+  }
+  return check
+}
+
+const EXPECTED_NAMES: Record<string, string> = {int: 'integer', record: 'object'}
+
+/** Validates `value` (found at `base` inside `root`) and returns its issues with pointers into `root`. */
+export function schemaIssues(schema: z.ZodType, value: unknown, root: unknown, base: readonly (string | number)[] = []): PayloadIssue[] {
+  if (checkOf(schema)(value)) return []
+  const result = schema.safeParse(value)
+  if (result.success) return []
+  return result.error.issues.map((issue) => {
+    const pointer = pointerOf([...base, ...issue.path])
+    if (issue.code === 'invalid_type') {
+      const expected = issue.message === EXPECTED_INTEGER ? 'integer' : (EXPECTED_NAMES[issue.expected] ?? issue.expected)
+      return {pointer, message: `expected ${expected}, got ${jsonTypeName(resolvePointer(root, pointer))}`}
+    }
+    return {pointer, message: issue.message}
+  })
+}
+
+/** Makes a server string safe for a one-line message: control characters escaped, length bounded. */
+export function oneLine(text: string, max = 200): string {
+  const escaped = text.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped
+}
+
+/** `subject: /a/b: expected boolean, got string; /c: ...; and 3 more` */
+export function describeIssues(subject: string, issues: readonly PayloadIssue[]): string {
+  const shown = issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => `${oneLine(issue.pointer || '(root)')}: ${oneLine(issue.message)}`)
+  const more = issues.length > MAX_ISSUES_SHOWN ? `; and ${issues.length - MAX_ISSUES_SHOWN} more` : ''
+  return `${subject}: ${shown.join('; ')}${more}`
+}
+
+// ---------------------------------------------------------------- project setting: validation
+
+/** Every type error of a (redacted) project setting payload of either generation. */
+export function projectSettingIssues(raw: unknown): PayloadIssue[] {
+  if (!isObject(raw)) return [{pointer: '', message: `expected object, got ${jsonTypeName(raw)}`}]
+  const issues = schemaIssues(ProjectSettingSchema, raw, raw)
+  issues.push(...contributedSettingIssues(raw))
+  return issues
+}
+
+function contributedSettingIssues(raw: Json): PayloadIssue[] {
+  const contributed = own(raw, 'contributedSettings')
+  if (contributed === undefined || contributed === null) return []
+  if (!Array.isArray(contributed) && !isObject(contributed)) {
+    return [{pointer: '/contributedSettings', message: `expected array or object, got ${jsonTypeName(contributed)}`}]
+  }
+  const issues: PayloadIssue[] = []
+  for (const {key, item} of contributedEntries(contributed)) {
+    if (item === null) continue
+    if (!isObject(item)) {
+      issues.push({pointer: joinPointer('/contributedSettings', key), message: `expected object, got ${jsonTypeName(item)}`})
+    } else if (notificationChannel(key, item) !== null) {
+      issues.push(...schemaIssues(NotificationSettingSchema, item, raw, ['contributedSettings', key]))
+    }
+  }
+  return issues
+}
+
+function contributedEntries(contributed: unknown): {key: string | number; item: unknown}[] {
+  if (Array.isArray(contributed)) return contributed.map((item, key) => ({key, item}))
+  if (isObject(contributed)) return Object.keys(contributed).map((key) => ({key, item: contributed[key]}))
+  return []
+}
+
+const NOTIFICATION_SUFFIX = 'NotificationSetting'
+
+/**
+ * The channel of a contributed setting (`Slack` for `SlackNotificationSetting`), from its `@type`, else
+ * from the class-name key of the legacy map; null when it is some other plugin's setting.
+ */
+function notificationChannel(key: string | number, item: Json): string | null {
+  const type = own(item, '@type')
+  const className = typeof type === 'string' ? type : typeof key === 'string' ? key.slice(key.lastIndexOf('.') + 1) : null
+  if (className === null) return has(item, 'notifications') ? 'Unknown' : null
+  if (!className.endsWith(NOTIFICATION_SUFFIX)) return null
+  return className.slice(0, -NOTIFICATION_SUFFIX.length) || className
+}
+
+// ---------------------------------------------------------------- project setting: normalization
+
+/** 'legacy' when the payload carries any 8.0.x-era marker, else 'current'. */
+export function detectGeneration(raw: unknown): PayloadGeneration {
+  if (!isObject(raw)) return 'current'
+  const protections = [own(raw, 'branchProtections'), own(raw, 'tagProtections')].flatMap((list) => (Array.isArray(list) ? list : []))
+  if (protections.some((protection) => has(protection, 'signatureRequired'))) return 'legacy'
+  const buildSetting = own(raw, 'buildSetting')
+  if (has(buildSetting, 'actionAuthorizations')) return 'legacy'
+  const secrets = own(buildSetting, 'jobSecrets')
+  if (Array.isArray(secrets) && secrets.some((secret) => has(secret, 'authorizedBranches'))) return 'legacy'
+  const notifications = own(raw, 'notifications')
+  if (notifications !== undefined && notifications !== null) return 'legacy'
+  const contributed = own(raw, 'contributedSettings')
+  if (isObject(contributed)) return 'legacy'
+  if (Array.isArray(contributed)) {
+    for (const item of contributed) {
+      const list = own(item, 'notifications')
+      if (Array.isArray(list) && list.some((entry) => has(entry, 'channelNotification'))) return 'legacy'
+    }
+  }
+  return 'current'
+}
+
+/** A VALID (see projectSettingIssues) redacted project setting → the model. */
+export function normalizeProjectSetting(raw: unknown): ProjectSetting {
+  const setting = raw as ProjectSettingPayload
+  const generation = detectGeneration(raw)
+  const buildSetting = setting.buildSetting ?? {}
+  const secrets = buildSetting.jobSecrets ?? []
+  return {
+    generation,
+    branchProtections: (setting.branchProtections ?? []).map((p, i) => branchProtection(p, joinPointer('', 'branchProtections', i))),
+    tagProtections: (setting.tagProtections ?? []).map((p, i) => tagProtection(p, joinPointer('', 'tagProtections', i))),
+    jobSecrets: secrets.map((s, i) => jobSecret(s, joinPointer('', 'buildSetting', 'jobSecrets', i), secretScheme(secrets, generation))),
+    actionAuthorizations: (buildSetting.actionAuthorizations ?? []).map((a, i) =>
+      actionAuthorization(a, joinPointer('', 'buildSetting', 'actionAuthorizations', i)),
+    ),
+    notifications: notifications(setting),
+    webHooks: (setting.webHooks ?? []).map((w, i) => webHook(w, joinPointer('', 'webHooks', i))),
+  }
+}
+
+/** Picks the signature flag the payload has: `commitSignatureRequired` (current) or `signatureRequired` (legacy). */
+function signature(protection: Json, pointer: string): {signatureRequired: boolean; signaturePointer: string} {
+  const key = !has(protection, 'commitSignatureRequired') && has(protection, 'signatureRequired') ? 'signatureRequired' : 'commitSignatureRequired'
+  return {signatureRequired: own(protection, key) === true, signaturePointer: joinPointer(pointer, key)}
+}
+
+/** null (and `""`, which the server reads as null) mean `anyone`. */
+function userMatch(value: string | null | undefined): string {
+  return value === null || value === undefined || value === '' ? 'anyone' : value
+}
+
+function fileProtection(p: FileProtectionPayload, pointer: string): FileProtection {
+  return {pointer, paths: p.paths ?? null, reviewRequirement: p.reviewRequirement ?? null, jobNames: p.jobNames ?? []}
+}
+
+function branchProtection(p: BranchProtectionPayload, pointer: string): BranchProtection {
+  return {
+    pointer,
+    enabled: p.enabled ?? true,
+    branches: p.branches ?? null,
+    userMatch: userMatch(p.userMatch),
+    preventForcedPush: p.preventForcedPush ?? true,
+    preventDeletion: p.preventDeletion ?? true,
+    preventCreation: p.preventCreation ?? true,
+    ...signature(p, pointer),
+    reviewRequirement: p.reviewRequirement ?? null,
+    jobNames: p.jobNames ?? [],
+    fileProtections: (p.fileProtections ?? []).map((f, i) => fileProtection(f, joinPointer(pointer, 'fileProtections', i))),
+  }
+}
+
+function tagProtection(p: TagProtectionPayload, pointer: string): TagProtection {
+  return {
+    pointer,
+    enabled: p.enabled ?? true,
+    tags: p.tags ?? null,
+    userMatch: userMatch(p.userMatch),
+    preventUpdate: p.preventUpdate ?? true,
+    preventDeletion: p.preventDeletion ?? true,
+    preventCreation: p.preventCreation ?? true,
+    ...signature(p, pointer),
+  }
+}
+
+/**
+ * How the secrets of this payload are authorized when a secret has neither key: like its siblings
+ * if any sibling says, else by the payload's generation (8.0.5–11.6.9 servers send current-style
+ * secrets inside otherwise legacy-looking payloads).
+ */
+function secretScheme(secrets: JobSecretPayload[], generation: PayloadGeneration): SecretAuthorization['kind'] {
+  if (secrets.some((s) => has(s, 'authorization'))) return 'job-match'
+  if (secrets.some((s) => has(s, 'authorizedBranches'))) return 'branches'
+  return generation === 'legacy' ? 'branches' : 'job-match'
+}
+
+function jobSecret(s: JobSecretPayload, pointer: string, fallback: SecretAuthorization['kind']): JobSecret {
+  // A secret with both keys is read as current: `authorization` is what today's servers enforce.
+  const kind = has(s, 'authorization') ? 'job-match' : has(s, 'authorizedBranches') ? 'branches' : fallback
+  const authorization: SecretAuthorization =
+    kind === 'job-match'
+      ? {kind, expression: s.authorization ?? null, pointer: joinPointer(pointer, 'authorization')}
+      : {kind, branches: s.authorizedBranches ?? null, pointer: joinPointer(pointer, 'authorizedBranches')}
+  return {pointer, name: s.name ?? '', archived: s.archived ?? false, authorization}
+}
+
+function actionAuthorization(a: ActionAuthorizationPayload, pointer: string): ActionAuthorization {
+  const names = has(a, 'tagNames') ? a.tagNames : a.milestoneNames
+  return {pointer, type: a['@type'] ?? '', authorizedBranches: a.authorizedBranches ?? null, names: names ?? null}
+}
+
+function url(value: string | null | undefined): {url: string | null; facts: UrlFacts | null} {
+  if (value === null || value === undefined || value === '') return {url: null, facts: null}
+  const redacted = redactUrl(value)
+  return {url: redacted.url, facts: redacted.facts}
+}
+
+function webHook(w: WebHookPayload, pointer: string): WebHook {
+  const post = url(w.postUrl)
+  return {
+    pointer,
+    postUrl: post.url,
+    url: post.facts,
+    hasSecret: w.secret !== null && w.secret !== undefined && w.secret !== '',
+    headerNames: (w.headers ?? []).flatMap((h) => (typeof h.name === 'string' ? [h.name] : [])),
+    eventTypes: w.eventTypes ?? [],
+  }
+}
+
+/** The contract's top-level list, then each notification plugin of contributedSettings (map or list). */
+function notifications(setting: ProjectSettingPayload): ChannelNotification[] {
+  const out: ChannelNotification[] = []
+  for (const [i, entry] of (setting.notifications ?? []).entries()) {
+    out.push(channelNotification(entry, joinPointer('', 'notifications', i), null))
+  }
+  for (const {key, item} of contributedEntries(setting.contributedSettings)) {
+    if (!isObject(item)) continue
+    const channel = notificationChannel(key, item)
+    if (channel === null) continue
+    const list = (own(item, 'notifications') ?? []) as NotificationEntryPayload[]
+    for (const [i, entry] of list.entries()) {
+      out.push(channelNotification(entry, joinPointer('', 'contributedSettings', key, 'notifications', i), channel))
+    }
+  }
+  return out
+}
+
+function channelNotification(entry: NotificationEntryPayload, pointer: string, channel: string | null): ChannelNotification {
+  const wrapped = has(entry, 'channelNotification') && isObject(entry.channelNotification)
+  const fields = wrapped ? entry.channelNotification! : entry
+  const hook = url(fields.webhookUrl)
+  return {
+    pointer: wrapped ? joinPointer(pointer, 'channelNotification') : pointer,
+    channel: channel ?? channelOfUrl(hook.facts),
+    webhookUrl: hook.url,
+    url: hook.facts,
+  }
+}
+
+/** The contract's top-level notifications carry no type: name the channel after the webhook host. */
+function channelOfUrl(facts: UrlFacts | null): string {
+  const host = facts?.host ?? ''
+  if (/(^|\.)slack\.com$/i.test(host)) return 'Slack'
+  if (/(^|\.)discord(app)?\.com$/i.test(host)) return 'Discord'
+  if (/(^|\.)ntfy\.sh$/i.test(host)) return 'Ntfy'
+  return 'Unknown'
+}
+
+// ---------------------------------------------------------------- roles
+
+/** A VALID redacted role → the model. Pointers inside are relative to the role. */
+export function normalizeRole(r: RolePayload, index: number, raw: unknown): Role {
+  return {
+    index,
+    id: r.id,
+    name: r.name ?? String(r.id),
+    manageProject: r.manageProject ?? false,
+    createChildren: r.createChildren ?? false,
+    managePullRequests: r.managePullRequests ?? false,
+    manageCodeComments: r.manageCodeComments ?? false,
+    manageIssues: r.manageIssues ?? false,
+    accessConfidentialIssues: r.accessConfidentialIssues ?? false,
+    scheduleIssues: r.scheduleIssues ?? false,
+    manageBuilds: r.manageBuilds ?? false,
+    codePrivilege: r.codePrivilege ?? null,
+    packPrivilege: r.packPrivilege ?? null,
+    jobPrivileges: (r.jobPrivileges ?? []).map((j, i) => jobPrivilege(j, joinPointer('', 'jobPrivileges', i))),
+    raw,
+  }
+}
+
+function jobPrivilege(j: JobPrivilegePayload, pointer: string): JobPrivilege {
+  return {
+    pointer,
+    jobNames: j.jobNames ?? null,
+    manageJob: j.manageJob ?? false,
+    runJob: j.runJob ?? false,
+    accessLog: j.accessLog ?? false,
+    accessPipeline: j.accessPipeline ?? false,
+    accessibleReports: j.accessibleReports ?? null,
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * Redaction: the one place where secret values are removed from server payloads. It runs at ingest,
+ * before anything is normalized, stored, logged, reported or snapshotted, and again on every snapshot
+ * load. It works on the shape of the JSON alone (keys and positions), never on a schema, so it also
+ * covers payloads that fail validation. Every function returns a fresh copy and is idempotent.
+ */
+import type {UrlFacts} from './types.js'
+
+/** What a secret value becomes. */
+export const REDACTED = '<redacted>'
+/** What a URL that cannot be parsed becomes. */
+export const REDACTED_URL = '<redacted-url>'
+/** What a secret part of a URL (user info, query value, path segment) becomes. */
+export const URL_MASK = 'REDACTED'
+
+/** Values below this depth are replaced: server payloads are a few levels deep, a hostile one may not be. */
+const MAX_DEPTH = 64
+
+/** Keys whose value is a secret (job secret `name` and `authorization` do not match: they are not secrets). */
+const SECRET_KEY = /pass(word)?|passwd|secret|token|api[-_]?key|credential|private[-_]?key/i
+/** Keys that match SECRET_KEY but hold a list of objects, each judged by its own keys. */
+const SECRET_CONTAINERS = new Set(['jobSecrets'])
+/** Keys that hold a URL: their whole string value goes through redactUrl. */
+const URL_KEY = /ur[li]$/i
+/** A string that starts like a URL with an authority (`scheme://`). */
+const URL_START = /^[\s\x00-\x1f]*[a-z][a-z0-9+.-]*:\/\//i
+/** URLs inside free text. */
+const EMBEDDED_URL = /[a-z][a-z0-9+.-]*:\/\/[^\s<>"]+/gi
+
+type PathKey = string | number
+
+/** A redacted deep copy of a project setting payload (either generation). Never mutates its input. */
+export function redactProjectSetting(raw: unknown): unknown {
+  return redactDeep(raw, [])
+}
+
+/**
+ * A redacted deep copy of any server JSON value. `path` is where `value` sits in its document (keys
+ * and indexes), so positional rules apply to sub-trees too (e.g. `['buildSetting', 'jobSecrets', 0]`).
+ *
+ * - job secret values (`jobSecrets[].value`), header values (`headers[].value`) and the `value` of any
+ *   object whose `name` looks like a credential → `<redacted>`;
+ * - any value under a key like password/secret/token/api key/credential/private key → `<redacted>`;
+ * - null stays null and `""` stays `""`, so a missing secret is still visible; booleans are kept;
+ * - URLs (values of `...Url` keys, strings starting with `scheme://`, URLs inside text) → redactUrl.
+ */
+export function redactDeep(value: unknown, path: readonly PathKey[] = []): unknown {
+  return walk(value, path.slice(), 0)
+}
+
+function walk(value: unknown, trail: PathKey[], depth: number): unknown {
+  if (typeof value === 'string') return redactString(value, trail[trail.length - 1])
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= MAX_DEPTH) return REDACTED
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length)
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]
+      if (item === null || typeof item !== 'object') {
+        out[i] = typeof item === 'string' ? redactString(item, i) : item
+        continue
+      }
+      trail.push(i)
+      out[i] = walk(item, trail, depth + 1)
+      trail.pop()
+    }
+    return out
+  }
+  const source = value as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(source)) {
+    const child = source[key]
+    let copy: unknown
+    // null and booleans are never secrets and never change: the most common values, copied as they are.
+    if (child === null || typeof child === 'boolean') copy = child
+    else if (isSecretPlace(source, key, child, trail)) copy = maskSecret(child)
+    else if (typeof child === 'string') copy = redactString(child, key)
+    else if (typeof child !== 'object') copy = child
+    else {
+      trail.push(key)
+      copy = walk(child, trail, depth + 1)
+      trail.pop()
+    }
+    setOwn(out, key, copy)
+  }
+  return out
+}
+
+/** Defines an own property, also for `__proto__` (a plain assignment would set the prototype). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, {value, enumerable: true, writable: true, configurable: true})
+  else target[key] = value
+}
+
+/** Keys repeat across thousands of payloads: remember which ones look like credentials. */
+const secretKeys = new Map<string, boolean>()
+
+function isSecretKey(key: string): boolean {
+  let secret = secretKeys.get(key)
+  if (secret === undefined) {
+    secret = SECRET_KEY.test(key)
+    if (secretKeys.size < 10_000) secretKeys.set(key, secret)
+  }
+  return secret
+}
+
+function isSecretPlace(parent: Record<string, unknown>, key: string, child: unknown, trail: PathKey[]): boolean {
+  if (isSecretKey(key)) return !(SECRET_CONTAINERS.has(key) && child !== null && typeof child === 'object')
+  if (key !== 'value') return false
+  const n = trail.length
+  if (n >= 2 && typeof trail[n - 1] === 'number' && (trail[n - 2] === 'jobSecrets' || trail[n - 2] === 'headers')) return true
+  const name = Object.prototype.hasOwnProperty.call(parent, 'name') ? parent.name : undefined
+  return typeof name === 'string' && isSecretKey(name)
+}
+
+/** A secret place keeps null, `""` and booleans (they reveal nothing); anything else is masked whole. */
+function maskSecret(value: unknown): unknown {
+  if (value === null || value === undefined || value === '' || typeof value === 'boolean') return value
+  return REDACTED
+}
+
+function redactString(value: string, key: PathKey | undefined): string {
+  if (value === '') return value
+  if (typeof key === 'string' && isUrlKey(key)) return redactUrl(value).url
+  if (!value.includes('://')) return value
+  return URL_START.test(value) ? redactUrl(value).url : redactUrlsInText(value)
+}
+
+const urlKeys = new Map<string, boolean>()
+
+function isUrlKey(key: string): boolean {
+  let url = urlKeys.get(key)
+  if (url === undefined) {
+    url = URL_KEY.test(key)
+    if (urlKeys.size < 10_000) urlKeys.set(key, url)
+  }
+  return url
+}
+
+/** Replaces every URL inside free text by its redacted form. */
+export function redactUrlsInText(text: string): string {
+  return text.replace(EMBEDDED_URL, (url) => redactUrl(url).url)
+}
+
+/** Replaces the given secret values (and their URL-encoded forms) in a message, then redacts URLs in it. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text
+  const variants = new Set<string>()
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret === '') continue
+    variants.add(secret)
+    variants.add(encodeURIComponent(secret))
+  }
+  for (const secret of [...variants].sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED)
+  return redactUrlsInText(out)
+}
+
+// ---------------------------------------------------------------- URLs
+
+/** Query (and fragment) parameter names that carry credentials. */
+const SECRET_PARAM =
+  /token|secret|passw|^pass$|^pwd$|^pw$|key$|^key|signature|^sig$|credential|^auth|^code$|^hash$|session|^jwt$|^otp$/i
+const ROUND_TRIP_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:'])
+const SLACK_HOST = /(^|\.)slack\.com$/i
+const DISCORD_HOST = /(^|\.)discord(app)?\.com$/i
+
+/** A path segment or value that looks like a generated token: long, mixing letters and digits, or a JWT. */
+export function isTokenLike(text: string): boolean {
+  if (text.length >= 20 && /^[A-Za-z0-9_-]+$/.test(text) && /[A-Za-z]/.test(text) && /[0-9]/.test(text)) return true
+  return /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/.test(text)
+}
+
+function decode(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
+}
+
+function unparsed(): {url: string; facts: UrlFacts} {
+  return {url: REDACTED_URL, facts: {scheme: null, host: null, hadUserInfo: false, secretQueryParams: [], secretPath: false}}
+}
+
+function parse(text: string): URL | null {
+  try {
+    return new URL(text)
+  } catch {
+    return null
+  }
+}
+
+/** Masks credential-like parameters of a query or fragment (`a=1&token=x` → `a=1&token=REDACTED`). */
+function redactParams(params: string): string {
+  return params
+    .split('&')
+    .map((piece) => {
+      if (piece === '') return piece
+      const eq = piece.indexOf('=')
+      const name = eq < 0 ? piece : piece.slice(0, eq)
+      if (isTokenLike(decode(name))) return URL_MASK
+      if (eq < 0) return piece
+      const value = piece.slice(eq + 1)
+      if (value === '' || value === URL_MASK) return piece
+      if (SECRET_PARAM.test(decode(name)) || isTokenLike(decode(value))) return `${name}=${URL_MASK}`
+      return piece
+    })
+    .join('&')
+}
+
+function redactSegments(url: URL): string[] {
+  const segments = url.pathname.split('/')
+  const host = url.hostname
+  if (SLACK_HOST.test(host) && segments[1] === 'services' && segments.length > 2) return ['', 'services', URL_MASK]
+  const discord = DISCORD_HOST.test(host) ? discordTokenIndex(segments) : -1
+  return segments.map((segment, index) => (index === discord || isTokenLike(decode(segment)) ? URL_MASK : segment))
+}
+
+/** Index of the token in `/api[/vN]/webhooks/{id}/{token}`, or -1. */
+function discordTokenIndex(segments: string[]): number {
+  if (segments[1] !== 'api') return -1
+  const at = segments[2] === 'webhooks' ? 2 : /^v[0-9]+$/.test(segments[2] ?? '') && segments[3] === 'webhooks' ? 3 : -1
+  return at > 0 && segments.length > at + 2 ? at + 2 : -1
+}
+
+/**
+ * Masks the secret parts of a URL and says what they were: user info → `REDACTED@`, credential-like
+ * query parameters → `name=REDACTED`, Slack `/services/...` → `/services/REDACTED`, the Discord
+ * webhook token and any token-like path segment → `REDACTED`. Unparseable → `<redacted-url>`.
+ * Idempotent: the facts are read from the redacted URL, so redacting it again gives the same result.
+ */
+export function redactUrl(url: string): {url: string; facts: UrlFacts} {
+  const known = settled.get(url)
+  if (known !== undefined) return {url, facts: copyFacts(known)}
+  let current = maskOnce(url)
+  // Settle on a fixed point, which makes redactUrl idempotent by construction. The serialization of
+  // special schemes (http, https, ws, wss, ftp) round-trips by the WHATWG URL standard and the masks
+  // are themselves never masked again, so their first pass is final (the property tests check it);
+  // other schemes may reach their final serialization only after a second parse.
+  for (let pass = 0; pass < 4 && current !== null; pass++) {
+    const settledAlready = (current.href === url && !current.changed) || ROUND_TRIP_SCHEMES.has(current.url.protocol)
+    const next = settledAlready ? {...current, changed: false} : maskOnce(current.href)
+    if (next === null) break
+    if (next.href === current.href && !next.changed) {
+      const facts = factsOf(next.url)
+      remember(next.href, facts)
+      return {url: next.href, facts: copyFacts(facts)}
+    }
+    current = next
+  }
+  return unparsed()
+}
+
+/**
+ * Redacted URLs already computed, keyed by the REDACTED form only (never by a URL holding a
+ * secret): normalization asks again for the facts of each URL that redaction just settled.
+ */
+const settled = new Map<string, UrlFacts>()
+const SETTLED_MAX = 4096
+
+function remember(url: string, facts: UrlFacts): void {
+  if (settled.size >= SETTLED_MAX) settled.clear()
+  settled.set(url, facts)
+}
+
+function copyFacts(facts: UrlFacts): UrlFacts {
+  return {...facts, secretQueryParams: [...facts.secretQueryParams]}
+}
+
+function maskOnce(text: string): {href: string; url: URL; changed: boolean} | null {
+  const url = parse(text)
+  if (url === null) return null
+  let changed = false
+  if (url.username !== '' || url.password !== '') {
+    if (url.username !== URL_MASK || url.password !== '') {
+      url.password = ''
+      url.username = URL_MASK
+      changed = true
+    }
+  }
+  const search = url.search
+  if (search.length > 1) {
+    const masked = '?' + redactParams(search.slice(1))
+    if (masked !== search) {
+      url.search = masked
+      changed = true
+    }
+  }
+  const hash = url.hash
+  if (hash.length > 1) {
+    const fragment = hash.slice(1)
+    const masked = '#' + (isTokenLike(decode(fragment)) ? URL_MASK : redactParams(fragment))
+    if (masked !== hash) {
+      url.hash = masked
+      changed = true
+    }
+  }
+  const path = url.pathname
+  if (path.startsWith('/')) {
+    const masked = redactSegments(url).join('/')
+    if (masked !== path) {
+      url.pathname = masked
+      changed = true
+    }
+  } else if (path !== '' && path !== URL_MASK && (isTokenLike(decode(path)) || path.includes('@'))) {
+    // An opaque path (`mailto:...`, `foo:bar`) cannot be set: rebuild the URL around a masked path.
+    const rebuilt = parse(`${url.protocol}${URL_MASK}${url.search}${url.hash}`)
+    return rebuilt === null ? null : {href: rebuilt.href, url: rebuilt, changed: true}
+  }
+  return {href: url.href, url, changed}
+}
+
+function factsOf(url: URL): UrlFacts {
+  const secretQueryParams: string[] = []
+  if (url.search.length > 1) {
+    for (const piece of url.search.slice(1).split('&')) {
+      const eq = piece.indexOf('=')
+      if (eq < 0 || piece.slice(eq + 1) !== URL_MASK) continue
+      const name = decode(piece.slice(0, eq))
+      if (!secretQueryParams.includes(name)) secretQueryParams.push(name)
+    }
+  }
+  const segments = url.pathname.startsWith('/') ? url.pathname.split('/') : [url.pathname]
+  return {
+    scheme: url.protocol.replace(/:$/, '').toLowerCase(),
+    host: url.hostname === '' ? null : url.hostname,
+    hadUserInfo: url.username !== '' || url.password !== '',
+    secretQueryParams,
+    secretPath: segments.includes(URL_MASK),
+  }
+}

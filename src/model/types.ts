@@ -1,0 +1,197 @@
+/**
+ * The internal model: what rules see. Both payload generations (the contract's 8.0.x shape and
+ * current 16.x servers') are normalized into these types once, at the edge (src/model/normalize.ts),
+ * after redaction. No secret value ever reaches this model.
+ *
+ * Every object carries `pointer`, an RFC 6901 JSON pointer into the raw (redacted) payload it came
+ * from, so findings can point at the exact setting. Absent fields take the server's own defaults
+ * (the Java field initializers, onedev-reference.md §3), because that is what the server applies.
+ */
+
+/** Which shape a project setting arrived in. */
+export type PayloadGeneration = 'legacy' | 'current'
+
+export interface FileProtection {
+  pointer: string
+  paths: string | null
+  reviewRequirement: string | null
+  jobNames: string[]
+}
+
+export interface BranchProtection {
+  pointer: string
+  enabled: boolean
+  /** Pattern set matched with the path matcher. null or empty matches nothing. */
+  branches: string | null
+  /** userMatch expression; null in the payload means the server default `anyone`. */
+  userMatch: string
+  preventForcedPush: boolean
+  preventDeletion: boolean
+  preventCreation: boolean
+  /** `signatureRequired` (legacy) or `commitSignatureRequired` (current). */
+  signatureRequired: boolean
+  /** Pointer of whichever signature field the payload had (or would have). */
+  signaturePointer: string
+  reviewRequirement: string | null
+  jobNames: string[]
+  fileProtections: FileProtection[]
+}
+
+export interface TagProtection {
+  pointer: string
+  enabled: boolean
+  tags: string | null
+  userMatch: string
+  preventUpdate: boolean
+  preventDeletion: boolean
+  preventCreation: boolean
+  signatureRequired: boolean
+  signaturePointer: string
+}
+
+/** Who may use a job secret. Legacy servers scope by branch pattern set; current ones by job-match expression. */
+export type SecretAuthorization =
+  | {kind: 'branches'; branches: string | null; pointer: string}
+  | {kind: 'job-match'; expression: string | null; pointer: string}
+
+export interface JobSecret {
+  pointer: string
+  name: string
+  archived: boolean
+  authorization: SecretAuthorization
+}
+
+/** Legacy (≤ 8.0.4) build action authorizations: CreateTagAuthorization, CloseMilestoneAuthorization. */
+export interface ActionAuthorization {
+  pointer: string
+  type: string
+  authorizedBranches: string | null
+  /** tagNames or milestoneNames; null means any. */
+  names: string | null
+}
+
+/** What redaction found in a URL before it masked it. */
+export interface UrlFacts {
+  /** Lower-case scheme without the colon (`http`, `https`), or null when the URL could not be parsed. */
+  scheme: string | null
+  host: string | null
+  /** The URL carried user info (`user:password@`). */
+  hadUserInfo: boolean
+  /** Names of query parameters that looked like credentials (token, key, secret, password, ...). */
+  secretQueryParams: string[]
+  /** The path carried a secret segment, as Slack- and Discord-style webhook URLs do. */
+  secretPath: boolean
+}
+
+export interface ChannelNotification {
+  pointer: string
+  /** `Slack`, `Discord`, `Ntfy` or whatever the `@type` said, without `NotificationSetting`. */
+  channel: string
+  /** The redacted URL: safe to print. */
+  webhookUrl: string | null
+  url: UrlFacts | null
+}
+
+export interface WebHook {
+  pointer: string
+  /** The redacted URL: safe to print. */
+  postUrl: string | null
+  url: UrlFacts | null
+  hasSecret: boolean
+  headerNames: string[]
+  eventTypes: string[]
+}
+
+export interface ProjectSetting {
+  generation: PayloadGeneration
+  branchProtections: BranchProtection[]
+  tagProtections: TagProtection[]
+  jobSecrets: JobSecret[]
+  actionAuthorizations: ActionAuthorization[]
+  notifications: ChannelNotification[]
+  webHooks: WebHook[]
+}
+
+export interface Project {
+  id: number
+  /** Full slash path (`group/sub/repo`); falls back to the name, then to the id. */
+  path: string
+  name: string | null
+  parentId: number | null
+  /** null when the setting could not be fetched or parsed (the error is in the audit's errors). */
+  setting: ProjectSetting | null
+  /** The redacted raw payload the setting came from, for locations. */
+  raw: unknown
+}
+
+export interface JobPrivilege {
+  pointer: string
+  jobNames: string | null
+  manageJob: boolean
+  runJob: boolean
+  accessLog: boolean
+  accessPipeline: boolean
+  accessibleReports: string | null
+}
+
+export interface Role {
+  /** Position in the roles listing (roles.json). Pointers of role findings are relative to the role. */
+  index: number
+  id: number
+  name: string
+  manageProject: boolean
+  createChildren: boolean
+  managePullRequests: boolean
+  manageCodeComments: boolean
+  manageIssues: boolean
+  accessConfidentialIssues: boolean
+  scheduleIssues: boolean
+  manageBuilds: boolean
+  codePrivilege: string | null
+  packPrivilege: string | null
+  jobPrivileges: JobPrivilege[]
+  raw: unknown
+}
+
+export type ErrorKind =
+  | 'auth'
+  | 'forbidden'
+  | 'not-found'
+  | 'http'
+  | 'not-json'
+  | 'network'
+  | 'timeout'
+  | 'too-large'
+  | 'invalid-payload'
+  | 'paging'
+  | 'config'
+  | 'io'
+  | 'plugin'
+  | 'internal'
+
+/** An error is a value until a command turns it into a message and an exit code. */
+export interface AuditError {
+  kind: ErrorKind
+  /** One line, safe to print: no secret, server strings escaped by whoever prints them. */
+  message: string
+  project?: {id: number; path: string} | null
+  /** URL path (with the API prefix, without the base URL or query) of the failing request. */
+  path?: string
+  status?: number
+  /** JSON pointer of the payload part that failed validation. */
+  pointer?: string
+}
+
+/** Everything the rules evaluate: the normalized server state. */
+export interface AuditModel {
+  server: {url: string; apiPrefix: string} | null
+  projects: Project[]
+  /** Projects by id, including ancestors fetched only for inheritance. */
+  projectsById: Map<number, Project>
+  roles: Role[]
+  /** The redacted raw roles listing, for locations. */
+  rolesRaw: unknown[]
+  errors: AuditError[]
+  /** When the payloads were fetched (ISO 8601); set by collection, kept by snapshots. */
+  collectedAt?: string
+}

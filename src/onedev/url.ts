@@ -1,0 +1,63 @@
+/**
+ * Outbound endpoints of a project (channel notifications and web hooks) as OneDev applies them over
+ * the project hierarchy (onedev-reference.md §3.6), and how to name them without leaking anything.
+ *
+ * - Web hooks are concatenated: the project's own, then each ancestor's (`getHierarchyWebHooks`).
+ * - Channel notifications are inherited per channel; a nearer entry with the same `webhookUrl`
+ *   overrides a farther one (`ChannelNotificationManager#getNotifications`, `putIfAbsent`). The model
+ *   only holds redacted URLs, so two different URLs that redact alike count as one here.
+ *
+ * Findings name an endpoint by its host only: never the path, query or user info of its URL.
+ */
+import type {ChannelNotification, Project, UrlFacts, WebHook} from '../model/types.js'
+
+/** An inherited item together with the project whose setting holds it. */
+export interface Owned<T> {
+  item: T
+  owner: Project
+}
+
+/** Notifications that take effect for the first project of `chain` (the project, then its ancestors nearest first). */
+export function effectiveNotifications(chain: Project[]): Array<Owned<ChannelNotification>> {
+  const seen = new Set<string>()
+  const out: Array<Owned<ChannelNotification>> = []
+  for (const owner of chain) {
+    for (const item of owner.setting?.notifications ?? []) {
+      const key = `${item.channel}\n${item.webhookUrl ?? ''}`
+      if (item.webhookUrl !== null && seen.has(key)) continue
+      seen.add(key)
+      out.push({item, owner})
+    }
+  }
+  return out
+}
+
+/** Web hooks that fire for the first project of `chain`: all of them, own first. */
+export function hierarchyWebHooks(chain: Project[]): Array<Owned<WebHook>> {
+  return chain.flatMap((owner) => (owner.setting?.webHooks ?? []).map((item) => ({item, owner})))
+}
+
+/**
+ * The projects whose items a rule reports while auditing `project`: the project itself, plus each
+ * ancestor that is not audited on its own (its items would otherwise never surface).
+ */
+export function reportedOwners(project: Project, ancestors: Project[], audited: ReadonlyArray<Project>): Set<number> {
+  const auditedIds = new Set(audited.map((p) => p.id))
+  return new Set([project.id, ...ancestors.filter((a) => !auditedIds.has(a.id)).map((a) => a.id)])
+}
+
+/** The host to name an endpoint by; never any other part of the URL. */
+export function hostOf(url: UrlFacts | null): string {
+  return url?.host ? url.host : '(unparsable URL)'
+}
+
+/** `pointer/member` when that member exists in the raw payload, else `pointer`, so locations always resolve. */
+export function memberPointer(raw: unknown, pointer: string, member: string): string {
+  let current: unknown = raw
+  for (const token of `${pointer}/${member}`.slice(1).split('/')) {
+    const key = token.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) return pointer
+    current = (current as Record<string, unknown>)[key]
+  }
+  return `${pointer}/${member}`
+}

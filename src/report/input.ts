@@ -1,0 +1,47 @@
+/**
+ * What every formatter gets: the audit's outcome and the run's facts. Formatters are pure:
+ * `ReportInput → text`.
+ */
+import type {RuleMeta} from '../engine/rule.js'
+import type {AuditError} from '../model/types.js'
+import type {LocationSource} from './locate.js'
+import type {Finding, Notice, Severity, Source, SuppressedFinding} from './report-types.js'
+
+export type ReportFormat = 'sarif' | 'json' | 'stylish' | 'markdown'
+
+export const REPORT_FORMATS: readonly ReportFormat[] = ['stylish', 'json', 'sarif', 'markdown']
+
+export interface ReportRule {
+  meta: RuleMeta
+  /** The effective severity (the configuration's override, else the rule's default). */
+  severity: Severity
+  enabled: boolean
+}
+
+export interface ReportInput {
+  tool: {name: 'onedev-audit'; version: string; informationUri?: string}
+  source: Source
+  /** ISO date-time. */
+  generatedAt: string
+  /** Active findings, most severe first (the engine's order, kept). */
+  findings: Finding[]
+  suppressed: SuppressedFinding[]
+  errors: AuditError[]
+  notices: Notice[]
+  /** Every known rule with its effective severity. */
+  rules: ReportRule[]
+  counts: {projects: number; roles: number}
+  /** Raw payloads for locations. */
+  locations?: LocationSource
+  /** SARIF runAutomationDetails.id; default `onedev-audit/<server host or 'snapshot'>/`. */
+  category?: string
+  /** Colour in stylish output. */
+  color?: boolean
+}
+
+export interface FormattedReport {
+  /** The report, ending with one newline. */
+  text: string
+  /** Things to tell the user on stderr (e.g. SARIF results left out). */
+  warnings: string[]
+}

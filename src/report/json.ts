@@ -1,0 +1,74 @@
+/**
+ * The JSON report: exactly the AuditReport type (schemas/report.schema.json), with every object's
+ * keys in one stable order and nothing the schema does not know.
+ */
+import type {AuditError} from '../model/types.js'
+import type {ReportInput} from './input.js'
+import type {AuditReport, Finding, Notice, ProjectRef, Source, SuppressedFinding} from './report-types.js'
+import {safeServerUrl, summaryOf} from './summary.js'
+
+export const REPORT_SCHEMA_URI = 'https://onedev-audit.dev/schemas/report.schema.json'
+
+const projectRef = (ref: ProjectRef): ProjectRef => ({id: ref.id, path: ref.path})
+
+function sourceOf(source: Source): Source {
+  const out: Source = {kind: source.kind}
+  if (source.server !== undefined) out.server = source.server ? {url: safeServerUrl(source.server.url), apiPrefix: source.server.apiPrefix} : null
+  if (source.snapshot !== undefined) out.snapshot = source.snapshot
+  if (source.file !== undefined) out.file = source.file
+  if (source.collectedAt !== undefined) out.collectedAt = source.collectedAt
+  return out
+}
+
+export function findingOf(finding: Finding): Finding {
+  return {
+    ruleId: finding.ruleId,
+    severity: finding.severity,
+    message: finding.message,
+    project: finding.project ? projectRef(finding.project) : null,
+    role: finding.role ? {id: finding.role.id, name: finding.role.name} : null,
+    subject: finding.subject,
+    pointer: finding.pointer,
+    ...(finding.source ? {source: projectRef(finding.source)} : {}),
+    ...(finding.file === undefined ? {} : {file: finding.file}),
+    fingerprint: finding.fingerprint,
+  }
+}
+
+function suppressedOf(suppressed: SuppressedFinding): SuppressedFinding {
+  const reason: SuppressedFinding['reason'] = {kind: suppressed.reason.kind}
+  if (suppressed.reason.justification !== undefined) reason.justification = suppressed.reason.justification
+  if (suppressed.reason.expires !== undefined) reason.expires = suppressed.reason.expires
+  return {finding: findingOf(suppressed.finding), reason}
+}
+
+function errorOf(error: AuditError): AuditError {
+  const out: AuditError = {kind: error.kind, message: error.message}
+  if (error.project !== undefined) out.project = error.project ? projectRef(error.project) : null
+  if (error.path !== undefined) out.path = error.path
+  if (error.status !== undefined) out.status = error.status
+  if (error.pointer !== undefined) out.pointer = error.pointer
+  return out
+}
+
+const noticeOf = (notice: Notice): Notice => ({kind: notice.kind, message: notice.message})
+
+export function buildJsonReport(input: ReportInput): AuditReport {
+  return {
+    $schema: REPORT_SCHEMA_URI,
+    reportVersion: 1,
+    tool: {name: input.tool.name, version: input.tool.version},
+    generatedAt: input.generatedAt,
+    source: sourceOf(input.source),
+    complete: input.errors.length === 0,
+    findings: input.findings.map(findingOf),
+    suppressed: input.suppressed.map(suppressedOf),
+    errors: input.errors.map(errorOf),
+    notices: input.notices.map(noticeOf),
+    summary: summaryOf(input),
+  }
+}
+
+export function formatJson(input: ReportInput): string {
+  return `${JSON.stringify(buildJsonReport(input), null, 2)}\n`
+}

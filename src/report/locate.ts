@@ -1,0 +1,130 @@
+/**
+ * Where a finding lives, as a file path and line: computed once here for every format.
+ *
+ * Findings point into the redacted raw payloads with JSON pointers. The files are the ones
+ * `collect --output-dir` writes (`onedev/projects/<path>.json`, `onedev/roles.json`), pretty-printed
+ * with JSON.stringify(raw, null, 2), so a line computed here matches a committed snapshot. Findings
+ * of issue-setting lint point into the linted file's own text.
+ */
+import {isAbsolute, relative, sep} from 'node:path'
+
+import type {AuditModel} from '../model/types.js'
+import {projectFilePath, ROLES_FILE as SNAPSHOT_ROLES_FILE} from '../snapshot/layout.js'
+import {JsonLines} from './pointer-line.js'
+import type {Finding} from './report-types.js'
+
+export {lineOfPointer, pointerTokens} from './pointer-line.js'
+
+/** The raw payloads findings point into. */
+export interface LocationSource {
+  projectRaw(projectId: number): unknown | undefined
+  projectPath(projectId: number): string | undefined
+  /** The project's file in the snapshot folder when it is known (a loaded snapshot's index); else `projectFilePath(path)`. */
+  projectFile?(projectId: number): string | undefined
+  /** The redacted raw roles listing (roles.json). */
+  rolesRaw: unknown[] | undefined
+  /** Position of a role in the roles listing; when absent, the listing is searched for the role's id. */
+  roleIndex?(roleId: number): number | undefined
+  /** For issue-setting lint: the file's path (relative) and its text. */
+  file?: {path: string; text: string}
+}
+
+export interface FindingLocation {
+  /** Relative URI of the artifact, e.g. `onedev/projects/group/repo.json`. */
+  uri: string
+  /** 1-based line of the pointer's value in that file. */
+  line: number
+  /** `<project path>#<pointer>`, `roles#/<index><pointer>` or `<file>#<pointer>`. */
+  fullyQualifiedName: string
+}
+
+export const SNAPSHOT_ROOT = 'onedev'
+export const ROLES_FILE = `${SNAPSHOT_ROOT}/${SNAPSHOT_ROLES_FILE}`
+/** Where findings that belong to no project, role or file are placed. */
+export const SERVER_FILE = `${SNAPSHOT_ROOT}/server.json`
+
+export function locationSourceFromModel(model: AuditModel): LocationSource {
+  const roleIndexes = new Map(model.roles.map((role) => [role.id, role.index]))
+  return {
+    projectRaw: (id) => model.projectsById.get(id)?.raw ?? model.projects.find((project) => project.id === id)?.raw,
+    projectPath: (id) => model.projectsById.get(id)?.path ?? model.projects.find((project) => project.id === id)?.path,
+    rolesRaw: model.rolesRaw,
+    roleIndex: (id) => roleIndexes.get(id),
+  }
+}
+
+/** A relative path as a relative URI reference: forward slashes, each segment percent-encoded. */
+export function pathToRelativeUri(path: string): string {
+  const relativePath = isAbsolute(path) ? relative(process.cwd(), path) : path
+  return relativePath
+    .split(sep === '\\' ? /[\\/]/ : /\//)
+    .filter((segment, i) => segment !== '' && !(segment === '.' && i === 0))
+    .map((segment) => encodeURIComponent(segment))
+    .join('/')
+}
+
+function pretty(raw: unknown): JsonLines | undefined {
+  if (raw === undefined) return undefined
+  try {
+    const text = JSON.stringify(raw, null, 2)
+    return text === undefined ? undefined : new JsonLines(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Returns a function that locates findings. The pretty-printed text of each project (and of the
+ * roles listing) is computed once and reused for all its findings.
+ */
+export function createLocator(source: LocationSource | undefined): (finding: Finding) => FindingLocation {
+  const projectTexts = new Map<number, JsonLines | undefined>()
+  let rolesText: JsonLines | undefined | null = null
+  let fileText: JsonLines | undefined | null = null
+
+  const projectLines = (id: number) => {
+    if (!projectTexts.has(id)) projectTexts.set(id, pretty(source?.projectRaw(id)))
+    return projectTexts.get(id)
+  }
+
+  const roleIndexOf = (roleId: number): number | undefined => {
+    const index = source?.roleIndex?.(roleId)
+    if (index !== undefined) return index
+    const found = source?.rolesRaw?.findIndex(
+      (raw) => typeof raw === 'object' && raw !== null && (raw as {id?: unknown}).id === roleId,
+    )
+    return found === undefined || found < 0 ? undefined : found
+  }
+
+  return (finding) => {
+    if (finding.file !== undefined) {
+      const path = source?.file?.path ?? finding.file
+      if (fileText === null) fileText = source?.file ? new JsonLines(source.file.text) : undefined
+      return {
+        uri: pathToRelativeUri(path) || SERVER_FILE,
+        line: fileText?.lineOf(finding.pointer) ?? 1,
+        fullyQualifiedName: `${path}#${finding.pointer}`,
+      }
+    }
+    const owner = finding.source ?? finding.project
+    if (owner) {
+      const path = source?.projectPath(owner.id) ?? owner.path
+      return {
+        uri: pathToRelativeUri(`${SNAPSHOT_ROOT}/${source?.projectFile?.(owner.id) ?? projectFilePath(path)}`),
+        line: projectLines(owner.id)?.lineOf(finding.pointer) ?? 1,
+        fullyQualifiedName: `${path}#${finding.pointer}`,
+      }
+    }
+    if (finding.role) {
+      const index = roleIndexOf(finding.role.id)
+      if (rolesText === null) rolesText = pretty(source?.rolesRaw)
+      const pointer = index === undefined ? '' : `/${index}${finding.pointer}`
+      return {
+        uri: ROLES_FILE,
+        line: index === undefined ? 1 : (rolesText?.lineOf(pointer) ?? 1),
+        fullyQualifiedName: `roles#${pointer}`,
+      }
+    }
+    return {uri: SERVER_FILE, line: 1, fullyQualifiedName: `server#${finding.pointer}`}
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * stylish: the default format, for a person at a terminal. Findings grouped by project (role
+ * findings under `roles`, issue-setting findings under their file), then errors, notices and a
+ * summary line. Every server string is escaped; colour only when asked (the caller decides NO_COLOR).
+ */
+import type {AuditError} from '../model/types.js'
+import {escapeControl} from '../util/escape.js'
+import type {ReportInput} from './input.js'
+import type {Finding, Notice, Severity} from './report-types.js'
+import {countBySeverity, plural, scopePhrase} from './summary.js'
+
+const RESET = '\x1b[0m'
+const STYLE = {
+  red: '\x1b[31m',
+  yellow: '\x1b[33m',
+  cyan: '\x1b[36m',
+  gray: '\x1b[90m',
+  green: '\x1b[32m',
+  dim: '\x1b[2m',
+  underline: '\x1b[4m',
+  bold: '\x1b[1m',
+} as const
+type Style = keyof typeof STYLE
+
+const SEVERITY_STYLE: Record<Severity, Style> = {critical: 'red', high: 'red', medium: 'yellow', low: 'cyan', info: 'gray'}
+const SEVERITY_WIDTH = 'critical'.length
+
+export const ROLES_GROUP = 'roles'
+export const SERVER_GROUP = 'server'
+
+interface Group {
+  title: string
+  findings: Finding[]
+}
+
+/** Groups in a stable order: projects by path, then roles, then files, then the rest; findings keep their order. */
+export function groupFindings(findings: readonly Finding[]): Group[] {
+  const projects = new Map<string, Group>()
+  const files = new Map<string, Group>()
+  const roles: Group = {title: ROLES_GROUP, findings: []}
+  const server: Group = {title: SERVER_GROUP, findings: []}
+  const add = (groups: Map<string, Group>, title: string, finding: Finding) => {
+    let group = groups.get(title)
+    if (!group) groups.set(title, (group = {title, findings: []}))
+    group.findings.push(finding)
+  }
+  for (const finding of findings) {
+    if (finding.project) add(projects, finding.project.path, finding)
+    else if (finding.role) roles.findings.push(finding)
+    else if (finding.file !== undefined) add(files, finding.file, finding)
+    else server.findings.push(finding)
+  }
+  const byTitle = (a: Group, b: Group) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0)
+  return [
+    ...[...projects.values()].sort(byTitle),
+    ...(roles.findings.length > 0 ? [roles] : []),
+    ...[...files.values()].sort(byTitle),
+    ...(server.findings.length > 0 ? [server] : []),
+  ]
+}
+
+/** Subject column text: the role's name for role findings without a subject of their own. */
+function subjectOf(finding: Finding): string {
+  if (finding.subject !== '') return finding.subject
+  return finding.role?.name ?? ''
+}
+
+function messageOf(finding: Finding): string {
+  return finding.source ? `${finding.message} (inherited from ${finding.source.path})` : finding.message
+}
+
+function errorLine(error: AuditError): string {
+  const where = error.path ?? error.project?.path
+  const status = error.status === undefined ? '' : ` (HTTP ${error.status})`
+  return `${where === undefined ? '' : `${where}: `}${error.message}${status}`
+}
+
+function noticeLabel(notice: Notice): string {
+  return notice.kind === 'warning' || notice.kind === 'truncated' ? 'warning' : 'notice'
+}
+
+export function formatStylish(input: ReportInput): string {
+  const paint = (style: Style, text: string) => (input.color ? `${STYLE[style]}${text}${RESET}` : text)
+  const lines: string[] = []
+
+  for (const group of groupFindings(input.findings)) {
+    const rows = group.findings.map((finding) => ({
+      severity: finding.severity,
+      subject: escapeControl(subjectOf(finding)),
+      message: escapeControl(messageOf(finding)),
+      ruleId: escapeControl(finding.ruleId),
+    }))
+    const subjectWidth = Math.max(...rows.map((row) => row.subject.length))
+    lines.push(paint('underline', escapeControl(group.title)))
+    for (const row of rows) {
+      const severity = paint(SEVERITY_STYLE[row.severity], row.severity) + ' '.repeat(SEVERITY_WIDTH - row.severity.length)
+      const subject = row.subject.padEnd(subjectWidth)
+      lines.push(`  ${severity}  ${subject}  ${row.message}  ${paint('dim', row.ruleId)}`.trimEnd())
+    }
+    lines.push('')
+  }
+
+  if (input.errors.length > 0) {
+    for (const error of input.errors) lines.push(`${paint('red', 'error')}  ${escapeControl(errorLine(error))}`)
+    lines.push('')
+  }
+  if (input.notices.length > 0) {
+    for (const notice of input.notices) lines.push(`${paint('yellow', noticeLabel(notice))}  ${escapeControl(notice.message)}`)
+    lines.push('')
+  }
+
+  lines.push(summaryLine(input, paint))
+  return `${lines.join('\n')}\n`
+}
+
+function summaryLine(input: ReportInput, paint: (style: Style, text: string) => string): string {
+  const scope = escapeControl(scopePhrase(input))
+  const extras: string[] = []
+  if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
+  if (input.errors.length > 0) extras.push(plural(input.errors.length, 'error'))
+  const tail = extras.length > 0 ? `, ${extras.join(', ')}` : ''
+  if (input.findings.length === 0) return `${paint('green', '✔')} No findings in ${scope}${tail}`
+  const counts = countBySeverity(input.findings)
+  const bySeverity = (Object.keys(counts) as Severity[]).map((severity) => `${counts[severity]} ${severity}`).join(', ')
+  return `${paint('red', '✖')} ${plural(input.findings.length, 'finding')} (${bySeverity}) in ${scope}${tail}`
+}

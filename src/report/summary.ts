@@ -1,0 +1,63 @@
+/** Counts and phrases the formatters share. */
+import {SEVERITIES} from '../engine/rule.js'
+import type {ReportInput} from './input.js'
+import type {Finding, Severity, Source, Summary} from './report-types.js'
+
+export type SeverityCounts = Record<Severity, number>
+
+export function countBySeverity(findings: readonly Finding[]): SeverityCounts {
+  const counts: SeverityCounts = {critical: 0, high: 0, medium: 0, low: 0, info: 0}
+  for (const finding of findings) counts[finding.severity]++
+  return counts
+}
+
+export function summaryOf(input: ReportInput): Summary {
+  return {
+    projects: input.counts.projects,
+    roles: input.counts.roles,
+    rules: input.rules.filter((rule) => rule.enabled).length,
+    findings: input.findings.length,
+    bySeverity: countBySeverity(input.findings),
+    suppressed: input.suppressed.length,
+    errors: input.errors.length,
+  }
+}
+
+export const severityRank = (severity: Severity): number => SEVERITIES.indexOf(severity)
+
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`
+}
+
+/** `40 projects and 9 roles`, or the linted file for issue-setting lint. Not escaped. */
+export function scopePhrase(input: Pick<ReportInput, 'counts' | 'source'>): string {
+  if (input.source.kind === 'file') return input.source.file ?? 'the issue setting'
+  return `${plural(input.counts.projects, 'project')} and ${plural(input.counts.roles, 'role')}`
+}
+
+/** The server's host (with port), lower-cased, or null. */
+export function serverHost(source: Source): string | null {
+  if (!source.server) return null
+  try {
+    const host = new URL(source.server.url).host.toLowerCase()
+    return host === '' ? null : host
+  } catch {
+    return null
+  }
+}
+
+/** The server URL without user info, query or fragment: a base URL given with credentials must not reach a report. */
+export function safeServerUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (!parsed.username && !parsed.password && !parsed.search && !parsed.hash && !/[?#@]/.test(url)) return url
+    parsed.username = ''
+    parsed.password = ''
+    parsed.search = ''
+    parsed.hash = ''
+    return parsed.toString()
+  } catch {
+    // Not a URL: keep only what comes after a user-info `@`, and nothing after `?` or `#`.
+    return url.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, '$1')
+  }
+}

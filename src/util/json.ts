@@ -1,0 +1,147 @@
+/**
+ * JSON.parse with a useful error: `file:line:column: invalid JSON: what was expected`. Node 20's own
+ * messages often give no position, so on failure a small scanner finds where the text goes wrong.
+ */
+
+export class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message)
+    this.name = 'JsonSyntaxError'
+  }
+}
+
+/** Offset and reason of the first syntax error in `text`, or null when it is valid JSON. */
+export function findJsonSyntaxError(text: string): {offset: number; reason: string} | null {
+  let i = 0
+  const ws = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++
+  }
+  const fail = (reason: string): never => {
+    throw {offset: i, reason}
+  }
+  const describe = () => (i >= text.length ? 'end of input' : `${JSON.stringify(text[i])}`)
+  const literal = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length
+    else fail(`unexpected ${describe()}`)
+  }
+  const string = () => {
+    i++ // opening quote
+    while (i < text.length) {
+      const c = text[i]!
+      if (c === '"') {
+        i++
+        return
+      }
+      if (c === '\\') {
+        const next = text[i + 1]
+        if (next === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('bad \\u escape in a string')
+          i += 6
+        } else if (next !== undefined && '"\\/bfnrt'.includes(next)) i += 2
+        else fail('bad escape in a string')
+      } else if (c < ' ') fail('control character in a string (escape it)')
+      else i++
+    }
+    fail('unterminated string')
+  }
+  const number = () => {
+    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400))
+    if (!match || match[0] === '' || match[0] === '-') fail(`unexpected ${describe()}`)
+    i += match![0].length
+  }
+  const value = (depth: number): void => {
+    if (depth > 512) fail('nested too deeply')
+    ws()
+    const c = text[i]
+    if (c === '{') {
+      i++
+      ws()
+      if (text[i] === '}') {
+        i++
+        return
+      }
+      for (;;) {
+        ws()
+        if (text[i] !== '"') fail(`expected a property name in double quotes, got ${describe()}`)
+        string()
+        ws()
+        if (text[i] !== ':') fail(`expected ':' after a property name, got ${describe()}`)
+        i++
+        value(depth + 1)
+        ws()
+        if (text[i] === ',') {
+          i++
+          ws()
+          if (text[i] === '}') fail("trailing comma before '}'")
+          continue
+        }
+        if (text[i] === '}') {
+          i++
+          return
+        }
+        fail(`expected ',' or '}', got ${describe()}`)
+      }
+    }
+    if (c === '[') {
+      i++
+      ws()
+      if (text[i] === ']') {
+        i++
+        return
+      }
+      for (;;) {
+        value(depth + 1)
+        ws()
+        if (text[i] === ',') {
+          i++
+          ws()
+          if (text[i] === ']') fail("trailing comma before ']'")
+          continue
+        }
+        if (text[i] === ']') {
+          i++
+          return
+        }
+        fail(`expected ',' or ']', got ${describe()}`)
+      }
+    }
+    if (c === '"') return string()
+    if (c === 't') return literal('true')
+    if (c === 'f') return literal('false')
+    if (c === 'n') return literal('null')
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number()
+    fail(`unexpected ${describe()}`)
+  }
+  try {
+    if (text.charCodeAt(0) === 0xfeff) i = 1
+    value(0)
+    ws()
+    if (i < text.length) fail(`unexpected ${describe()} after the JSON value`)
+    return null
+  } catch (error) {
+    if (error && typeof error === 'object' && 'offset' in error) return error as {offset: number; reason: string}
+    throw error
+  }
+}
+
+export function lineAndColumn(text: string, offset: number): {line: number; column: number} {
+  const before = text.slice(0, offset)
+  const line = before.split('\n').length
+  return {line, column: offset - before.lastIndexOf('\n')}
+}
+
+/** Parses JSON; a syntax error becomes `label:line:column: invalid JSON: reason`. */
+export function parseJson(text: string, label: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    const found = findJsonSyntaxError(text)
+    if (!found) throw new JsonSyntaxError(`${label}: invalid JSON: ${error instanceof Error ? error.message : String(error)}`, 1, 1)
+    const {line, column} = lineAndColumn(text, found.offset)
+    throw new JsonSyntaxError(`${label}:${line}:${column}: invalid JSON: ${found.reason}`, line, column)
+  }
+}

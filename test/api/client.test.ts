@@ -1,0 +1,580 @@
+import {Buffer} from 'node:buffer'
+import {createServer as createHttpServer} from 'node:http'
+import {connect, createServer, type Socket} from 'node:net'
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {
+  backoffDelay,
+  createClient,
+  normalizeApiPrefix,
+  oneLine,
+  parseRetryAfter,
+  permissionNeeded,
+} from '../../src/api/client.js'
+import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
+import type {AuditError} from '../../src/model/types.js'
+import {startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
+
+const roles = Array.from({length: 250}, (_, i) => ({id: i + 1, name: `role-${String(i + 1).padStart(3, '0')}`, manageProject: false}))
+
+let server: OneDevServer
+const clients: ApiClient[] = []
+
+function clientFor(options: Partial<ClientOptions> = {}): ApiClient {
+  const client = createClient({
+    baseUrl: server.url,
+    apiPrefix: '/~api',
+    user: server.user,
+    secret: server.secret,
+    retryBaseDelayMs: 1,
+    retryMaxDelayMs: 5,
+    ...options,
+  })
+  clients.push(client)
+  return client
+}
+
+async function failure(promise: Promise<unknown>): Promise<AuditError> {
+  try {
+    await promise
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError)
+    return (error as ApiError).error
+  }
+  throw new Error('expected the request to fail')
+}
+
+async function closedPort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const {port} = probe.address() as {port: number}
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
+
+beforeAll(async () => {
+  server = await startOneDevServer({
+    roles,
+    projects: [{id: 1, path: 'acme'}],
+    settings: {1: {branchProtections: []}},
+  })
+})
+
+afterEach(async () => {
+  server.reset()
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+})
+
+afterAll(async () => {
+  await server.close()
+})
+
+describe('requests', () => {
+  it('pages the roles with count=100 until a short page and keeps their order', async () => {
+    const client = clientFor()
+    const result = await client.paged('/roles')
+    expect(result).toEqual(roles)
+    expect(server.requests.map((r) => `${r.path}?${new URLSearchParams(r.query)}`)).toEqual([
+      '/~api/roles?offset=0&count=100',
+      '/~api/roles?offset=100&count=100',
+      '/~api/roles?offset=200&count=100',
+    ])
+    expect(client.requestCount).toBe(3)
+  })
+
+  it('sends the same Basic credentials and Accept header on every request', async () => {
+    const client = clientFor()
+    await client.paged('/roles')
+    await client.getJson('/projects/1')
+    await client.getJson('/projects/1/setting')
+    await client.postJson('/settings/issue', {stateSpecs: [{name: 'Open'}]})
+    expect(server.requests).toHaveLength(6)
+    for (const request of server.requests) {
+      expect(request.basic).toEqual({user: 'auditor', secret: 's3cr3t-token-value'})
+      expect(request.authorization).toBe(`Basic ${Buffer.from('auditor:s3cr3t-token-value').toString('base64')}`)
+    }
+  })
+
+  it('encodes an empty user as ":token"', async () => {
+    const open = await startOneDevServer({credentials: null, projects: [{id: 1, path: 'a'}]})
+    try {
+      const client = createClient({baseUrl: open.url, apiPrefix: '/~api', user: '', secret: 'tok'})
+      clients.push(client)
+      await client.getJson('/projects/1')
+      expect(open.requests[0]?.basic).toEqual({user: '', secret: 'tok'})
+    } finally {
+      await open.close()
+    }
+  })
+
+  it('keeps the base URL path part and normalizes the prefix', async () => {
+    const nested = await startOneDevServer({prefix: '/onedev/~api', projects: [{id: 4, path: 'x/y'}]})
+    try {
+      const client = createClient({baseUrl: `${nested.url}/onedev/`, apiPrefix: '~api/', user: nested.user, secret: nested.secret})
+      clients.push(client)
+      expect(await client.getJson('/projects/4')).toMatchObject({id: 4, path: 'x/y'})
+      expect(nested.requests[0]?.path).toBe('/onedev/~api/projects/4')
+      const error = await failure(client.getJson('/projects/5'))
+      expect(error.path).toBe('/~api/projects/5')
+    } finally {
+      await nested.close()
+    }
+  })
+
+  it('posts JSON and resolves on 200', async () => {
+    const client = clientFor()
+    await client.postJson('/settings/issue', {stateSpecs: [{name: 'Open', color: '#fff'}]})
+    expect(server.issueSetting).toEqual({stateSpecs: [{name: 'Open', color: '#fff'}]})
+    expect(server.requests[0]?.method).toBe('POST')
+    expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({stateSpecs: [{name: 'Open', color: '#fff'}]})
+  })
+
+  it('reads bare text and maps 204 to null', async () => {
+    server.setHandler('GET /repositories/1/default-branch', (_req, res) => {
+      res.writeHead(200, {'content-type': 'text/plain'})
+      res.end('main')
+    })
+    server.setHandler('GET /repositories/2/default-branch', (_req, res) => {
+      res.writeHead(204)
+      res.end()
+    })
+    const client = clientFor()
+    expect(await client.getText('/repositories/1/default-branch')).toBe('main')
+    expect(await client.getText('/repositories/2/default-branch')).toBeNull()
+  })
+
+  it('clamps the page size to 100 (the server refuses more with 406)', async () => {
+    const client = clientFor()
+    expect(await client.paged('/roles', {}, {pageSize: 500})).toHaveLength(250)
+    expect(server.requests.map((r) => r.query.count)).toEqual(['100', '100', '100'])
+  })
+
+  it('passes extra query parameters through every page', async () => {
+    const client = clientFor()
+    const result = await client.paged('/roles', {name: 'ROLE-00'}, {pageSize: 5})
+    expect(result).toHaveLength(9)
+    expect(server.requests.map((r) => r.query)).toEqual([
+      {name: 'ROLE-00', offset: '0', count: '5'},
+      {name: 'ROLE-00', offset: '5', count: '5'},
+    ])
+  })
+
+  it('reports the server refusing unknown query params or pages over 100 (406)', async () => {
+    const client = clientFor()
+    expect(await failure(client.paged('/roles', {bogus: 1}))).toEqual({
+      kind: 'http',
+      status: 406,
+      path: '/~api/roles',
+      message: 'GET /~api/roles: 406 Not Acceptable: Unexpected query params: [bogus]',
+    })
+    expect(await failure(client.getJson('/roles', {offset: 0, count: 101}))).toMatchObject({
+      kind: 'http',
+      status: 406,
+      message: 'GET /~api/roles: 406 Not Acceptable: Count should not be greater than 100',
+    })
+  })
+
+  it('refuses a server URL holding credentials without echoing them', () => {
+    let error: unknown
+    try {
+      createClient({baseUrl: 'https://bob:hunter2@onedev.example.com', apiPrefix: '/~api', user: 'u', secret: 's'})
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(ApiError)
+    expect((error as ApiError).error.kind).toBe('config')
+    expect((error as ApiError).message).not.toContain('hunter2')
+  })
+})
+
+describe('proxy', () => {
+  it('goes through HTTP_PROXY unless NO_PROXY names the host', async () => {
+    // undici tunnels through the proxy with CONNECT, also for http:// targets
+    const proxied: string[] = []
+    const proxy = createHttpServer()
+    proxy.on('connect', (req, clientSocket: Socket, head: Buffer) => {
+      proxied.push(`${req.method} ${req.url}`)
+      const [host, port] = (req.url ?? '').split(':')
+      const upstream = connect(Number(port), host, () => {
+        clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.write(head)
+        upstream.pipe(clientSocket)
+        clientSocket.pipe(upstream)
+      })
+      upstream.on('error', () => clientSocket.destroy())
+      clientSocket.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const saved = {HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY}
+    try {
+      process.env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as {port: number}).port}`
+      process.env.NO_PROXY = ''
+      expect(await clientFor().getJson('/projects/1')).toMatchObject({id: 1})
+      expect(proxied).toEqual([`CONNECT ${new URL(server.url).host}`])
+      process.env.NO_PROXY = 'localhost,127.0.0.1'
+      expect(await clientFor().getJson('/projects/1')).toMatchObject({id: 1})
+      expect(proxied).toHaveLength(1)
+      expect(server.requests).toHaveLength(2)
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
+      await Promise.all(clients.splice(0).map((client) => client.close()))
+      proxy.closeAllConnections()
+      await new Promise((resolve) => proxy.close(resolve))
+    }
+  })
+})
+
+describe('error mapping', () => {
+  it('maps 401 to auth, names the variables to check, and never echoes the secret', async () => {
+    const client = clientFor({secret: 'wrong-secret-value'})
+    const error = await failure(client.paged('/roles'))
+    expect(error).toEqual({
+      kind: 'auth',
+      status: 401,
+      path: '/~api/roles',
+      message:
+        'GET /~api/roles: 401 Unauthorized: the server refused the credentials or found none: Invalid account or incorrect credentials; check ONEDEV_USER and ONEDEV_TOKEN',
+    })
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('warns that an unknown token with an empty user is treated as anonymous', async () => {
+    const client = clientFor({user: '', secret: 'bogus-token'})
+    const error = await failure(client.getJson('/projects/1'))
+    expect(error.kind).toBe('auth')
+    expect(error.message).toContain('with an empty ONEDEV_USER, a token the server does not know is treated as anonymous')
+  })
+
+  it('maps 403 on /roles to forbidden and says administrator rights are needed', async () => {
+    server.override('GET /roles', {status: 403, text: 'Not authorized'})
+    const error = await failure(clientFor().paged('/roles'))
+    expect(error).toEqual({
+      kind: 'forbidden',
+      status: 403,
+      path: '/~api/roles',
+      message:
+        'GET /~api/roles: 403 Forbidden: Not authorized; the audit needs administrator rights (GET /roles is admin-only); use a token with owner permissions of a user who has it',
+    })
+  })
+
+  it('maps 403 on a project setting to the manage-project permission on that project', async () => {
+    server.override('GET /projects/*/setting', {status: 403, text: 'Not authorized'})
+    const error = await failure(clientFor().getJson('/projects/1/setting'))
+    expect(error.kind).toBe('forbidden')
+    expect(error.message).toContain('the manage-project permission on project 1 or one of its ancestors')
+  })
+
+  it('maps 404 to not-found with the server text', async () => {
+    const error = await failure(clientFor().getJson('/projects/99/setting'))
+    expect(error).toEqual({
+      kind: 'not-found',
+      status: 404,
+      path: '/~api/projects/99/setting',
+      message: 'GET /~api/projects/99/setting: 404 Not Found: No row with the given identifier exists: [io.onedev.server.model.Project#99]',
+    })
+  })
+
+  it('maps 500 to http with the detail on one line, control characters escaped', async () => {
+    server.override('GET /projects/1', {status: 500, text: 'Boom:\n  line two\r\n\u001b[31mred\u202e'})
+    const error = await failure(clientFor().getJson('/projects/1'))
+    expect(error).toEqual({
+      kind: 'http',
+      status: 500,
+      path: '/~api/projects/1',
+      message: 'GET /~api/projects/1: 500 Internal Server Error: Boom: line two \\u001b[31mred\\u202e',
+    })
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('trims a long detail to 300 characters', async () => {
+    server.override('GET /projects/1', {status: 500, text: 'x'.repeat(5000)})
+    const error = await failure(clientFor().getJson('/projects/1'))
+    expect(error.message).toBe(`GET /~api/projects/1: 500 Internal Server Error: ${'x'.repeat(299)}…`)
+  })
+
+  it('suggests --api-prefix /~api when /api answers HTML', async () => {
+    const client = clientFor({apiPrefix: '/api'})
+    const error = await failure(client.paged('/roles'))
+    expect(error).toEqual({
+      kind: 'not-json',
+      status: 404,
+      path: '/api/roles',
+      message:
+        'GET /api/roles: the server answered an HTML page (status 404), not JSON; this is what a wrong API prefix gives: current OneDev servers need --api-prefix /~api',
+    })
+  })
+
+  it('treats a 200 HTML page (a login page) as not-json', async () => {
+    server.override('GET /projects/1/setting', {status: 200, html: '<html><body>Sign in</body></html>'})
+    const error = await failure(clientFor().getJson('/projects/1/setting'))
+    expect(error.kind).toBe('not-json')
+    expect(error.status).toBe(200)
+    expect(error.message).toContain('the server answered an HTML page (status 200)')
+    expect(error.message).toContain('check the server URL and --api-prefix')
+  })
+
+  it('maps truncated JSON to not-json naming the path and status', async () => {
+    server.override('GET /projects/1/setting', {truncate: true})
+    const error = await failure(clientFor().getJson('/projects/1/setting'))
+    expect(error).toEqual({
+      kind: 'not-json',
+      status: 200,
+      path: '/~api/projects/1/setting',
+      message: 'GET /~api/projects/1/setting: status 200 but the body is not valid JSON (truncated, or not an API answer)',
+    })
+  })
+
+  it('rejects a body over the limit announced by content-length', async () => {
+    const error = await failure(clientFor({maxBodyBytes: 1000}).getJson('/roles', {offset: 0, count: 100}))
+    expect(error).toEqual({
+      kind: 'too-large',
+      status: 200,
+      path: '/~api/roles',
+      message: 'GET /~api/roles: the answer is larger than the limit of 1000 bytes',
+    })
+  })
+
+  it('stops reading a streamed body (no content-length) at the limit', async () => {
+    let written = 0
+    server.setHandler('GET /big', (_req, res) => {
+      res.writeHead(200, {'content-type': 'application/json'})
+      const chunk = `[${'"x",'.repeat(2000)}`
+      const timer = setInterval(() => {
+        if (res.destroyed || written > 10_000_000) {
+          clearInterval(timer)
+          res.destroy()
+          return
+        }
+        written += chunk.length
+        res.write(chunk)
+      }, 1)
+    })
+    const error = await failure(clientFor({maxBodyBytes: 50_000}).getJson('/big'))
+    expect(error.kind).toBe('too-large')
+    expect(written).toBeLessThan(5_000_000)
+  })
+
+  it('the secret never reaches a message, even when the server echoes it', async () => {
+    const basic = Buffer.from(`${server.user}:${server.secret}`).toString('base64')
+    server.override('GET /projects/1', {status: 500, text: `bad token ${server.secret} in header Basic ${basic}`})
+    server.override('GET /roles', {status: 403, text: `user ${server.secret} is not admin`})
+    const client = clientFor()
+    const errors = [await failure(client.getJson('/projects/1')), await failure(client.paged('/roles'))]
+    for (const error of errors) {
+      expect(error.message).not.toContain(server.secret)
+      expect(error.message).not.toContain(basic)
+      expect(error.message).toContain('<redacted>')
+    }
+  })
+
+  it('masks short secrets and JSON-escaped echoes in server text', async () => {
+    const odd = await startOneDevServer({credentials: {user: 'u', secret: 'q"7\\z'}, projects: [{id: 1, path: 'a'}]})
+    const short = await startOneDevServer({credentials: {user: 'u', secret: 'x9'}, projects: [{id: 1, path: 'a'}]})
+    try {
+      odd.override('GET /projects/1', {status: 500, text: `{"token":"q\\"7\\\\z"} and raw q"7\\z`})
+      short.override('GET /projects/1', {status: 500, text: 'token x9 rejected'})
+      const oddClient = createClient({baseUrl: odd.url, apiPrefix: '/~api', user: 'u', secret: 'q"7\\z'})
+      const shortClient = createClient({baseUrl: short.url, apiPrefix: '/~api', user: 'u', secret: 'x9'})
+      clients.push(oddClient, shortClient)
+      expect((await failure(oddClient.getJson('/projects/1'))).message).toBe(
+        'GET /~api/projects/1: 500 Internal Server Error: {"token":"<redacted>"} and raw <redacted>',
+      )
+      expect((await failure(shortClient.getJson('/projects/1'))).message).toBe(
+        'GET /~api/projects/1: 500 Internal Server Error: token <redacted> rejected',
+      )
+    } finally {
+      await Promise.all([odd.close(), short.close()])
+    }
+  })
+})
+
+describe('retries and time limits', () => {
+  it('retries a 503 and then succeeds, logging each retry', async () => {
+    server.override('GET /projects/1', {status: 503, text: 'Service Unavailable', times: 2})
+    const lines: string[] = []
+    const client = clientFor({debug: (line) => lines.push(line)})
+    expect(await client.getJson('/projects/1')).toMatchObject({id: 1})
+    expect(server.requests).toHaveLength(3)
+    expect(client.requestCount).toBe(3)
+    expect(lines.map((line) => line.replace(/\d+ms/g, 'Nms'))).toEqual([
+      'GET /~api/projects/1 503 Nms',
+      'retry 1/3 after Nms: 503',
+      'GET /~api/projects/1 503 Nms',
+      'retry 2/3 after Nms: 503',
+      'GET /~api/projects/1 200 Nms',
+    ])
+  })
+
+  it('gives up after `retries` retries with the last status', async () => {
+    server.override('GET /projects/1', {status: 502, text: 'Bad Gateway'})
+    const error = await failure(clientFor({retries: 2}).getJson('/projects/1'))
+    expect(error).toMatchObject({kind: 'http', status: 502, message: 'GET /~api/projects/1: 502 Bad Gateway: Bad Gateway'})
+    expect(server.requests).toHaveLength(3)
+  })
+
+  it('honours Retry-After in seconds', async () => {
+    server.override('GET /projects/1', {status: 429, text: 'slow down', headers: {'retry-after': '1'}, times: 1})
+    const started = Date.now()
+    await clientFor().getJson('/projects/1')
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950)
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it.each([400, 401, 404, 406, 500])('does not retry %i', async (status) => {
+    server.override('GET /projects/1', {status, text: 'no'})
+    await failure(clientFor().getJson('/projects/1'))
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('does not retry a POST that reached the server', async () => {
+    server.override('POST /settings/issue', {status: 503, text: 'busy'})
+    const error = await failure(clientFor().postJson('/settings/issue', {}))
+    expect(error).toMatchObject({kind: 'http', status: 503, path: '/~api/settings/issue'})
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('retries a connection closed mid-body', async () => {
+    server.override('GET /projects/1', {resetMidBody: true, times: 1})
+    expect(await clientFor().getJson('/projects/1')).toMatchObject({id: 1})
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('maps a refused connection to network after retrying', async () => {
+    const port = await closedPort()
+    const lines: string[] = []
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiPrefix: '/~api',
+      user: 'u',
+      secret: 'p',
+      retries: 2,
+      retryBaseDelayMs: 1,
+      debug: (line) => lines.push(line),
+    })
+    clients.push(client)
+    const error = await failure(client.getJson('/roles'))
+    expect(error).toEqual({kind: 'network', path: '/~api/roles', message: 'GET /~api/roles: connection failed (ECONNREFUSED)'})
+    expect(client.requestCount).toBe(3)
+    expect(lines.filter((line) => line.startsWith('retry'))).toHaveLength(2)
+  })
+
+  it('times out a slow answer and retries it', async () => {
+    server.override('GET /projects/1', {delayMs: 400})
+    const started = Date.now()
+    const error = await failure(clientFor({timeoutMs: 60, retries: 1}).getJson('/projects/1'))
+    expect(error).toEqual({kind: 'timeout', path: '/~api/projects/1', message: 'GET /~api/projects/1: no complete answer within 60 ms'})
+    expect(Date.now() - started).toBeLessThan(350)
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('starts no request after the overall deadline', async () => {
+    server.override('GET /projects/1', {delayMs: 150})
+    const client = clientFor({deadlineMs: 100, retries: 3})
+    const first = await failure(client.getJson('/projects/1'))
+    expect(first.kind).toBe('timeout')
+    expect(first.message).toContain('overall deadline of 100 ms')
+    const second = await failure(client.getJson('/projects/1'))
+    expect(second.kind).toBe('timeout')
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('does not wait for a Retry-After past the deadline', async () => {
+    server.override('GET /projects/1', {status: 503, text: 'busy', headers: {'retry-after': '30'}})
+    const started = Date.now()
+    const error = await failure(clientFor({deadlineMs: 2000}).getJson('/projects/1'))
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(error).toMatchObject({kind: 'timeout', status: 503, path: '/~api/projects/1'})
+    expect(server.requests).toHaveLength(1)
+  })
+})
+
+describe('paging guards', () => {
+  it('stops when a page repeats the previous one (offset ignored)', async () => {
+    server.override('GET /roles', {ignoreOffset: true})
+    const error = await failure(clientFor().paged('/roles'))
+    expect(error).toEqual({
+      kind: 'paging',
+      status: 200,
+      path: '/~api/roles',
+      message: 'GET /~api/roles: the page at offset 100 repeats the previous page (the server ignores offset); stopped paging',
+    })
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('accepts consecutive pages that only start alike', async () => {
+    const pages = [[{id: 1}, {id: 2}], [{id: 1}, {id: 3}], []]
+    server.setHandler('GET /things', (req, res) => {
+      const offset = Number(new URL(req.url ?? '', 'http://x').searchParams.get('offset'))
+      res.writeHead(200, {'content-type': 'application/json'})
+      res.end(JSON.stringify(pages[offset / 2]))
+    })
+    expect(await clientFor().paged('/things', {}, {pageSize: 2})).toEqual([{id: 1}, {id: 2}, {id: 1}, {id: 3}])
+  })
+
+  it('stops after maxPages full pages', async () => {
+    const error = await failure(clientFor().paged('/roles', {}, {pageSize: 100, maxPages: 2}))
+    expect(error).toMatchObject({kind: 'paging', path: '/~api/roles'})
+    expect(error.message).toBe('GET /~api/roles: still full pages after 2 pages of 100; stopped paging')
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('reports a listing that is not an array', async () => {
+    server.override('GET /roles', {json: {roles: []}})
+    const error = await failure(clientFor().paged('/roles'))
+    expect(error).toMatchObject({kind: 'invalid-payload', path: '/~api/roles', message: 'GET /~api/roles: expected a JSON array, got an object'})
+  })
+})
+
+describe('debug lines', () => {
+  it('name method, path, status and time, and nothing from headers', async () => {
+    const lines: string[] = []
+    const client = clientFor({debug: (line) => lines.push(line)})
+    await client.paged('/roles')
+    await failure(client.getJson('/projects/77'))
+    expect(lines).toHaveLength(4)
+    expect(lines[0]).toMatch(/^GET \/~api\/roles\?offset=0&count=100 200 \d+ms$/)
+    expect(lines[3]).toMatch(/^GET \/~api\/projects\/77 404 \d+ms$/)
+    const basic = Buffer.from(`${server.user}:${server.secret}`).toString('base64')
+    for (const line of lines) {
+      expect(line).not.toContain(server.secret)
+      expect(line).not.toContain(basic)
+      expect(line).not.toMatch(/basic|authorization/i)
+    }
+  })
+})
+
+describe('helpers', () => {
+  it('parses Retry-After seconds and dates, capped at 60 s', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z')
+    expect(parseRetryAfter('2', now)).toBe(2000)
+    expect(parseRetryAfter('0', now)).toBe(0)
+    expect(parseRetryAfter('3600', now)).toBe(60_000)
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5000)
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0)
+    expect(parseRetryAfter('soon', now)).toBeUndefined()
+    expect(parseRetryAfter(undefined, now)).toBeUndefined()
+  })
+
+  it('backs off exponentially with full jitter up to the cap', () => {
+    expect([1, 2, 3, 4, 8].map((retry) => backoffDelay(retry, 200, 10_000, () => 1))).toEqual([200, 400, 800, 1600, 10_000])
+    expect(backoffDelay(3, 200, 10_000, () => 0)).toBe(0)
+    expect(backoffDelay(2, 200, 10_000, () => 0.5)).toBe(200)
+  })
+
+  it('normalizes the API prefix', () => {
+    expect(['/~api', '~api', '/~api/', '//api//', '', '/'].map(normalizeApiPrefix)).toEqual(['/~api', '/~api', '/~api', '/api', '', ''])
+  })
+
+  it('makes server text one safe line', () => {
+    expect(oneLine('a\n\tb\u0007 c\u2066')).toBe('a b\\u0007 c\\u2066')
+    expect(oneLine('abcdef', 4)).toBe('abc…')
+  })
+
+  it('names the permission a 403 means', () => {
+    expect(permissionNeeded('/settings/issue')).toBe('administrator rights (the global issue setting is admin-only)')
+    expect(permissionNeeded('/roles')).toBe('administrator rights (GET /roles is admin-only)')
+    expect(permissionNeeded('/projects/12/setting')).toBe('the manage-project permission on project 12 or one of its ancestors')
+  })
+})

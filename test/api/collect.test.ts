@@ -1,0 +1,207 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+import {createClient} from '../../src/api/client.js'
+import {collectModel, type CollectRequest} from '../../src/api/collect.js'
+import type {ApiClient} from '../../src/api/types.js'
+import {expectNoCanary, FIXTURES_DIR} from '../helpers/canaries.js'
+import {startOneDevServer, type FixtureProject, type OneDevServer, type OneDevServerOptions} from '../helpers/onedev-server.js'
+
+const settingFull: unknown = JSON.parse(readFileSync(join(FIXTURES_DIR, 'current', 'setting-full.json'), 'utf8'))
+const rolesFixture: unknown[] = JSON.parse(readFileSync(join(FIXTURES_DIR, 'roles.json'), 'utf8')) as unknown[]
+const EMPTY_SETTING = {branchProtections: [], tagProtections: [], webHooks: [], contributedSettings: []}
+
+const started: OneDevServer[] = []
+const clients: ApiClient[] = []
+
+async function setup(options: OneDevServerOptions & {connections?: number; secret?: string} = {}): Promise<{server: OneDevServer; client: ApiClient}> {
+  const server = await startOneDevServer({roles: rolesFixture, ...options})
+  started.push(server)
+  const client = createClient({
+    baseUrl: server.url,
+    apiPrefix: '/~api',
+    user: server.user,
+    secret: options.secret ?? server.secret,
+    connections: options.connections ?? 16,
+    retryBaseDelayMs: 1,
+    retryMaxDelayMs: 2,
+  })
+  clients.push(client)
+  return {server, client}
+}
+
+function request(server: OneDevServer, overrides: Partial<CollectRequest>): CollectRequest {
+  return {server: {url: server.url, apiPrefix: '/~api'}, projects: 'all', ...overrides}
+}
+
+function settingsFor(projects: FixtureProject[], setting: unknown = EMPTY_SETTING): Record<number, unknown> {
+  return Object.fromEntries(projects.map((project) => [project.id, setting]))
+}
+
+function countOf(server: OneDevServer, path: string): number {
+  return server.requests.filter((r) => r.path === path).length
+}
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+  await Promise.all(started.splice(0).map((server) => server.close()))
+})
+
+const tree: FixtureProject[] = [
+  {id: 1, path: 'acme', parentId: null},
+  {id: 2, path: 'acme/web', parentId: 1},
+  {id: 3, path: 'acme/api', parentId: 1},
+  {id: 4, path: 'other', parentId: null},
+]
+
+describe('collectModel', () => {
+  it('audits every listed project, sorted by path, with roles', async () => {
+    const {server, client} = await setup({projects: tree, settings: {...settingsFor(tree), 2: settingFull}})
+    const model = await collectModel(client, request(server, {}))
+    expect(model.errors).toEqual([])
+    expect(model.server).toEqual({url: server.url, apiPrefix: '/~api'})
+    expect(model.projects.map((p) => [p.id, p.path, p.parentId])).toEqual([
+      [1, 'acme', null],
+      [3, 'acme/api', 1],
+      [2, 'acme/web', 1],
+      [4, 'other', null],
+    ])
+    expect(model.projects.every((p) => p.setting !== null)).toBe(true)
+    expect(model.roles).toHaveLength(rolesFixture.length)
+    expect(model.rolesRaw).toHaveLength(rolesFixture.length)
+    expect(countOf(server, '/~api/projects')).toBe(1)
+    expect(server.requests.every((r) => r.basic?.secret === server.secret)).toBe(true)
+  })
+
+  it('keeps no secret from the payloads in the model', async () => {
+    const {server, client} = await setup({projects: tree, settings: settingsFor(tree, settingFull)})
+    const model = await collectModel(client, request(server, {}))
+    const projects = [...model.projectsById.values()]
+    expectNoCanary(JSON.stringify({projects, roles: model.roles, rolesRaw: model.rolesRaw, errors: model.errors}))
+  })
+
+  it('fetches excluded ancestors for inheritance without auditing them', async () => {
+    const {server, client} = await setup({projects: tree, settings: settingsFor(tree)})
+    const model = await collectModel(client, request(server, {filter: (path) => path !== 'acme'}))
+    expect(model.projects.map((p) => p.path)).toEqual(['acme/api', 'acme/web', 'other'])
+    expect([...model.projectsById.keys()]).toEqual([1, 2, 3, 4])
+    expect(model.projectsById.get(1)?.setting).not.toBeNull()
+    expect(countOf(server, '/~api/projects/1/setting')).toBe(1)
+  })
+
+  it('fetches a shared ancestor chain once for many children requested at once', async () => {
+    const children: FixtureProject[] = Array.from({length: 20}, (_, i) => ({id: 100 + i, path: `g/sub/p${i}`, parentId: 11}))
+    const projects: FixtureProject[] = [{id: 10, path: 'g', parentId: null}, {id: 11, path: 'g/sub', parentId: 10}, ...children]
+    const {server, client} = await setup({projects, settings: settingsFor(projects)})
+    server.override('GET /projects/*', {delayMs: 20})
+    const model = await collectModel(client, request(server, {projects: children.map((c) => c.id), concurrency: 8}))
+    expect(model.errors).toEqual([])
+    expect(model.projects).toHaveLength(20)
+    expect([...model.projectsById.keys()]).toEqual([10, 11, ...children.map((c) => c.id)])
+    for (const ancestor of [10, 11]) {
+      expect(countOf(server, `/~api/projects/${ancestor}`)).toBe(1)
+      expect(countOf(server, `/~api/projects/${ancestor}/setting`)).toBe(1)
+    }
+    expect(model.projectsById.get(11)).toMatchObject({path: 'g/sub', parentId: 10})
+  })
+
+  it('never has more than `concurrency` requests in flight', async () => {
+    const projects: FixtureProject[] = Array.from({length: 30}, (_, i) => ({id: i + 1, path: `p${String(i).padStart(2, '0')}`, parentId: null}))
+    const {server, client} = await setup({projects, settings: settingsFor(projects), connections: 16})
+    server.override('GET /projects/*/setting', {delayMs: 15})
+    const progress: Array<[number, number]> = []
+    const model = await collectModel(client, request(server, {concurrency: 4, onProgress: (done, total) => progress.push([done, total])}))
+    expect(model.projects).toHaveLength(30)
+    expect(server.maxInFlight).toBe(4)
+    expect(progress).toEqual(Array.from({length: 30}, (_, i) => [i + 1, 30]))
+  })
+
+  it('records a failing project and audits the others', async () => {
+    const {server, client} = await setup({projects: tree, settings: settingsFor(tree)})
+    server.override('GET /projects/3/setting', {status: 500, text: 'Internal Server Error'})
+    const model = await collectModel(client, request(server, {}))
+    expect(model.errors).toEqual([
+      {
+        kind: 'http',
+        status: 500,
+        path: '/~api/projects/3/setting',
+        message: 'GET /~api/projects/3/setting: 500 Internal Server Error: Internal Server Error',
+        project: {id: 3, path: 'acme/api'},
+      },
+    ])
+    expect(model.projects.map((p) => [p.path, p.setting === null])).toEqual([
+      ['acme', false],
+      ['acme/api', true],
+      ['acme/web', false],
+      ['other', false],
+    ])
+  })
+
+  it('audits the projects when the roles are forbidden (non-admin token)', async () => {
+    const {server, client} = await setup({projects: tree, settings: settingsFor(tree)})
+    server.override('GET /roles', {status: 403, text: 'Not authorized'})
+    const model = await collectModel(client, request(server, {}))
+    expect(model.roles).toEqual([])
+    expect(model.errors).toHaveLength(1)
+    expect(model.errors[0]).toMatchObject({kind: 'forbidden', status: 403, path: '/~api/roles'})
+    expect(model.errors[0]?.project ?? null).toBeNull()
+    expect(model.projects).toHaveLength(4)
+  })
+
+  it('stops after a 401 and records it once', async () => {
+    const projects: FixtureProject[] = Array.from({length: 40}, (_, i) => ({id: i + 1, path: `p${i}`, parentId: null}))
+    const {server, client} = await setup({projects, settings: settingsFor(projects), secret: 'not-the-secret'})
+    const model = await collectModel(client, request(server, {projects: projects.map((p) => p.id), concurrency: 3}))
+    expect(model.errors).toHaveLength(1)
+    expect(model.errors[0]).toMatchObject({kind: 'auth', status: 401, project: null})
+    expect(model.errors[0]?.message).not.toContain('not-the-secret')
+    expect(server.requests.length).toBeLessThanOrEqual(3)
+    expect(model.projects).toEqual([])
+  })
+
+  it('still reads the setting when GET /projects/{id} fails, with the id as path', async () => {
+    const {server, client} = await setup({projects: tree, settings: settingsFor(tree)})
+    server.override('GET /projects/4', {status: 404, text: 'HTTP 404 Not Found'})
+    const model = await collectModel(client, request(server, {projects: [4]}))
+    expect(model.errors).toEqual([
+      {
+        kind: 'not-found',
+        status: 404,
+        path: '/~api/projects/4',
+        message: 'GET /~api/projects/4: 404 Not Found: HTTP 404 Not Found',
+        project: {id: 4, path: '4'},
+      },
+    ])
+    expect(model.projects).toHaveLength(1)
+    expect(model.projects[0]).toMatchObject({id: 4, path: '4', parentId: null})
+    expect(model.projects[0]?.setting).not.toBeNull()
+  })
+
+  it('orders errors deterministically: roles first, then by project id', async () => {
+    const projects: FixtureProject[] = Array.from({length: 6}, (_, i) => ({id: 6 - i, path: `p${i}`, parentId: null}))
+    const {server, client} = await setup({projects, settings: {}})
+    server.override('GET /roles', {status: 403, text: 'Not authorized', delayMs: 40})
+    for (const project of projects) server.override(`GET /projects/${project.id}/setting`, {delayMs: project.id * 3})
+    const model = await collectModel(client, request(server, {}))
+    expect(model.errors.map((e) => [e.kind, e.project?.id ?? null])).toEqual([
+      ['forbidden', null],
+      ['not-found', 1],
+      ['not-found', 2],
+      ['not-found', 3],
+      ['not-found', 4],
+      ['not-found', 5],
+      ['not-found', 6],
+    ])
+  })
+
+  it('reports a failed project listing and still returns the roles', async () => {
+    const {server, client} = await setup({projects: tree, settings: settingsFor(tree)})
+    server.override('GET /projects', {status: 500, text: 'boom'})
+    const model = await collectModel(client, request(server, {}))
+    expect(model.projects).toEqual([])
+    expect(model.roles).toHaveLength(rolesFixture.length)
+    expect(model.errors).toEqual([
+      {kind: 'http', status: 500, path: '/~api/projects', message: 'GET /~api/projects: 500 Internal Server Error: boom'},
+    ])
+  })
+})

@@ -1,0 +1,66 @@
+import {mkdtemp, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+
+const CORE_RULES = [
+  'branch-protection/unprotected-branch',
+  'branch-protection/force-push-allowed',
+  'branch-protection/signature-not-required',
+  'role/over-privileged',
+  'job-secret/broad-branches',
+]
+
+describe('rules', () => {
+  it('lists every rule with severity and whether it is enabled, as JSON too', async () => {
+    const result = await runCli(['rules', '--json'])
+    expect(result.code).toBe(0)
+    const rows = JSON.parse(result.stdout)
+    const ids = rows.map((r: {id: string}) => r.id)
+    for (const id of CORE_RULES) expect(ids).toContain(id)
+    expect(ids.filter((id: string) => id.startsWith('issue-setting/')).length).toBeGreaterThanOrEqual(5)
+    expect(rows.find((r: any) => r.id === 'branch-protection/force-push-allowed')).toMatchObject({severity: 'high', enabled: true, scope: 'project', origin: 'builtin'})
+    const table = await runCli(['rules'])
+    expect(table.stdout.split('\n')[0]).toMatch(/^RULE\s+SEVERITY\s+ENABLED\s+DESCRIPTION$/)
+    expect(table.stdout).toMatch(new RegExp(`${rows.length} rules, ${rows.length} enabled`))
+  })
+
+  it('reflects the configuration: off and severity overrides', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'oda-rules-'))
+    await writeFile(join(dir, 'onedev-audit.config.json'), JSON.stringify({rules: {'branch-protection/force-push-allowed': 'off', 'role/over-privileged': 'critical'}}))
+    const rows = JSON.parse((await runCli(['rules', '--json'], {cwd: dir})).stdout)
+    expect(rows.find((r: any) => r.id === 'branch-protection/force-push-allowed')).toMatchObject({enabled: false})
+    expect(rows.find((r: any) => r.id === 'role/over-privileged')).toMatchObject({severity: 'critical', defaultSeverity: 'high'})
+  })
+
+  it('show prints the help of one rule; an unknown id is a one-line error', async () => {
+    const shown = await runCli(['rules', 'show', 'job-secret/broad-branches'])
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toMatch(/^# job-secret\/broad-branches\n/)
+    expect(shown.stdout).toContain('This run: severity high, enabled.')
+    const unknown = await runCli(['rules', 'show', 'job-secret/broad'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toBe('onedev-audit: error: unknown rule "job-secret/broad"; did you mean job-secret/broad-branches?\n')
+  })
+})
+
+describe('help and version', () => {
+  it('--help shows the commands; scan --help shows flags and examples', async () => {
+    const top = await runCli(['--help'])
+    expect(top.code).toBe(0)
+    for (const command of ['scan', 'collect', 'rules', 'issue-setting']) expect(top.stdout).toContain(command)
+    const help = await runCli(['scan', '--help'])
+    expect(help.code).toBe(0)
+    for (const text of ['--api-prefix', '--token-stdin', '--fail-on', '--snapshot', 'EXAMPLES', 'ONEDEV_TOKEN']) expect(help.stdout).toContain(text)
+    expect(help.stdout).not.toMatch(/--token\b(?!-stdin)/)
+  })
+
+  it('--version prints the package version', async () => {
+    const result = await runCli(['--version'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(/^onedev-audit\/0\.1\.0 /)
+  })
+})

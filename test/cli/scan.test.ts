@@ -1,0 +1,211 @@
+import {mkdtemp, readFile, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {expectNoCanary} from '../helpers/canaries.js'
+import {runCli} from '../helpers/cli.js'
+import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
+import type {OneDevServer} from '../helpers/onedev-server.js'
+import {multitoolErrors, validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
+
+let server: OneDevServer
+let dir: string
+
+beforeAll(async () => {
+  server = await startFixtureServer()
+  dir = await mkdtemp(join(tmpdir(), 'oda-scan-'))
+})
+afterAll(async () => {
+  await server.close()
+})
+
+const scan = (args: string[], env: Record<string, string | undefined> = {}, input?: string) =>
+  runCli(['scan', ...args], {env: {...serverEnv(server), ...env}, ...(input === undefined ? {} : {input})})
+
+describe('scan against a live server', () => {
+  it('audits every project and the roles, with Basic credentials on every request, and exits 1 on findings', async () => {
+    server.reset()
+    const result = await scan(['--all-projects', '--format', 'json'])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(1)
+    const report = JSON.parse(result.stdout)
+    expect(validateReportJson(report)).toEqual([])
+    expect(report.complete).toBe(true)
+    expect(report.source).toEqual({kind: 'server', server: {url: server.url, apiPrefix: '/~api'}, collectedAt: expect.any(String)})
+    expect(report.summary).toMatchObject({projects: 4, roles: expect.any(Number), errors: 0})
+    // Every request carried the credentials; roles were paged with count=100.
+    expect(server.requests.length).toBeGreaterThanOrEqual(6)
+    for (const request of server.requests) expect(request.basic).toEqual({user: server.user, secret: server.secret})
+    expect(server.requests.filter((r) => r.path === '/~api/roles').map((r) => r.query)).toEqual([{offset: '0', count: '100'}])
+    // A null authorization lets any job (fork pull requests included) read npm-token.
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({
+        ruleId: 'job-secret/broad-branches',
+        severity: 'critical',
+        project: {id: 2, path: 'acme/app'},
+        subject: 'npm-token',
+        pointer: '/buildSetting/jobSecrets/1/authorization',
+      }),
+    )
+    // acme/empty has no protection of its own but inherits acme's: main is protected there.
+    expect(report.findings.filter((f: any) => f.project?.path === 'acme/empty' && f.ruleId === 'branch-protection/unprotected-branch')).toEqual([])
+    expectNoCanary(result.stdout)
+  })
+
+  it('--fail-on decides exit 0 or 1', async () => {
+    expect((await scan(['--all-projects', '--format', 'json', '--fail-on', 'none'])).code).toBe(0)
+    expect((await scan(['--project', '1', '--format', 'json', '--fail-on', 'critical'])).code).toBe(0)
+    expect((await scan(['--project', '2', '--format', 'json', '--fail-on', 'critical'])).code).toBe(1)
+  })
+
+  it('--project audits only that project, inheriting from its parent fetched once', async () => {
+    server.reset()
+    const result = await scan(['--project', '4', '--branch', 'main', '--branch', 'develop', '--format', 'json'])
+    const report = JSON.parse(result.stdout)
+    expect(report.summary.projects).toBe(1)
+    const projectFindings = report.findings.filter((f: any) => f.project)
+    // main is protected by the parent acme's strict protection; develop by nothing.
+    expect(projectFindings.map((f: any) => [f.project.path, f.ruleId, f.subject])).toEqual([
+      ['acme/empty', 'branch-protection/unprotected-branch', 'develop'],
+    ])
+    expect(server.requests.filter((r) => r.path === '/~api/projects/1/setting')).toHaveLength(1)
+    expect(server.requests.filter((r) => r.path === '/~api/projects/2/setting')).toHaveLength(0)
+  })
+
+  it('writes SARIF that validates against the official schema and GitHub\'s ingestion rules', async () => {
+    const output = join(dir, 'report.sarif')
+    const result = await scan(['--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^onedev-audit: wrote sarif report to .*report\.sarif: \d+ findings, 0 errors\n$/)
+    const text = await readFile(output, 'utf8')
+    expectNoCanary(text)
+    const sarif = JSON.parse(text)
+    expect(validateSarif(sarif)).toEqual([])
+    expect(await multitoolErrors(output)).toEqual([])
+    const results = sarif.runs[0].results
+    expect(results.length).toBeGreaterThan(5)
+    for (const r of results) {
+      expect(r.locations[0].physicalLocation.artifactLocation.uri).toMatch(/^onedev\/(projects\/.+\.json|roles\.json)$/)
+      expect(r.locations[0].physicalLocation.region.startLine).toBeGreaterThanOrEqual(1)
+      expect(Object.keys(r.partialFingerprints)).toContain('primaryLocationLineHash')
+    }
+  })
+
+  it('fingerprints are stable across runs', async () => {
+    const a = JSON.parse((await scan(['--all-projects', '--format', 'json'])).stdout)
+    const b = JSON.parse((await scan(['--all-projects', '--format', 'json'])).stdout)
+    expect(b.findings.map((f: any) => f.fingerprint)).toEqual(a.findings.map((f: any) => f.fingerprint))
+    expect(new Set(a.findings.map((f: any) => f.fingerprint)).size).toBe(a.findings.length)
+  })
+
+  it('reads the secret from standard input with --token-stdin', async () => {
+    const result = await scan(['--project', '1', '--format', 'json', '--token-stdin', '--fail-on', 'none'], {ONEDEV_TOKEN: undefined}, `${server.secret}\n`)
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+  })
+})
+
+describe('scan when things go wrong', () => {
+  it('refuses the secret as a flag value without echoing it', async () => {
+    const result = await scan(['--all-projects', '--token=hunter2-flag-secret'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--token is not accepted')
+    expect(result.stderr + result.stdout).not.toContain('hunter2-flag-secret')
+  })
+
+  it('without credentials: a one-line error, exit 2, no request', async () => {
+    server.reset()
+    const result = await scan(['--all-projects'], {ONEDEV_TOKEN: undefined})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      'onedev-audit: error: no credentials: set ONEDEV_TOKEN to a password or access token (or pipe it with --token-stdin); the audit needs an administrator\n',
+    )
+    expect(server.requests).toEqual([])
+  })
+
+  it('wrong credentials: 401 is reported without the secret, exit 2', async () => {
+    const result = await scan(['--all-projects', '--format', 'json'], {ONEDEV_TOKEN: 'wrong-secret-value-123'})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/401/)
+    expect(result.stderr + result.stdout).not.toContain('wrong-secret-value-123')
+    const report = JSON.parse(result.stdout)
+    expect(report.complete).toBe(false)
+    expect(report.errors[0]).toMatchObject({kind: 'auth', status: 401})
+  })
+
+  it('an HTML answer (wrong --api-prefix) says so and suggests /~api', async () => {
+    server.override('GET /roles', {html: '<!doctype html><html><body>OneDev</body></html>', status: 200})
+    server.override('GET /projects', {html: '<!doctype html><html><body>OneDev</body></html>', status: 200})
+    try {
+      const result = await scan(['--all-projects', '--format', 'json'], {ONEDEV_API_PREFIX: '/api'})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain('--api-prefix /~api')
+    } finally {
+      server.reset()
+    }
+  })
+
+  it('one project that fails does not stop the others; the report is still written with the error', async () => {
+    server.override('GET /projects/3/setting', {status: 500, text: 'Internal Server Error\nat com.example.Thing'})
+    try {
+      const output = join(dir, 'partial.json')
+      const result = await scan(['--all-projects', '--format', 'json', '--output', output])
+      expect(result.code).toBe(2)
+      const report = JSON.parse(await readFile(output, 'utf8'))
+      expect(report.complete).toBe(false)
+      expect(report.errors).toEqual([
+        expect.objectContaining({kind: 'http', status: 500, project: {id: 3, path: 'legacy/tool'}, path: '/~api/projects/3/setting'}),
+      ])
+      expect(report.findings.some((f: any) => f.project?.path === 'acme/app')).toBe(true)
+      expect(report.findings.some((f: any) => f.project?.path === 'legacy/tool')).toBe(false)
+      expect(result.stderr).toContain('onedev-audit: error: project legacy/tool (#3): ')
+    } finally {
+      server.reset()
+    }
+  })
+
+  it('a project whose payload fails validation names the project and the JSON path', async () => {
+    server.override('GET /projects/4/setting', {json: {branchProtections: [{enabled: 'yes', branches: 'main'}]}})
+    try {
+      const result = await scan(['--project', '4', '--format', 'json'])
+      expect(result.code).toBe(2)
+      const report = JSON.parse(result.stdout)
+      expect(report.errors).toEqual([expect.objectContaining({kind: 'invalid-payload', project: {id: 4, path: 'acme/empty'}})])
+      expect(report.errors[0].message).toContain('/branchProtections/0/enabled')
+      expect(result.stderr).not.toMatch(/\n\s+at /)
+    } finally {
+      server.reset()
+    }
+  })
+
+  it('nothing to audit, unknown format, bad URL: one line, exit 2, no stack', async () => {
+    for (const args of [[], ['--all-projects', '--format', 'xml'], ['--all-projects', '--url', 'ftp://x']]) {
+      const result = await scan(args)
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1)
+      expect(result.stderr).toMatch(/^onedev-audit: error: /)
+    }
+  })
+
+  it('a bad configuration fails before any request', async () => {
+    server.reset()
+    const config = join(dir, 'bad.config.json')
+    await writeFile(config, JSON.stringify({rules: {'no/such-rule': 'off'}}))
+    const result = await scan(['--all-projects', '--config', config])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/^onedev-audit: error: .*bad\.config\.json: \/rules\/no\/such-rule: unknown rule id/)
+    expect(server.requests).toEqual([])
+  })
+
+  it('--debug logs method, path, status and time, never credentials or secrets', async () => {
+    const result = await scan(['--all-projects', '--format', 'json', '--debug'])
+    const lines = result.stderr.trim().split('\n')
+    expect(lines.some((l) => /^debug: GET \/~api\/roles(\?\S*)? 200 \d+ms$/.test(l))).toBe(true)
+    expect(result.stderr).not.toContain(server.secret)
+    expect(result.stderr).not.toContain(Buffer.from(`${server.user}:${server.secret}`).toString('base64'))
+    expectNoCanary(result.stderr)
+  })
+})

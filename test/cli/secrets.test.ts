@@ -1,0 +1,80 @@
+/**
+ * The product's promise: no secret from the server, and not the credentials, in any output of any
+ * command in any format, in any snapshot file or error message, even with --debug. The fixtures hold a
+ * distinct canary in every secret place (test/helpers/canaries.ts).
+ */
+import {mkdtemp, readdir, readFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {CANARIES, expectNoCanary} from '../helpers/canaries.js'
+import {runCli} from '../helpers/cli.js'
+import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
+import type {OneDevServer} from '../helpers/onedev-server.js'
+
+let server: OneDevServer
+let dir: string
+
+beforeAll(async () => {
+  server = await startFixtureServer()
+  dir = await mkdtemp(join(tmpdir(), 'oda-secrets-'))
+})
+afterAll(async () => {
+  await server.close()
+})
+
+async function filesUnder(root: string): Promise<string[]> {
+  const entries = await readdir(root, {withFileTypes: true, recursive: true})
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? (e as any).path, e.name))
+}
+
+function expectClean(text: string): void {
+  expectNoCanary(text)
+  expect(text).not.toContain(server.secret)
+}
+
+describe('no secret in any output', () => {
+  it('the fixtures really hold canaries in every secret place', () => {
+    expect(CANARIES.length).toBeGreaterThanOrEqual(15)
+  })
+
+  for (const format of ['stylish', 'json', 'sarif', 'markdown']) {
+    it(`scan --format ${format} --debug`, async () => {
+      const result = await runCli(['scan', '--all-projects', '--format', format, '--debug'], {env: serverEnv(server)})
+      expect(result.code).toBe(1)
+      expectClean(result.stdout)
+      expectClean(result.stderr)
+    })
+  }
+
+  it('collect --output and --output-dir, then scan --snapshot of each, in every format', async () => {
+    const file = join(dir, 'snapshot.json')
+    const folder = join(dir, 'snapshot-dir')
+    for (const target of [['--output', file], ['--output-dir', folder]]) {
+      const result = await runCli(['collect', '--all-projects', '--debug', ...target], {env: serverEnv(server)})
+      expect(result.code, result.stderr).toBe(0)
+      expectClean(result.stdout + result.stderr)
+    }
+    for (const path of [file, ...(await filesUnder(folder))]) expectClean(await readFile(path, 'utf8'))
+    for (const snapshot of [file, folder]) {
+      for (const format of ['stylish', 'json', 'sarif', 'markdown']) {
+        const result = await runCli(['scan', '--snapshot', snapshot, '--format', format, '--debug'])
+        expect(result.code).toBe(1)
+        expectClean(result.stdout + result.stderr)
+      }
+    }
+  })
+
+  it('error messages: a server that echoes the secret and the payload in its error text', async () => {
+    server.override('GET /projects/2/setting', {status: 500, text: `failed for ${server.secret}: CANARY-jobsecret-npm-token-7f3a`})
+    try {
+      const result = await runCli(['scan', '--all-projects', '--format', 'json', '--debug'], {env: serverEnv(server)})
+      expect(result.code).toBe(2)
+      expect(result.stdout + result.stderr).not.toContain(server.secret)
+    } finally {
+      server.reset()
+    }
+  })
+})

@@ -1,0 +1,66 @@
+/**
+ * A loopback OneDev server loaded with the canary fixtures: a small hierarchy of projects in both
+ * payload generations, and the roles. Used by the CLI tests and to regenerate examples/.
+ *
+ *   acme (#1)            root; a strict protection of main that children inherit
+ *   ├── acme/app (#2)    the full current (16.x) fixture
+ *   └── acme/empty (#4)  no settings of its own: inherits acme's
+ *   legacy/tool (#3)     the full legacy (8.0.x) fixture
+ */
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {FIXTURES_DIR} from './canaries.js'
+import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from './onedev-server.js'
+
+export function fixture(path: string): any {
+  return JSON.parse(readFileSync(join(FIXTURES_DIR, path), 'utf8'))
+}
+
+export const PARENT_SETTING = {
+  branchProtections: [
+    {
+      enabled: true,
+      branches: 'main',
+      userMatch: 'anyone',
+      preventForcedPush: true,
+      preventDeletion: true,
+      preventCreation: true,
+      commitSignatureRequired: true,
+      reviewRequirement: 'group(core-devs):2',
+      jobNames: ['ci'],
+      fileProtections: [],
+    },
+  ],
+  tagProtections: [{enabled: true, tags: 'v*', userMatch: 'anyone', preventUpdate: true, preventDeletion: true, preventCreation: true, commitSignatureRequired: true}],
+  buildSetting: {jobSecrets: [], buildPreservations: []},
+  webHooks: [],
+  contributedSettings: [],
+}
+
+export const EMPTY_SETTING = {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []}
+
+export const FIXTURE_PROJECTS = [
+  {id: 1, path: 'acme', name: 'acme', parentId: null},
+  {id: 2, path: 'acme/app', name: 'app', parentId: 1},
+  {id: 3, path: 'legacy/tool', name: 'tool', parentId: null},
+  {id: 4, path: 'acme/empty', name: 'empty', parentId: 1},
+]
+
+export function fixtureServerOptions(overrides: OneDevServerOptions = {}): OneDevServerOptions {
+  return {
+    roles: fixture('roles.json'),
+    projects: FIXTURE_PROJECTS,
+    settings: {1: PARENT_SETTING, 2: fixture('current/setting-full.json'), 3: fixture('legacy/setting-full.json'), 4: EMPTY_SETTING},
+    ...overrides,
+  }
+}
+
+export function startFixtureServer(overrides: OneDevServerOptions = {}): Promise<OneDevServer> {
+  return startOneDevServer(fixtureServerOptions(overrides))
+}
+
+/** The environment a user would set for this server. */
+export function serverEnv(server: OneDevServer): Record<string, string> {
+  return {ONEDEV_URL: server.url, ONEDEV_API_PREFIX: server.prefix, ONEDEV_USER: server.user, ONEDEV_TOKEN: server.secret}
+}

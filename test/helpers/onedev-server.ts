@@ -1,0 +1,354 @@
+/**
+ * A fake OneDev REST server for tests: a real node:http server on 127.0.0.1 (port 0).
+ *
+ *   const server = await startOneDevServer({roles, projects, settings})
+ *   const client = createClient({baseUrl: server.url, apiPrefix: '/~api', user: server.user, secret: server.secret})
+ *   ...
+ *   await server.close()
+ *
+ * Routes (under `prefix`, default `/~api`), answering like a current server (onedev-reference.md §1):
+ *   GET  /roles?name=&offset=&count=     paged fixture roles (name: case-insensitive substring)
+ *   GET  /projects?query=&offset=&count= paged fixture projects (`query` is accepted and ignored)
+ *   GET  /projects/{id}                  one project (404 text/plain when unknown)
+ *   GET  /projects/{id}/setting          `settings[id]` (404 when absent)
+ *   GET  /settings/issue, POST /settings/issue (stores the posted JSON; 200 with an empty body)
+ * Paging: offset and count are required (406 `Missing query params: [...]`), count > 100 → 406,
+ * any unknown query parameter → 406 `Unexpected query params: [...]`.
+ * Credentials: HTTP Basic `user:secret` (defaults `auditor` / `s3cr3t-token-value`); none → 401
+ * `Not authenticated` with WWW-Authenticate, wrong → 401 `Invalid account or incorrect credentials`.
+ * Set `credentials: null` to accept anything. JSON is pretty-printed like the server's.
+ *
+ * Fault injection, per route: `server.override(route, fault)` where route is `METHOD /path` without
+ * the prefix and `*` matches one path segment (`GET /projects/*\/setting`). See `Fault`.
+ * `server.setHandler(route, handler)` replaces a route's answer entirely. `null` removes either.
+ *
+ * Observation: `server.requests` (every request: method, path, query, authorization, body),
+ * `server.maxInFlight` (the most requests being answered at once). `server.reset()` clears the
+ * recorded requests, maxInFlight, overrides and handlers (fixtures stay).
+ */
+import {Buffer} from 'node:buffer'
+import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
+import type {AddressInfo} from 'node:net'
+
+export interface RecordedRequest {
+  method: string
+  /** Path with the prefix, without the query. */
+  path: string
+  query: Record<string, string>
+  /** The raw Authorization header, if any. */
+  authorization: string | undefined
+  /** Decoded Basic credentials, or null when there was no Basic header. */
+  basic: {user: string; secret: string} | null
+  body: string
+}
+
+export interface FixtureProject {
+  id: number
+  path?: string
+  name?: string
+  parentId?: number | null
+  [key: string]: unknown
+}
+
+export interface Fault {
+  /** Answer this status (with `text`, `html` or `json` as the body). */
+  status?: number
+  /** text/plain body. */
+  text?: string
+  /** text/html body. */
+  html?: string
+  /** JSON body instead of the fixture. */
+  json?: unknown
+  /** Extra headers, e.g. {'retry-after': '1'}. */
+  headers?: Record<string, string>
+  /** Wait this long before answering. */
+  delayMs?: number
+  /** Send only the first half of the JSON body (with a matching content-length): truncated JSON. */
+  truncate?: boolean
+  /** Close the connection mid-body, after the headers and a few bytes. */
+  resetMidBody?: boolean
+  /** Paging ignores offset: always the first page. */
+  ignoreOffset?: boolean
+  /** Answer the fault only this many times, then behave normally (e.g. 503 twice then 200). */
+  times?: number
+}
+
+export type Handler = (request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest) => void | Promise<void>
+
+export interface OneDevServerOptions {
+  prefix?: string
+  roles?: unknown[]
+  projects?: FixtureProject[]
+  /** Project setting payloads by project id. */
+  settings?: Record<number, unknown>
+  issueSetting?: unknown
+  /** Accepted Basic credentials; null accepts any request. */
+  credentials?: {user: string; secret: string} | null
+}
+
+export interface OneDevServer {
+  /** `http://127.0.0.1:<port>` (no prefix). */
+  url: string
+  prefix: string
+  user: string
+  secret: string
+  requests: RecordedRequest[]
+  readonly inFlight: number
+  readonly maxInFlight: number
+  /** Last POSTed issue setting (parsed). */
+  readonly issueSetting: unknown
+  override(route: string, fault: Fault | null): void
+  setHandler(route: string, handler: Handler | null): void
+  reset(): void
+  close(): Promise<void>
+}
+
+const MAX_PAGE_SIZE = 100
+
+function routeMatches(route: string, method: string, path: string): boolean {
+  const [routeMethod, routePath] = route.split(' ')
+  if (routeMethod !== method || routePath === undefined) return false
+  const want = routePath.split('/')
+  const got = path.split('/')
+  return want.length === got.length && want.every((part, i) => part === '*' || part === got[i])
+}
+
+function pretty(value: unknown): string {
+  return JSON.stringify(value, null, 2)
+}
+
+function sendText(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, {'content-type': 'text/plain;charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers})
+  response.end(text)
+}
+
+function sendJson(response: ServerResponse, body: string, headers: Record<string, string> = {}): void {
+  response.writeHead(200, {'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers})
+  response.end(body)
+}
+
+function decodeBasic(header: string | undefined): {user: string; secret: string} | null {
+  if (!header?.startsWith('Basic ')) return null
+  const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  return colon < 0 ? null : {user: decoded.slice(0, colon), secret: decoded.slice(colon + 1)}
+}
+
+/** 406 for missing or unexpected query params, like ParamCheckFilter; null when fine. */
+function checkParams(query: Record<string, string>, allowed: string[], required: string[]): string | null {
+  const unexpected = Object.keys(query).filter((name) => !allowed.includes(name))
+  if (unexpected.length > 0) return `Unexpected query params: [${unexpected.join(', ')}]`
+  const missing = required.filter((name) => !(name in query))
+  if (missing.length > 0) return `Missing query params: [${missing.join(', ')}]`
+  return null
+}
+
+export async function startOneDevServer(options: OneDevServerOptions = {}): Promise<OneDevServer> {
+  const prefix = options.prefix ?? '/~api'
+  const credentials = options.credentials === undefined ? {user: 'auditor', secret: 's3cr3t-token-value'} : options.credentials
+  const roles = options.roles ?? []
+  const projects = options.projects ?? []
+  const settings = options.settings ?? {}
+  let issueSetting = options.issueSetting ?? {stateSpecs: []}
+  const faults = new Map<string, Fault & {served: number}>()
+  const handlers = new Map<string, Handler>()
+  const requests: RecordedRequest[] = []
+  let inFlight = 0
+  let maxInFlight = 0
+
+  function findFault(method: string, path: string): (Fault & {served: number}) | undefined {
+    for (const [route, fault] of faults) {
+      if (!routeMatches(route, method, path)) continue
+      if (fault.times !== undefined && fault.served >= fault.times) continue
+      return fault
+    }
+    return undefined
+  }
+
+  function page(items: unknown[], query: Record<string, string>, fault: Fault | undefined): {body?: string; error?: string} {
+    const offset = Number(query.offset)
+    const count = Number(query.count)
+    if (!Number.isInteger(offset) || !Number.isInteger(count) || offset < 0 || count < 0) return {error: 'Invalid paging params'}
+    if (count > MAX_PAGE_SIZE) return {error: `Count should not be greater than ${MAX_PAGE_SIZE}`}
+    const start = fault?.ignoreOffset ? 0 : offset
+    return {body: pretty(items.slice(start, start + count))}
+  }
+
+  function projectData(project: FixtureProject): Record<string, unknown> {
+    return {parentId: null, name: project.path?.split('/').pop() ?? null, ...project}
+  }
+
+  async function answer(request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest): Promise<void> {
+    const {method} = recorded
+    if (!recorded.path.startsWith(`${prefix}/`)) {
+      const html = '<!DOCTYPE html>\n<html><head><title>OneDev</title></head><body>Page not found</body></html>'
+      response.writeHead(404, {'content-type': 'text/html;charset=utf-8'})
+      response.end(html)
+      return
+    }
+    const path = recorded.path.slice(prefix.length)
+
+    for (const [route, handler] of handlers) {
+      if (routeMatches(route, method, path)) return handler(request, response, recorded)
+    }
+
+    if (credentials !== null) {
+      if (recorded.basic === null) {
+        return sendText(response, 401, 'Not authenticated', {'www-authenticate': 'Basic realm="OneDev"'})
+      }
+      if (recorded.basic.user !== credentials.user || recorded.basic.secret !== credentials.secret) {
+        return sendText(response, 401, 'Invalid account or incorrect credentials')
+      }
+    }
+
+    const fault = findFault(method, path)
+    if (fault) {
+      fault.served++
+      if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+      if (response.destroyed) return
+      if (fault.status !== undefined) {
+        const headers = fault.headers ?? {}
+        if (fault.html !== undefined) {
+          response.writeHead(fault.status, {'content-type': 'text/html;charset=utf-8', ...headers})
+          return void response.end(fault.html)
+        }
+        if (fault.json !== undefined) {
+          response.writeHead(fault.status, {'content-type': 'application/json', ...headers})
+          return void response.end(pretty(fault.json))
+        }
+        return sendText(response, fault.status, fault.text ?? '', headers)
+      }
+      if (fault.json !== undefined) return sendJson(response, pretty(fault.json), fault.headers)
+    }
+
+    const body = route(recorded, path, fault)
+    if (body.status !== 200) return sendText(response, body.status, body.text)
+    const json = body.text
+    if (fault?.truncate) return sendJson(response, json.slice(0, Math.floor(json.length / 2)), fault.headers)
+    if (fault?.resetMidBody) {
+      response.writeHead(200, {'content-type': 'application/json', 'content-length': Buffer.byteLength(json)})
+      response.write(json.slice(0, 5))
+      setTimeout(() => response.destroy(), 5)
+      return
+    }
+    if (method === 'POST') {
+      response.writeHead(200, {'content-length': 0})
+      return void response.end()
+    }
+    return sendJson(response, json, fault?.headers)
+  }
+
+  function route(recorded: RecordedRequest, path: string, fault: Fault | undefined): {status: number; text: string} {
+    const {method, query} = recorded
+    if (method === 'GET' && path === '/roles') {
+      const bad = checkParams(query, ['name', 'offset', 'count'], ['offset', 'count'])
+      if (bad) return {status: 406, text: bad}
+      const name = query.name?.toLowerCase()
+      const matching = name
+        ? roles.filter((role) => String((role as {name?: unknown}).name ?? '').toLowerCase().includes(name))
+        : roles
+      const result = page(matching, query, fault)
+      return result.error ? {status: 406, text: result.error} : {status: 200, text: result.body ?? '[]'}
+    }
+    if (method === 'GET' && path === '/projects') {
+      const bad = checkParams(query, ['query', 'offset', 'count'], ['offset', 'count'])
+      if (bad) return {status: 406, text: bad}
+      const result = page(projects.map(projectData), query, fault)
+      return result.error ? {status: 406, text: result.error} : {status: 200, text: result.body ?? '[]'}
+    }
+    if (Object.keys(query).length > 0) return {status: 406, text: `Unexpected query params: [${Object.keys(query).join(', ')}]`}
+    const projectMatch = /^\/projects\/(\d+)(\/setting)?$/.exec(path)
+    if (method === 'GET' && projectMatch) {
+      const id = Number(projectMatch[1])
+      if (projectMatch[2]) {
+        return id in settings
+          ? {status: 200, text: pretty(settings[id])}
+          : {status: 404, text: `No row with the given identifier exists: [io.onedev.server.model.Project#${id}]`}
+      }
+      const project = projects.find((candidate) => candidate.id === id)
+      return project
+        ? {status: 200, text: pretty(projectData(project))}
+        : {status: 404, text: `No row with the given identifier exists: [io.onedev.server.model.Project#${id}]`}
+    }
+    if (path === '/settings/issue' && method === 'GET') return {status: 200, text: pretty(issueSetting)}
+    if (path === '/settings/issue' && method === 'POST') {
+      try {
+        issueSetting = JSON.parse(recorded.body)
+        return {status: 200, text: ''}
+      } catch {
+        return {status: 400, text: 'Invalid JSON body'}
+      }
+    }
+    return {status: 404, text: 'HTTP 404 Not Found'}
+  }
+
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+      const authorization = request.headers.authorization
+      const recorded: RecordedRequest = {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        authorization,
+        basic: decodeBasic(authorization),
+        body: Buffer.concat(chunks).toString('utf8'),
+      }
+      requests.push(recorded)
+      inFlight++
+      maxInFlight = Math.max(maxInFlight, inFlight)
+      let settled = false
+      const done = (): void => {
+        if (!settled) {
+          settled = true
+          inFlight--
+        }
+      }
+      response.on('close', done)
+      Promise.resolve(answer(request, response, recorded)).catch((error: unknown) => {
+        if (!response.headersSent) sendText(response, 500, `test server error: ${String(error)}`)
+        else response.destroy()
+      })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const {port} = server.address() as AddressInfo
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    prefix,
+    user: credentials?.user ?? 'anyone',
+    secret: credentials?.secret ?? 'anything',
+    requests,
+    get inFlight() {
+      return inFlight
+    },
+    get maxInFlight() {
+      return maxInFlight
+    },
+    get issueSetting() {
+      return issueSetting
+    },
+    override(route, fault) {
+      if (fault === null) faults.delete(route)
+      else faults.set(route, {...fault, served: 0})
+    },
+    setHandler(route, handler) {
+      if (handler === null) handlers.delete(route)
+      else handlers.set(route, handler)
+    },
+    reset() {
+      requests.length = 0
+      faults.clear()
+      handlers.clear()
+      maxInFlight = inFlight
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}

@@ -1,0 +1,191 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, test} from 'vitest'
+
+import {REDACTED, redactDeep, redactProjectSetting, redactText, redactUrl} from '../../src/model/redact.js'
+import {CANARIES, FIXTURES_DIR, expectNoCanary} from '../helpers/canaries.js'
+
+function fixture(name: string): unknown {
+  return JSON.parse(readFileSync(join(FIXTURES_DIR, name), 'utf8'))
+}
+
+describe('redactProjectSetting', () => {
+  test.each(['current/setting-full.json', 'legacy/setting-full.json'])('removes every canary of %s and keeps the rest', (name) => {
+    const raw = fixture(name)
+    const before = JSON.stringify(raw)
+    const redacted = redactProjectSetting(raw)
+    expectNoCanary(JSON.stringify(redacted))
+    expect(JSON.stringify(raw)).toBe(before)
+    expect(redactProjectSetting(redacted)).toEqual(redacted)
+  })
+
+  test('the fixtures hold a canary in every secret place', () => {
+    expect(CANARIES.length).toBeGreaterThanOrEqual(24)
+    expect(CANARIES).toContain('CANARY-jobsecret-npm-token-7f3a')
+    expect(CANARIES).toContain('CANARY-legacy-discord-token-7f3a')
+  })
+
+  test('job secrets: value masked, null kept, name and authorization untouched', () => {
+    const out = redactProjectSetting({
+      buildSetting: {
+        jobSecrets: [
+          {name: 'deploy-token', value: 's3cr3t', authorization: 'on branch "main"', archived: false},
+          {name: 'npm-token', value: null, authorization: null},
+          {name: 'legacy', value: 'x', authorizedBranches: 'main'},
+        ],
+      },
+    })
+    expect(out).toEqual({
+      buildSetting: {
+        jobSecrets: [
+          {name: 'deploy-token', value: REDACTED, authorization: 'on branch "main"', archived: false},
+          {name: 'npm-token', value: null, authorization: null},
+          {name: 'legacy', value: REDACTED, authorizedBranches: 'main'},
+        ],
+      },
+    })
+  })
+
+  test('web hooks: secret masked (null stays null), header values masked, names kept', () => {
+    const out = redactProjectSetting({
+      webHooks: [
+        {postUrl: 'http://ci.internal/hook', secret: 'wh', headers: [{name: 'Authorization', value: 'Bearer abc'}], eventTypes: ['BUILD']},
+        {postUrl: 'http://ci.internal/other', secret: null, headers: []},
+      ],
+    })
+    expect(out).toEqual({
+      webHooks: [
+        {postUrl: 'http://ci.internal/hook', secret: REDACTED, headers: [{name: 'Authorization', value: REDACTED}], eventTypes: ['BUILD']},
+        {postUrl: 'http://ci.internal/other', secret: null, headers: []},
+      ],
+    })
+  })
+
+  test('keys named like credentials are masked; look-alikes that are not secrets are kept', () => {
+    const out = redactDeep({
+      password: 'p',
+      passwd: 'p',
+      apiToken: 't',
+      api_key: 'k',
+      'api-key': 'k',
+      clientSecret: 's',
+      credentials: ['a', 'b'],
+      privateKey: {pem: '-----BEGIN'},
+      private_key: 5,
+      secretEnabled: true,
+      token: '',
+      name: 'deploy-token',
+      authorization: 'on branch "**"',
+      description: 'a token is needed',
+      jobNames: ['token-refresh'],
+    })
+    expect(out).toEqual({
+      password: REDACTED,
+      passwd: REDACTED,
+      apiToken: REDACTED,
+      api_key: REDACTED,
+      'api-key': REDACTED,
+      clientSecret: REDACTED,
+      credentials: REDACTED,
+      privateKey: REDACTED,
+      private_key: REDACTED,
+      secretEnabled: true,
+      token: '',
+      name: 'deploy-token',
+      authorization: 'on branch "**"',
+      description: 'a token is needed',
+      jobNames: ['token-refresh'],
+    })
+  })
+
+  test('a name/value pair whose name looks like a credential has its value masked', () => {
+    expect(redactDeep({jobProperties: [{name: 'registry-password', value: 'hunter2'}, {name: 'registry', value: 'r.example.com'}]})).toEqual({
+      jobProperties: [{name: 'registry-password', value: REDACTED}, {name: 'registry', value: 'r.example.com'}],
+    })
+  })
+
+  test('a wrongly typed secret place is masked whole', () => {
+    expect(redactProjectSetting({buildSetting: {jobSecrets: 'CANARY-x-7f3a'}, webHooks: [{secret: {nested: 'CANARY-y-7f3a'}}]})).toEqual({
+      buildSetting: {jobSecrets: REDACTED},
+      webHooks: [{secret: REDACTED}],
+    })
+  })
+
+  test('the path argument places a sub-tree: a job secret given alone is still masked', () => {
+    expect(redactDeep({name: 'a', value: 'v'}, ['buildSetting', 'jobSecrets', 3])).toEqual({name: 'a', value: REDACTED})
+    expect(redactDeep({name: 'a', value: 'v'}, ['buildSetting', 'jobProperties', 3])).toEqual({name: 'a', value: 'v'})
+  })
+
+  test('URLs anywhere are redacted, also inside text', () => {
+    expect(
+      redactDeep({
+        webhookUrl: 'https://hooks.slack.com/services/T1/B2/abc',
+        description: 'see https://bob:pw@wiki.example.com/page for details',
+        link: 'https://x.example.com/?token=abc',
+      }),
+    ).toEqual({
+      webhookUrl: 'https://hooks.slack.com/services/REDACTED',
+      description: 'see https://REDACTED@wiki.example.com/page for details',
+      link: 'https://x.example.com/?token=REDACTED',
+    })
+  })
+
+  test('__proto__ and constructor keys are copied as data and pollute nothing', () => {
+    const raw = JSON.parse('{"__proto__": {"polluted": "yes", "password": "p"}, "constructor": {"prototype": {"polluted": "yes"}}}')
+    const out = redactDeep(raw) as Record<string, unknown>
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect((out as {polluted?: string}).polluted).toBeUndefined()
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":"yes","password":"<redacted>"},"constructor":{"prototype":{"polluted":"yes"}}}')
+  })
+
+  test('a hostile depth is cut instead of overflowing the stack', () => {
+    let deep: unknown = 'CANARY-deep-7f3a'
+    for (let i = 0; i < 10_000; i++) deep = [deep]
+    const out = JSON.stringify(redactDeep({a: deep}))
+    expectNoCanary(out)
+    expect(out).toContain(REDACTED)
+  })
+})
+
+describe('redactUrl', () => {
+  test.each([
+    ['https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H/xoxo', 'https://hooks.slack.com/services/REDACTED', {secretPath: true}],
+    ['https://discord.com/api/webhooks/112233/tok-en', 'https://discord.com/api/webhooks/112233/REDACTED', {secretPath: true}],
+    ['https://discordapp.com/api/v10/webhooks/1/abc/github', 'https://discordapp.com/api/v10/webhooks/1/REDACTED/github', {secretPath: true}],
+    ['https://deployer:pw@deploy.example.com/hook', 'https://REDACTED@deploy.example.com/hook', {hadUserInfo: true}],
+    ['https://user@deploy.example.com/hook', 'https://REDACTED@deploy.example.com/hook', {hadUserInfo: true}],
+    ['https://j.example.com/invoke?token=abc&job=web', 'https://j.example.com/invoke?token=REDACTED&job=web', {secretQueryParams: ['token']}],
+    ['https://x.example.com/?access_token=a&api_key=b&sig=c&X-Amz-Signature=d', 'https://x.example.com/?access_token=REDACTED&api_key=REDACTED&sig=REDACTED&X-Amz-Signature=REDACTED', {secretQueryParams: ['access_token', 'api_key', 'sig', 'X-Amz-Signature']}],
+    ['https://x.example.com/?token=&page=2', 'https://x.example.com/?token=&page=2', {secretQueryParams: []}],
+    ['https://x.example.com/a/Zk29aL1qW8xXc3vB7nM2pQ/b', 'https://x.example.com/a/REDACTED/b', {secretPath: true}],
+    ['https://x.example.com/generic-webhook-trigger/invoke', 'https://x.example.com/generic-webhook-trigger/invoke', {secretPath: false}],
+    ['https://x.example.com/cb#access_token=abc&state=1', 'https://x.example.com/cb#access_token=REDACTED&state=1', {}],
+    ['http://ci.internal/hook', 'http://ci.internal/hook', {scheme: 'http', host: 'ci.internal', hadUserInfo: false, secretQueryParams: [], secretPath: false}],
+  ])('%s → %s', (input, url, facts) => {
+    const out = redactUrl(input)
+    expect(out.url).toBe(url)
+    expect(out.facts).toMatchObject(facts)
+    expect(redactUrl(out.url)).toEqual(out)
+  })
+
+  test('an unparseable URL is replaced whole and its facts are unknown', () => {
+    for (const input of ['not a url', 'ci.internal/hook', '', 'http://[::1', '<redacted-url>']) {
+      expect(redactUrl(input)).toEqual({url: '<redacted-url>', facts: {scheme: null, host: null, hadUserInfo: false, secretQueryParams: [], secretPath: false}})
+    }
+  })
+
+  test('facts name the scheme and host', () => {
+    expect(redactUrl('HTTPS://Hooks.Slack.com/services/a').facts).toEqual({scheme: 'https', host: 'hooks.slack.com', hadUserInfo: false, secretQueryParams: [], secretPath: true})
+  })
+})
+
+describe('redactText', () => {
+  test('replaces every given secret and its URL-encoded form, longest first', () => {
+    expect(redactText('token a/b+c and a%2Fb%2Bc and a/b', ['a/b+c', 'a/b', ''])).toBe('token <redacted> and <redacted> and <redacted>')
+  })
+
+  test('redacts credentials of URLs in the text', () => {
+    expect(redactText('GET https://u:p@x.example.com/?token=t failed', [])).toBe('GET https://REDACTED@x.example.com/?token=REDACTED failed')
+  })
+})

@@ -1,0 +1,124 @@
+import {describe, expect, test} from 'vitest'
+
+import {formatReport} from '../../src/report/index.js'
+import {MARKDOWN_MAX_FINDINGS} from '../../src/report/markdown.js'
+import {finding, sampleInput} from './sample-input.js'
+
+const markdown = (input = sampleInput()) => formatReport('markdown', input).text
+
+describe('markdown report', () => {
+  test('has a title, a severity table, a table per project, findings by project, errors and notices', () => {
+    expect(markdown()).toBe(
+      [
+        '# onedev-audit report',
+        '',
+        'Server: https://onedev.example.com · onedev-audit 0.1.0, 2026-11-22T10:00:00.000Z',
+        '',
+        '✖ **5 findings** in 3 projects and 10 roles (2 suppressed, 1 error).',
+        '',
+        '| Severity | Findings |',
+        '| --- | ---: |',
+        '| critical | 1 |',
+        '| high | 1 |',
+        '| medium | 1 |',
+        '| low | 1 |',
+        '| info | 1 |',
+        '',
+        '## By project',
+        '',
+        '| Project | critical | high | medium | low | info |',
+        '| --- | ---: | ---: | ---: | ---: | ---: |',
+        '| acme | 0 | 1 | 0 | 0 | 0 |',
+        '| acme/web | 1 | 0 | 1 | 0 | 0 |',
+        '| roles | 0 | 0 | 0 | 1 | 0 |',
+        '| config/issue-setting.json | 0 | 0 | 0 | 0 | 1 |',
+        '',
+        '## Findings',
+        '',
+        '### acme',
+        '',
+        '| Severity | Rule | Subject | Message |',
+        '| --- | --- | --- | --- |',
+        '| **high** | job-secret/unrestricted | npm-token | Message of job-secret/unrestricted about npm-token. |',
+        '',
+        '### acme/web',
+        '',
+        '| Severity | Rule | Subject | Message |',
+        '| --- | --- | --- | --- |',
+        '| **critical** | branch-protection/force-push-allowed | develop | Message of branch-protection/force-push-allowed about develop. (inherited from acme) |',
+        '| **medium** | tag-protection/updatable | \\*\\* | Message of tag-protection/updatable about \\*\\*. |',
+        '',
+        '### roles',
+        '',
+        '| Severity | Rule | Subject | Message |',
+        '| --- | --- | --- | --- |',
+        '| **low** | role/runs-any-job | Code Writer | Message of role/runs-any-job about Code Writer. |',
+        '',
+        '### config/issue-setting.json',
+        '',
+        '| Severity | Rule | Subject | Message |',
+        '| --- | --- | --- | --- |',
+        '| **info** | issue-setting/unknown-state | Closed | Message of issue-setting/unknown-state about Closed. |',
+        '',
+        '## Errors',
+        '',
+        'Part of the server could not be audited:',
+        '',
+        '- /\\~api/projects/3/setting: the token may not read this setting (HTTP 403)',
+        '',
+        '## Notices',
+        '',
+        '- suppression of job-secret/unrestricted for acme/ci expired on 2026-01-01',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  test('says there are no findings and has no project sections then', () => {
+    const text = markdown(sampleInput({findings: [], suppressed: [], errors: [], notices: [], counts: {projects: 1, roles: 0}}))
+    expect(text.split('\n').slice(0, 6)).toEqual([
+      '# onedev-audit report',
+      '',
+      'Server: https://onedev.example.com · onedev-audit 0.1.0, 2026-11-22T10:00:00.000Z',
+      '',
+      '✔ **No findings** in 1 project and 0 roles.',
+      '',
+    ])
+    expect(text).not.toContain('## By project')
+    expect(text).not.toContain('## Findings')
+    expect(text).not.toContain('## Errors')
+  })
+
+  test('renders hostile project names, subjects and messages as text', () => {
+    const hostile = finding({
+      ruleId: 'tag-protection/updatable',
+      severity: 'medium',
+      subject: '| x |',
+      pointer: '/tagProtections/0',
+      message: 'See [here](javascript:alert(1)) `rm -rf` *now*\n# Heading\x1b[31m\u202e',
+      project: {id: 9, path: '<img src=x onerror=alert(1)>'},
+    })
+    const text = markdown(sampleInput({findings: [hostile], suppressed: [], errors: [], notices: []}))
+    expect(text).toContain('| &lt;img src=x onerror=alert(1)&gt; | 0 | 0 | 1 | 0 | 0 |')
+    expect(text).toContain('### &lt;img src=x onerror=alert(1)&gt;\n')
+    expect(text).toContain(
+      '| **medium** | tag-protection/updatable | \\| x \\| | See \\[here\\](javascript:alert(1)) \\`rm -rf\\` \\*now\\*\\\\n# Heading\\\\x1b\\[31m\\\\u202e |',
+    )
+    expect(text).not.toContain('<img')
+    expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/)
+  })
+
+  test(`lists at most ${MARKDOWN_MAX_FINDINGS} findings and counts the rest`, () => {
+    const many = Array.from({length: MARKDOWN_MAX_FINDINGS + 3}, (_, i) =>
+      finding({ruleId: 'tag-protection/updatable', severity: 'medium', subject: `t${i}`, pointer: '/tagProtections/0', project: {id: 2, path: 'acme/web'}}),
+    )
+    const text = markdown(sampleInput({findings: many}))
+    expect(text.match(/^\| \*\*medium\*\* /gm)).toHaveLength(MARKDOWN_MAX_FINDINGS)
+    expect(text).toContain('| acme/web | 0 | 0 | 503 | 0 | 0 |')
+    expect(text).toContain('\n3 more findings are not listed here; the JSON and SARIF reports have them all.\n')
+  })
+
+  test('never prints raw payload values', () => {
+    expect(markdown()).not.toContain('CANARY')
+  })
+})

@@ -1,0 +1,37 @@
+import {describe, expect, it} from 'vitest'
+
+import {findJsonSyntaxError, parseJson} from '../../src/util/json.js'
+
+function messageOf(text: string): string {
+  try {
+    parseJson(text, 'f.json')
+  } catch (error) {
+    return (error as Error).message
+  }
+  return 'parsed'
+}
+
+describe('parseJson', () => {
+  it('names line and column of the first error', () => {
+    expect(messageOf('{\n  "branches": ["main",]\n}')).toBe("f.json:2:23: invalid JSON: trailing comma before ']'")
+    expect(messageOf('{\n  branches: 1\n}')).toBe('f.json:2:3: invalid JSON: expected a property name in double quotes, got "b"')
+    expect(messageOf('{"a": 1')).toBe("f.json:1:8: invalid JSON: expected ',' or '}', got end of input")
+    expect(messageOf('{"a": "x\ny"}')).toBe('f.json:1:9: invalid JSON: control character in a string (escape it)')
+    expect(messageOf('[1] 2')).toBe('f.json:1:5: invalid JSON: unexpected "2" after the JSON value')
+    expect(messageOf('')).toBe('f.json:1:1: invalid JSON: unexpected end of input')
+  })
+
+  it('agrees with JSON.parse on what is valid', () => {
+    for (const text of ['{}', '[]', '"\\u00e9"', '-0.5e+3', '{"a":[true,false,null,{"b":"\\n"}]}', '\ufeff{}', ' 1 ']) {
+      expect(findJsonSyntaxError(text), text).toBeNull()
+    }
+    for (const text of ['{', '01', '-', '1.', '"\\x"', 'tru', '{"a" 1}', '[1,]', 'NaN']) {
+      expect(findJsonSyntaxError(text), text).not.toBeNull()
+      expect(() => JSON.parse(text), text).toThrow()
+    }
+  })
+
+  it('does not overflow the stack on deep nesting', () => {
+    expect(messageOf('['.repeat(100_000))).toMatch(/^f\.json:1:\d+: invalid JSON: nested too deeply$/)
+  })
+})
