@@ -1,8 +1,6 @@
 /** Reaching a server from the command line: the secret, the client, the project selection. */
 import {createClient} from '../api/client.js'
 import type {ApiClient} from '../api/types.js'
-import {pathMatcher} from '../onedev/matchers.js'
-import type {AuditConfig} from '../engine/config-schema.js'
 import {UsageError} from './errors.js'
 
 export interface ServerFlags {
@@ -73,13 +71,4 @@ export async function connect(flags: ServerFlags, debug: (line: string) => void,
     debug,
   })
   return {client, url}
-}
-
-/** The configuration's project include/exclude patterns as a predicate on project paths. */
-export function projectFilter(config: AuditConfig): ((path: string) => boolean) | undefined {
-  const include = config.projects?.include ?? []
-  const exclude = config.projects?.exclude ?? []
-  if (include.length === 0 && exclude.length === 0) return undefined
-  return (path) =>
-    (include.length === 0 || include.some((p) => pathMatcher(p, path))) && !exclude.some((p) => pathMatcher(p, path))
 }

@@ -1,56 +1,25 @@
-/** Where an audit's model comes from: a live server, or a snapshot on disk. */
+/** A snapshot on disk as an audit's model (the live server is in collect-source.ts, loaded only when needed). */
 import {resolve} from 'node:path'
 
-import {collectModel} from '../api/collect.js'
 import type {AuditModel} from '../model/types.js'
 import type {Source} from '../report/report-types.js'
 import {loadSnapshot} from '../snapshot/snapshot.js'
 import type {Prepared} from './audit.js'
-import {connect, projectFilter, type ServerFlags} from './server.js'
-
-export interface CollectFlags extends ServerFlags {
-  project?: number[]
-  'all-projects': boolean
-  concurrency: number
-}
-
-export interface Io {
-  debug: (line: string) => void
-  say: (line: string) => void
-}
-
-/** A progress line on stderr, only when it is a terminal and nothing else is logging there. */
-function progress(io: Io, debug: boolean): ((done: number, total: number) => void) | undefined {
-  if (!process.stderr.isTTY || debug) return undefined
-  return (done, total) => {
-    process.stderr.write(`\rcollecting ${done}/${total} projects${done === total ? '\x1b[K\r' : ''}`)
-    if (done === total) process.stderr.write('\r\x1b[K')
-  }
-}
-
-export async function collectFromServer(flags: CollectFlags & {debug?: boolean}, prepared: Prepared, io: Io): Promise<{model: AuditModel; source: Source}> {
-  const {client, url} = await connect(flags, io.debug, io.say)
-  const server = {url, apiPrefix: flags['api-prefix']}
-  try {
-    const filter = projectFilter(prepared.loaded.config)
-    const onProgress = progress(io, flags.debug === true)
-    const model = await collectModel(client, {
-      server,
-      projects: flags['all-projects'] ? 'all' : (flags.project ?? []),
-      concurrency: flags.concurrency,
-      ...(filter ? {filter} : {}),
-      ...(onProgress ? {onProgress} : {}),
-    })
-    io.debug(`${client.requestCount} requests`)
-    return {model, source: {kind: 'server', server, ...(model.collectedAt ? {collectedAt: model.collectedAt} : {})}}
-  } finally {
-    await client.close()
-  }
-}
+import type {AuditConfig} from '../engine/config-schema.js'
+import {pathMatcher} from '../onedev/matchers.js'
 
 export async function readSnapshot(path: string, prepared: Prepared): Promise<{model: AuditModel; source: Source}> {
   const model = await loadSnapshot(resolve(path))
   const filter = projectFilter(prepared.loaded.config)
   if (filter) model.projects = model.projects.filter((p) => filter(p.path))
   return {model, source: {kind: 'snapshot', snapshot: path, server: model.server, ...(model.collectedAt ? {collectedAt: model.collectedAt} : {})}}
+}
+
+/** The configuration's project include/exclude patterns as a predicate on project paths. */
+export function projectFilter(config: AuditConfig): ((path: string) => boolean) | undefined {
+  const include = config.projects?.include ?? []
+  const exclude = config.projects?.exclude ?? []
+  if (include.length === 0 && exclude.length === 0) return undefined
+  return (path) =>
+    (include.length === 0 || include.some((p) => pathMatcher(p, path))) && !exclude.some((p) => pathMatcher(p, path))
 }

@@ -4,7 +4,6 @@ import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, prepare} from '../cli/audit.js'
 import {describeAuditError, EXIT, UsageError} from '../cli/errors.js'
 import {commonFlags, serverFlags} from '../cli/flags.js'
-import {collectFromServer} from '../cli/sources.js'
 import {saveSnapshotDir, saveSnapshotFile} from '../snapshot/snapshot.js'
 
 export default class Collect extends AuditCommand {
@@ -39,7 +38,7 @@ Exit codes: 0 everything was collected; 2 something could not be collected (the 
     if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
     if (flags.output) await checkWritable(flags.output)
     const prepared = await prepare(flags.config)
-    const {model} = await collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
+    const {model} = await (await import('../cli/collect-source.js')).collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
     const tool = {name: 'onedev-audit' as const, version: this.config.version}
     if (flags.output) await saveSnapshotFile(model, flags.output, tool)
     else await saveSnapshotDir(model, flags['output-dir']!, tool)

@@ -4,7 +4,7 @@ import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, evaluateAndReport, prepare} from '../cli/audit.js'
 import {UsageError} from '../cli/errors.js'
 import {commonFlags, failOnFlag, reportFlags, serverFlags} from '../cli/flags.js'
-import {collectFromServer, readSnapshot} from '../cli/sources.js'
+import {readSnapshot} from '../cli/sources.js'
 
 export default class Scan extends AuditCommand {
   static override summary = 'Audit a OneDev server (or a snapshot of one) and report what is weak.'
@@ -55,7 +55,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
 
     const {model, source} = flags.snapshot
       ? await readSnapshot(flags.snapshot, prepared)
-      : await collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
+      : await (await import('../cli/collect-source.js')).collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
 
     const code = await evaluateAndReport(prepared, {
       format: flags.format,

@@ -68,7 +68,13 @@ export function ingestRoles(raw: unknown[]): {raw: unknown[]; roles: Role[]; err
         const pointer = joinPointer('', index) + issues[0]!.pointer
         errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer})
       } else {
-        roles.push(normalizeRole(item as RolePayload, index, item))
+        const role = normalizeRole(item as RolePayload, index, item)
+        // Findings name a role by id: a second role with the same id would be judged and located as the first.
+        if (roles.some((r) => r.id === role.id)) {
+          errors.push({kind: 'invalid-payload', message: `${subject}: /id: duplicate role id ${role.id} (left out)`, pointer: joinPointer('', index, 'id')})
+        } else {
+          roles.push(role)
+        }
       }
     } catch (error) {
       if (redacted.length === index) redacted.push(null)

@@ -209,7 +209,12 @@ export function normalizeProjectSetting(raw: unknown): ProjectSetting {
 /** Picks the signature flag the payload has: `commitSignatureRequired` (current) or `signatureRequired` (legacy). */
 function signature(protection: Json, pointer: string): {signatureRequired: boolean; signaturePointer: string} {
   const key = !has(protection, 'commitSignatureRequired') && has(protection, 'signatureRequired') ? 'signatureRequired' : 'commitSignatureRequired'
-  return {signatureRequired: own(protection, key) === true, signaturePointer: joinPointer(pointer, key)}
+  return {signatureRequired: own(protection, key) === true, signaturePointer: memberPointer(protection, pointer, key)}
+}
+
+/** The pointer of a member when the payload has it; else of the object, so every pointer resolves. */
+function memberPointer(object: Json, pointer: string, key: string): string {
+  return has(object, key) ? joinPointer(pointer, key) : pointer
 }
 
 /** null (and `""`, which the server reads as null) mean `anyone`. */
@@ -266,8 +271,8 @@ function jobSecret(s: JobSecretPayload, pointer: string, fallback: SecretAuthori
   const kind = has(s, 'authorization') ? 'job-match' : has(s, 'authorizedBranches') ? 'branches' : fallback
   const authorization: SecretAuthorization =
     kind === 'job-match'
-      ? {kind, expression: s.authorization ?? null, pointer: joinPointer(pointer, 'authorization')}
-      : {kind, branches: s.authorizedBranches ?? null, pointer: joinPointer(pointer, 'authorizedBranches')}
+      ? {kind, expression: s.authorization ?? null, pointer: memberPointer(s, pointer, 'authorization')}
+      : {kind, branches: s.authorizedBranches ?? null, pointer: memberPointer(s, pointer, 'authorizedBranches')}
   return {pointer, name: s.name ?? '', archived: s.archived ?? false, authorization}
 }
 

@@ -4,7 +4,8 @@
  * after redaction. No secret value ever reaches this model.
  *
  * Every object carries `pointer`, an RFC 6901 JSON pointer into the raw (redacted) payload it came
- * from, so findings can point at the exact setting. Absent fields take the server's own defaults
+ * from, so findings can point at the exact setting. Every pointer resolves: a member pointer (such as
+ * `signaturePointer`) names the member when the payload has it, else the object that lacks it. Absent fields take the server's own defaults
  * (the Java field initializers, onedev-reference.md §3), because that is what the server applies.
  */
 

@@ -157,3 +157,14 @@ describe('ingestProjectList', () => {
     ])
   })
 })
+
+describe('roles with a repeated id', () => {
+  test('keeps the first and reports the second as an invalid payload', () => {
+    const out = ingestRoles([
+      {id: 7, name: 'Ops'},
+      {id: 7, name: 'Shadow', manageProject: true},
+    ])
+    expect(out.roles.map((r) => r.name)).toEqual(['Ops'])
+    expect(out.errors).toEqual([{kind: 'invalid-payload', message: 'role #1: /id: duplicate role id 7 (left out)', pointer: '/1/id'}])
+  })
+})

@@ -219,7 +219,7 @@ describe('defaults and generation markers', () => {
       preventDeletion: true,
       preventCreation: true,
       signatureRequired: false,
-      signaturePointer: '/branchProtections/0/commitSignatureRequired',
+      signaturePointer: '/branchProtections/0', // the payload has no signature member
       reviewRequirement: null,
       jobNames: [],
       fileProtections: [],
@@ -233,7 +233,7 @@ describe('defaults and generation markers', () => {
       preventDeletion: true,
       preventCreation: true,
       signatureRequired: false,
-      signaturePointer: '/tagProtections/0/commitSignatureRequired',
+      signaturePointer: '/tagProtections/0',
     })
   })
 
@@ -265,9 +265,9 @@ describe('defaults and generation markers', () => {
 
   test('a secret with neither key follows its siblings, else the generation', () => {
     const siblings = ingest({buildSetting: {jobSecrets: [{name: 'a', authorization: 'on branch "main"'}, {name: 'b'}]}}).setting
-    expect(siblings.jobSecrets[1]!.authorization).toEqual({kind: 'job-match', expression: null, pointer: '/buildSetting/jobSecrets/1/authorization'})
+    expect(siblings.jobSecrets[1]!.authorization).toEqual({kind: 'job-match', expression: null, pointer: '/buildSetting/jobSecrets/1'})
     const legacy = ingest({buildSetting: {jobSecrets: [{name: 'b'}], actionAuthorizations: []}}).setting
-    expect(legacy.jobSecrets[0]!.authorization).toEqual({kind: 'branches', branches: null, pointer: '/buildSetting/jobSecrets/0/authorizedBranches'})
+    expect(legacy.jobSecrets[0]!.authorization).toEqual({kind: 'branches', branches: null, pointer: '/buildSetting/jobSecrets/0'})
     const current = ingest({buildSetting: {jobSecrets: [{name: 'b'}]}}).setting
     expect(current.jobSecrets[0]!.authorization.kind).toBe('job-match')
   })

@@ -1,0 +1,51 @@
+/**
+ * A live server as an audit's model. Loaded lazily by the commands: undici and the client cost a
+ * noticeable part of start-up, which evaluating a snapshot does not need.
+ */
+import {collectModel} from '../api/collect.js'
+import type {AuditModel} from '../model/types.js'
+import type {Source} from '../report/report-types.js'
+import type {Prepared} from './audit.js'
+import {connect, type ServerFlags} from './server.js'
+import {projectFilter} from './sources.js'
+
+export interface CollectFlags extends ServerFlags {
+  project?: number[]
+  'all-projects': boolean
+  concurrency: number
+}
+
+export interface Io {
+  debug: (line: string) => void
+  say: (line: string) => void
+}
+
+/** A progress line on stderr, only when it is a terminal and nothing else is logging there. */
+function progress(io: Io, debug: boolean): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY || debug) return undefined
+  return (done, total) => {
+    process.stderr.write(`\rcollecting ${done}/${total} projects${done === total ? '\x1b[K\r' : ''}`)
+    if (done === total) process.stderr.write('\r\x1b[K')
+  }
+}
+
+export async function collectFromServer(flags: CollectFlags & {debug?: boolean}, prepared: Prepared, io: Io): Promise<{model: AuditModel; source: Source}> {
+  const {client, url} = await connect(flags, io.debug, io.say)
+  const server = {url, apiPrefix: flags['api-prefix']}
+  try {
+    const filter = projectFilter(prepared.loaded.config)
+    const onProgress = progress(io, flags.debug === true)
+    const model = await collectModel(client, {
+      server,
+      projects: flags['all-projects'] ? 'all' : (flags.project ?? []),
+      concurrency: flags.concurrency,
+      ...(filter ? {filter} : {}),
+      ...(onProgress ? {onProgress} : {}),
+    })
+    io.debug(`${client.requestCount} requests`)
+    return {model, source: {kind: 'server', server, ...(model.collectedAt ? {collectedAt: model.collectedAt} : {})}}
+  } finally {
+    await client.close()
+  }
+}
+
