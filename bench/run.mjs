@@ -21,8 +21,9 @@ const PREFIX = '/~api'
 const USER = 'bench'
 const SECRET = 'bench-token-not-a-secret'
 const PAGE_SIZE = 100
-const PHASES = ['baseline', 'client', 'audit']
-const PHASE_LABELS = {baseline: '(a) bare undici', client: '(a2) audit client', audit: '(b) audit collect'}
+const PHASES = ['baseline', 'client', 'audit', 'cli']
+const PHASE_LABELS = {baseline: '(a) bare undici', client: '(a2) audit client', audit: '(b) audit collect', cli: '(c) full CLI scan'}
+const ROOT = join(HERE, '..')
 
 const {values: flags} = parseArgs({
   options: {
@@ -34,6 +35,8 @@ const {values: flags} = parseArgs({
     json: {type: 'boolean', default: false},
     phase: {type: 'string'},
     url: {type: 'string'},
+    snapshot: {type: 'string'},
+    'offline-projects': {type: 'string', default: '10000'},
   },
 })
 
@@ -118,8 +121,26 @@ async function auditPhase(url, concurrency) {
   }
 }
 
+/**
+ * (c) The whole product: `onedev-audit scan --all-projects --format sarif` in this process (oclif,
+ * configuration, collection, every rule, the SARIF report written to a file), as a user runs it.
+ */
+async function cliPhase(url, concurrency) {
+  const {run} = await import('@oclif/core')
+  const {mkdtemp, readFile} = await import('node:fs/promises')
+  const {tmpdir} = await import('node:os')
+  const output = join(await mkdtemp(join(tmpdir(), 'oda-bench-')), 'report.sarif')
+  Object.assign(process.env, {ONEDEV_URL: url, ONEDEV_API_PREFIX: PREFIX, ONEDEV_USER: USER, ONEDEV_TOKEN: SECRET})
+  const started = performance.now()
+  await run(['scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)], ROOT)
+  const wallMs = performance.now() - started
+  const sarif = JSON.parse(await readFile(output, 'utf8'))
+  const notifications = sarif.runs[0].invocations?.[0]?.toolExecutionNotifications ?? []
+  return {wallMs, projects: Number(flags.projects), roles: Number(flags.roles), settings: Number(flags.projects), findings: sarif.runs[0].results.length, errors: notifications.filter((n) => n.level === 'error').length}
+}
+
 if (flags.phase) {
-  const phases = {baseline: baselinePhase, client: clientPhase, audit: auditPhase}
+  const phases = {baseline: baselinePhase, client: clientPhase, audit: auditPhase, cli: cliPhase}
   const run = phases[flags.phase]
   if (!run || !flags.url) throw new Error('usage: --phase baseline|client|audit --url URL --concurrency C')
   const cpuBefore = process.cpuUsage()
@@ -182,6 +203,76 @@ function runPhase(phase, url, concurrency) {
   })
 }
 
+/** Runs a command to completion; wall time from spawn to exit, and the child's peak RSS (from /proc, sampled). */
+function timeCommand(args) {
+  const started = performance.now()
+  const child = spawn(process.execPath, args, {cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, NO_COLOR: '1'}})
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      const ms = performance.now() - started
+      if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`))
+      resolve({ms, stdout, stderr})
+    })
+  })
+}
+
+/** Peak RSS of a node command, from GNU time when the machine has it (NaN otherwise). */
+async function peakRssMb(args) {
+  const {existsSync} = await import('node:fs')
+  if (!existsSync('/usr/bin/time')) return Number.NaN
+  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe']})
+  let stderr = ''
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  await new Promise((resolve) => child.on('exit', resolve))
+  return Number(stderr.trim().split('\n').pop()) / 1024
+}
+
+/** The offline target: evaluating a large snapshot (every rule, a full report) in a fresh process. */
+async function offlineBench(projectCount, roleCount, runs) {
+  const {buildProjects, buildRoles, buildSetting} = await import('./simulator.mjs')
+  const {mkdtemp, writeFile, stat} = await import('node:fs/promises')
+  const {tmpdir} = await import('node:os')
+  const dir = await mkdtemp(join(tmpdir(), 'oda-offline-'))
+  const file = join(dir, 'snapshot.json')
+  const projects = buildProjects(projectCount)
+  const snapshot = {
+    snapshotVersion: 1,
+    tool: {name: 'onedev-audit', version: 'bench'},
+    server: {url: 'https://onedev.example.com', apiPrefix: PREFIX},
+    collectedAt: new Date().toISOString(),
+    projects: projects.map((p) => ({id: p.id, path: p.path, name: p.name, parentId: p.parentId, audited: true, setting: buildSetting(p)})),
+    roles: buildRoles(roleCount),
+    errors: [],
+  }
+  await writeFile(file, JSON.stringify(snapshot))
+  const samples = {nodeMs: [], versionMs: [], jsonMs: [], sarifMs: []}
+  let findings = 0
+  for (let run = 0; run < runs; run++) {
+    samples.nodeMs.push((await timeCommand(['-e', '0'])).ms)
+    samples.versionMs.push((await timeCommand(['bin/run.js', '--version'])).ms)
+    const json = await timeCommand(['bin/run.js', 'scan', '--snapshot', file, '--format', 'json', '--output', join(dir, 'r.json'), '--fail-on', 'none'])
+    samples.jsonMs.push(json.ms)
+    samples.sarifMs.push((await timeCommand(['bin/run.js', 'scan', '--snapshot', file, '--format', 'sarif', '--output', join(dir, 'r.sarif'), '--fail-on', 'none'])).ms)
+    findings = Number(/: (\d+) findings?/.exec(json.stderr)?.[1] ?? 0)
+  }
+  const maxRssMb = await peakRssMb(['bin/run.js', 'scan', '--snapshot', file, '--format', 'sarif', '--output', join(dir, 'rss.sarif'), '--fail-on', 'none'])
+  return {
+    projects: projectCount,
+    roles: roleCount,
+    snapshotMb: (await stat(file)).size / 1024 / 1024,
+    nodeMs: median(samples.nodeMs),
+    versionMs: median(samples.versionMs),
+    jsonMs: median(samples.jsonMs),
+    sarifMs: median(samples.sarifMs),
+    maxRssMb,
+    findings,
+  }
+}
+
 function median(numbers) {
   const sorted = [...numbers].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
@@ -194,7 +285,7 @@ async function main() {
   const concurrency = Number(flags.concurrency)
   const runs = Math.max(1, Number(flags.runs))
   const simulator = await startSimulator(options)
-  const results = {baseline: [], client: [], audit: []}
+  const results = {baseline: [], client: [], audit: [], cli: []}
   try {
     for (let run = 0; run < runs; run++) {
       for (const phase of PHASES) {
@@ -241,7 +332,11 @@ async function main() {
     auditToBaseline: audit.wallMs / baseline.wallMs,
     clientToBaseline: summary.client.wallMs / baseline.wallMs,
     baselineToFloor: baseline.wallMs / baseline.floorMs,
+    cliToFloor: summary.cli.wallMs / summary.cli.floorMs,
+    cliToBaseline: summary.cli.wallMs / baseline.wallMs,
   }
+  const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
+  report.offline = offline
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     return
@@ -258,7 +353,11 @@ async function main() {
     '',
     `audit / floor:    ${report.auditToFloor.toFixed(2)}x   (floor = requests x latency / concurrency; not reachable on 2 shared cores)`,
     `audit / baseline: ${report.auditToBaseline.toFixed(2)}x   (client alone / baseline: ${report.clientToBaseline.toFixed(2)}x; the rest is validation, redaction and normalization)`,
+    `full CLI / floor: ${report.cliToFloor.toFixed(2)}x   full CLI / baseline: ${report.cliToBaseline.toFixed(2)}x   (${summary.cli.findings} findings in the SARIF report)`,
     `audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`,
+    '',
+    `offline: scan --snapshot of ${offline.projects} projects and ${offline.roles} roles (${offline.snapshotMb.toFixed(1)} MB), whole process from spawn to exit, median of ${runs}:`,
+    `  node -e 0: ${ms(offline.nodeMs)}   onedev-audit --version: ${ms(offline.versionMs)}   scan --format json: ${ms(offline.jsonMs)}   scan --format sarif: ${ms(offline.sarifMs)}   peak RSS ${offline.maxRssMb.toFixed(0)} MB   (${offline.findings} findings)`,
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }

@@ -26,7 +26,6 @@ export default defineRule({
     if (context.scope !== 'project') return []
     if (context.settings.protectionSemantics === 'merged') return []
     const hierarchy = branchProtectionHierarchy(context.project, context.ancestors)
-    const audited = new Set(context.model.projects.map((p) => p.id))
     const findings: FindingDraft[] = []
     hierarchy.forEach((shadowed, index) => {
       const shadower = shadowerOf(hierarchy, index)
@@ -34,7 +33,7 @@ export default defineRule({
       // A pair that lies wholly in ancestors is reported by the audit of the shadower's project, whose
       // hierarchy holds both; only when that project is not audited is it reported here.
       const own = shadowed.projectId === context.project.id || shadower.projectId === context.project.id
-      if (!own && audited.has(shadower.projectId)) return
+      if (!own && context.audited.has(shadower.projectId)) return
       findings.push({
         subject: shadowed.item.branches ?? '',
         key: `${shadowed.projectId}${shadowed.item.pointer}`,

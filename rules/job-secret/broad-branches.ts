@@ -74,8 +74,8 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'project') return []
-    const {project, ancestors, model} = context
-    const owners = reportedOwners(project, ancestors, model.projects)
+    const {project, ancestors} = context
+    const owners = reportedOwners(project, ancestors, context.audited)
     const drafts: FindingDraft[] = []
     for (const owner of [project, ...ancestors]) {
       if (!owners.has(owner.id)) continue

@@ -34,9 +34,9 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'project') return []
-    const {project, ancestors, model} = context
+    const {project, ancestors} = context
     const chain = [project, ...ancestors]
-    const owners = reportedOwners(project, ancestors, model.projects)
+    const owners = reportedOwners(project, ancestors, context.audited)
     const drafts: FindingDraft[] = []
     const inherited = (ownerId: number, path: string) => (ownerId === project.id ? '' : ` (inherited from ${path})`)
     for (const {item, owner} of effectiveNotifications(chain)) {

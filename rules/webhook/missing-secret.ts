@@ -31,8 +31,8 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'project') return []
-    const {project, ancestors, model} = context
-    const owners = reportedOwners(project, ancestors, model.projects)
+    const {project, ancestors} = context
+    const owners = reportedOwners(project, ancestors, context.audited)
     const drafts: FindingDraft[] = []
     for (const {item, owner} of hierarchyWebHooks([project, ...ancestors])) {
       if (!owners.has(owner.id) || item.hasSecret) continue

@@ -60,6 +60,18 @@ export interface ReportRequest {
   color: boolean
   /** stderr, one line at a time. */
   say: (line: string) => void
+  /** --debug lines (timings), on stderr. */
+  debug?: (line: string) => void
+}
+
+/** Logs the time since the previous lap, when --debug is on. */
+export function stopwatch(debug?: (line: string) => void): (what: string) => void {
+  let last = performance.now()
+  return (what) => {
+    const now = performance.now()
+    debug?.(`${what} in ${Math.round(now - last)}ms`)
+    last = now
+  }
 }
 
 export function emptyModel(server: AuditModel['server'] = null): AuditModel {
@@ -69,9 +81,11 @@ export function emptyModel(server: AuditModel['server'] = null): AuditModel {
 /** Evaluates, filters, writes the report, and returns the exit code. */
 export async function evaluateAndReport(prepared: Prepared, request: ReportRequest): Promise<number> {
   const {model} = request
+  const timer = stopwatch(request.debug)
   const active = prepared.ruleSet.active.filter((a) => request.scopes.includes(a.rule.meta.scope))
   const issueSetting = request.issueSetting ? {setting: request.issueSetting.setting, file: request.issueSetting.file} : undefined
   const evaluation = evaluate(model, active, prepared.settings, issueSetting)
+  timer(`evaluated ${active.length} rules: ${evaluation.findings.length} findings`)
   const today = new Date().toISOString().slice(0, 10)
   let filtered = applySuppressions(evaluation.findings, prepared.loaded.config.suppressions ?? [], today)
   if (request.baseline) filtered = applyBaseline(filtered, await readBaseline(request.baseline))
@@ -94,10 +108,12 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     color: request.color,
   }
   const report = formatReport(request.format, input)
+  timer(`formatted the ${request.format} report (${report.text.length} characters)`)
 
   const toTerminal = request.output === undefined
   if (toTerminal) process.stdout.write(report.text)
   else await writeFileAtomic(request.output!, report.text)
+  timer('wrote the report')
 
   // What the report says about problems, also on stderr unless a stylish report already showed it there.
   const shownInline = toTerminal && request.format === 'stylish'

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {AuditCommand} from '../cli/base-command.js'
-import {checkWritable, evaluateAndReport, prepare} from '../cli/audit.js'
+import {checkWritable, evaluateAndReport, prepare, stopwatch} from '../cli/audit.js'
 import {UsageError} from '../cli/errors.js'
 import {commonFlags, failOnFlag, reportFlags, serverFlags} from '../cli/flags.js'
 import {readSnapshot} from '../cli/sources.js'
@@ -51,11 +51,14 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
     await checkWritable(flags.output)
     await checkWritable(flags['update-baseline'], '--update-baseline')
     // Configuration and rules first: a bad configuration fails before any request.
+    const timer = stopwatch(this.debugLine)
     const prepared = await prepare(flags.config, flags.branch)
+    timer(`loaded the configuration and ${prepared.ruleSet.listing.length} rules`)
 
     const {model, source} = flags.snapshot
       ? await readSnapshot(flags.snapshot, prepared)
       : await (await import('../cli/collect-source.js')).collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
+    timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects, ${model.roles.length} roles`)
 
     const code = await evaluateAndReport(prepared, {
       format: flags.format,
@@ -70,6 +73,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
       model,
       color: flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
       say: (line) => this.say(line),
+      debug: this.debugLine,
     })
     if (code !== 0) this.exit(code)
   }

@@ -82,6 +82,7 @@ function describeError(error: unknown): string {
 
 type WithoutOptions<T> = T extends unknown ? Omit<T, 'options'> : never
 
+/** One object a rule looks at, with what the engine needs to turn drafts into findings. */
 interface Target {
   context: WithoutOptions<RuleContext>
   owner: string
@@ -91,26 +92,28 @@ interface Target {
   label: string
 }
 
-function* targetsFor(rule: Rule<any>, model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
-  const scope = rule.meta.scope
-  if (scope === 'project') {
-    for (const project of model.projects) {
-      if (!project.setting) continue
-      yield {
-        context: {scope, project, ancestors: ancestorsOf(project, model), settings, model},
-        owner: `project:${project.path}`,
-        project,
-        role: null,
-        label: `project ${project.path} (#${project.id})`,
-      }
-    }
-  } else if (scope === 'role') {
-    for (const role of model.roles) {
-      yield {context: {scope, role, settings, model}, owner: `role:${role.name}`, project: null, role, label: `role ${role.name}`}
-    }
-  } else if (scope === 'issue-setting' && issueSetting) {
+/**
+ * Every object of every scope, each with one context that all rules of that scope share (so the
+ * ancestors of a project, and what rule helpers derive from them, are computed once per project).
+ */
+function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
+  const audited = new Set(model.projects.map((p) => p.id))
+  for (const project of model.projects) {
+    if (!project.setting) continue
     yield {
-      context: {scope, issueSetting: issueSetting.setting, settings, model},
+      context: {scope: 'project', project, ancestors: ancestorsOf(project, model), audited, settings, model},
+      owner: `project:${project.path}`,
+      project,
+      role: null,
+      label: `project ${project.path} (#${project.id})`,
+    }
+  }
+  for (const role of model.roles) {
+    yield {context: {scope: 'role', role, settings, model}, owner: `role:${role.name}`, project: null, role, label: `role ${role.name}`}
+  }
+  if (issueSetting) {
+    yield {
+      context: {scope: 'issue-setting', issueSetting: issueSetting.setting, settings, model},
       owner: 'issue-setting',
       project: null,
       role: null,
@@ -129,9 +132,10 @@ export function evaluate(
   const findings: Finding[] = []
   const errors: AuditError[] = []
   const server = serverKey(model)
-  for (const active of rules) {
-    const {rule} = active
-    for (const target of targetsFor(rule, model, settings, issueSetting)) {
+  for (const target of targets(model, settings, issueSetting)) {
+    for (const active of rules) {
+      const {rule} = active
+      if (rule.meta.scope !== target.context.scope) continue
       let drafts: FindingDraft[]
       try {
         drafts = rule.check({...target.context, options: active.options} as RuleContext)

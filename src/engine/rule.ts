@@ -56,6 +56,8 @@ export interface ProjectContext<O> extends ContextBase<O> {
   project: Project
   /** Ancestors with known settings, nearest first. */
   ancestors: Project[]
+  /** Ids of the audited projects (model.projects), computed once per evaluation. */
+  audited: ReadonlySet<number>
 }
 
 export interface RoleContext<O> extends ContextBase<O> {

@@ -35,12 +35,35 @@ function hierarchyOf<T>(project: Project, ancestors: Project[], pick: (p: Projec
   return [project, ...ancestors].flatMap((p) => (pick(p) ?? []).map((item) => ({item, projectId: p.id, projectPath: p.path})))
 }
 
+/**
+ * Hierarchies are asked for by every protection rule of a project; the engine hands all of them the
+ * same ancestors list, so one is built per project and kind.
+ */
+interface Hierarchies {
+  project: Project
+  branch?: Hierarchy<BranchProtection>
+  tag?: Hierarchy<TagProtection>
+}
+
+const hierarchies = new WeakMap<Project[], Hierarchies>()
+
+function hierarchiesOf(project: Project, ancestors: Project[]): Hierarchies {
+  let entry = hierarchies.get(ancestors)
+  if (!entry || entry.project !== project) {
+    entry = {project}
+    hierarchies.set(ancestors, entry)
+  }
+  return entry
+}
+
 export function branchProtectionHierarchy(project: Project, ancestors: Project[]): Hierarchy<BranchProtection> {
-  return hierarchyOf(project, ancestors, (p) => p.setting?.branchProtections)
+  const entry = hierarchiesOf(project, ancestors)
+  return (entry.branch ??= hierarchyOf(project, ancestors, (p) => p.setting?.branchProtections))
 }
 
 export function tagProtectionHierarchy(project: Project, ancestors: Project[]): Hierarchy<TagProtection> {
-  return hierarchyOf(project, ancestors, (p) => p.setting?.tagProtections)
+  const entry = hierarchiesOf(project, ancestors)
+  return (entry.tag ??= hierarchyOf(project, ancestors, (p) => p.setting?.tagProtections))
 }
 
 // Parsing once per protection object.
@@ -132,7 +155,32 @@ export interface EffectiveBranchProtection {
   fileProtections: Located<FileProtection>[]
 }
 
+/**
+ * Answers per hierarchy: every protection rule of a project asks which protection applies to the
+ * same branches for the same users. Results are shared, so callers must not modify them.
+ */
+const answers = new WeakMap<object, Map<string, unknown>>()
+
+function remembered<T>(hierarchy: object, name: string, principal: Principal, semantics: ProtectionSemantics, compute: () => T): T {
+  let byKey = answers.get(hierarchy)
+  if (!byKey) answers.set(hierarchy, (byKey = new Map()))
+  const key = `${semantics}\u0000${principal.kind}\u0000${'name' in principal ? principal.name : ''}\u0000${name}`
+  if (byKey.has(key)) return byKey.get(key) as T
+  const value = compute()
+  byKey.set(key, value)
+  return value
+}
+
 export function effectiveBranchProtection(
+  hierarchy: Hierarchy<BranchProtection>,
+  branch: string,
+  principal: Principal,
+  semantics: ProtectionSemantics,
+): EffectiveBranchProtection | null {
+  return remembered(hierarchy, branch, principal, semantics, () => computeBranchProtection(hierarchy, branch, principal, semantics))
+}
+
+function computeBranchProtection(
   hierarchy: Hierarchy<BranchProtection>,
   branch: string,
   principal: Principal,
@@ -162,6 +210,15 @@ export interface EffectiveTagProtection {
 }
 
 export function effectiveTagProtection(
+  hierarchy: Hierarchy<TagProtection>,
+  tag: string,
+  principal: Principal,
+  semantics: ProtectionSemantics,
+): EffectiveTagProtection | null {
+  return remembered(hierarchy, tag, principal, semantics, () => computeTagProtection(hierarchy, tag, principal, semantics))
+}
+
+function computeTagProtection(
   hierarchy: Hierarchy<TagProtection>,
   tag: string,
   principal: Principal,

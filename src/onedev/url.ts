@@ -41,9 +41,8 @@ export function hierarchyWebHooks(chain: Project[]): Array<Owned<WebHook>> {
  * The projects whose items a rule reports while auditing `project`: the project itself, plus each
  * ancestor that is not audited on its own (its items would otherwise never surface).
  */
-export function reportedOwners(project: Project, ancestors: Project[], audited: ReadonlyArray<Project>): Set<number> {
-  const auditedIds = new Set(audited.map((p) => p.id))
-  return new Set([project.id, ...ancestors.filter((a) => !auditedIds.has(a.id)).map((a) => a.id)])
+export function reportedOwners(project: Project, ancestors: Project[], audited: ReadonlySet<number>): Set<number> {
+  return new Set([project.id, ...ancestors.filter((a) => !audited.has(a.id)).map((a) => a.id)])
 }
 
 /** The host to name an endpoint by; never any other part of the URL. */

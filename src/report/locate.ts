@@ -11,6 +11,7 @@ import {isAbsolute, relative, sep} from 'node:path'
 import type {AuditModel} from '../model/types.js'
 import {projectFilePath, ROLES_FILE as SNAPSHOT_ROLES_FILE} from '../snapshot/layout.js'
 import {JsonLines} from './pointer-line.js'
+import {PrettyJsonLines} from './pretty-lines.js'
 import type {Finding} from './report-types.js'
 
 export {lineOfPointer, pointerTokens} from './pointer-line.js'
@@ -63,23 +64,18 @@ export function pathToRelativeUri(path: string): string {
     .join('/')
 }
 
-function pretty(raw: unknown): JsonLines | undefined {
-  if (raw === undefined) return undefined
-  try {
-    const text = JSON.stringify(raw, null, 2)
-    return text === undefined ? undefined : new JsonLines(text)
-  } catch {
-    return undefined
-  }
+/** Lines in the file `collect --output-dir` writes for this payload (JSON.stringify(raw, null, 2)). */
+function pretty(raw: unknown): PrettyJsonLines | undefined {
+  return raw === undefined ? undefined : new PrettyJsonLines(raw)
 }
 
 /**
- * Returns a function that locates findings. The pretty-printed text of each project (and of the
- * roles listing) is computed once and reused for all its findings.
+ * Returns a function that locates findings. The line table of each project (and of the roles
+ * listing) is built once, from the payload's structure, and reused for all its findings.
  */
 export function createLocator(source: LocationSource | undefined): (finding: Finding) => FindingLocation {
-  const projectTexts = new Map<number, JsonLines | undefined>()
-  let rolesText: JsonLines | undefined | null = null
+  const projectTexts = new Map<number, PrettyJsonLines | undefined>()
+  let rolesText: PrettyJsonLines | undefined | null = null
   let fileText: JsonLines | undefined | null = null
 
   const projectLines = (id: number) => {
