@@ -317,6 +317,7 @@ async function main() {
       settings: list[0].settings,
       errors: list[0].errors,
       firstError: list[0].firstError,
+      findings: list[0].findings,
     }
   }
   const {baseline, audit} = summary

@@ -15,6 +15,8 @@ import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import type {AuditError, ErrorKind} from '../model/types.js'
 import {ApiError, type ApiClient, type ClientOptions, type Query} from './types.js'
+import {oneLine} from '../util/escape.js'
+import {createLimiter} from '../util/limit.js'
 
 /** The server refuses larger pages (406, onedev-reference.md §1.3). */
 export const MAX_PAGE_SIZE = 100
@@ -84,16 +86,6 @@ export function normalizeApiPrefix(prefix: string): string {
   return trimmed === '' ? '' : `/${trimmed}`
 }
 
-/** Server text made safe for one line: control and bidi characters escaped, whitespace collapsed, at most `max` chars. */
-export function oneLine(text: string, max = DETAIL_MAX_CHARS): string {
-  const collapsed = text.replace(/\s+/g, ' ').trim()
-  // eslint-disable-next-line no-control-regex
-  const escaped = collapsed.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
-  return escaped.length <= max ? escaped : `${escaped.slice(0, max - 1)}…`
-}
-
 /** Retry-After (delay-seconds or HTTP-date) → ms, capped; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined
@@ -123,22 +115,6 @@ export function permissionNeeded(path: string): string {
   if (setting) return `the manage-project permission on project ${setting[1]} or one of its ancestors`
   if (/^\/projects(\/|$)/.test(path)) return 'access to that project'
   return 'a permission this endpoint requires'
-}
-
-function createGate(size: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0
-  const waiting: Array<() => void> = []
-  return async (task) => {
-    if (active < size) active++
-    else await new Promise<void>((resolve) => waiting.push(resolve))
-    try {
-      return await task()
-    } finally {
-      const next = waiting.shift()
-      if (next) next()
-      else active--
-    }
-  }
 }
 
 function createDispatcher(options: ClientOptions): Dispatcher {
@@ -216,7 +192,7 @@ export function createClient(options: ClientOptions): ApiClient {
   const deadlineAt = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
   const debug = options.debug
   const dispatcher = createDispatcher(options)
-  const gate = createGate(Math.max(1, options.connections ?? DEFAULT_CONNECTIONS))
+  const gate = createLimiter(Math.max(1, options.connections ?? DEFAULT_CONNECTIONS))
   const userIsEmpty = options.user === ''
 
   const basic = Buffer.from(`${options.user}:${options.secret}`, 'utf8').toString('base64')
@@ -264,7 +240,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
   function detailOf(answer: Answer): string {
     if (isHtml(answer, true)) return ' (an HTML page)'
-    const text = oneLine(redact(answer.body.toString('utf8')))
+    const text = oneLine(redact(answer.body.toString('utf8')), DETAIL_MAX_CHARS)
     return text === '' ? '' : `: ${text}`
   }
 

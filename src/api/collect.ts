@@ -13,7 +13,8 @@
  */
 import {ingestProjectList, ingestProjectSetting, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
 import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
-import {oneLine} from './client.js'
+import {oneLine} from '../util/escape.js'
+import {createLimiter} from '../util/limit.js'
 import {ApiError, type ApiClient} from './types.js'
 
 export interface CollectRequest {
@@ -41,21 +42,6 @@ interface RecordedError {
   error: AuditError
 }
 
-function createLimiter(size: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0
-  const waiting: Array<() => void> = []
-  return async (task) => {
-    if (active < size) active++
-    else await new Promise<void>((resolve) => waiting.push(resolve))
-    try {
-      return await task()
-    } finally {
-      const next = waiting.shift()
-      if (next) next()
-      else active--
-    }
-  }
-}
 
 function byPathThenId(a: {path: string; id: number}, b: {path: string; id: number}): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1

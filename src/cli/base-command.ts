@@ -39,10 +39,10 @@ export abstract class AuditCommand extends Command {
       message = describeAuditError(known)
     } else if (error instanceof Errors.CLIError && error.oclif?.exit !== undefined) {
       // A flag or argument problem found by oclif's parser: keep its first line, hide values after `=`.
-      message = escapeControl(oneLine(error.message.split('\n')[0]!.replace(/(--?[\w-]+)=\S+/g, '$1=…'), 400))
+      message = oneLine(error.message.split('\n')[0]!.replace(/(--?[\w-]+)=\S+/g, '$1=…'), 400)
       message += ' (see --help)'
     } else {
-      message = `internal error: ${escapeControl(oneLine(error.message ?? String(error), 400))}${this.debugEnabled ? '' : ' (run with --debug for details)'}`
+      message = `internal error: ${oneLine(error.message ?? String(error), 400)}${this.debugEnabled ? '' : ' (run with --debug for details)'}`
     }
     this.say(`onedev-audit: error: ${message}`)
     if (this.debugEnabled && error.stack) this.say(error.stack.split('\n').map(escapeControl).join('\n'))

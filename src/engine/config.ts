@@ -7,6 +7,7 @@ import {dirname, relative, resolve} from 'node:path'
 
 import type {z} from 'zod'
 
+import {pointerOf} from '../model/pointer.js'
 import type {AuditError} from '../model/types.js'
 import {parseJson} from '../util/json.js'
 import {type AuditConfig, CONFIG_FILE_NAME, configSchema} from './config-schema.js'
@@ -29,11 +30,6 @@ export interface LoadedConfig {
   /** Directory plugins and other relative paths resolve against. */
   dir: string
   config: AuditConfig
-}
-
-/** RFC 6901 pointer of a zod issue path. */
-export function pointerOf(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((part) => '/' + String(part).replace(/~/g, '~0').replace(/\//g, '~1')).join('')
 }
 
 /** One line per zod issue, at most `max`, naming the pointer. */

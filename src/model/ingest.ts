@@ -4,7 +4,8 @@
  * Nothing here throws: a payload that cannot be read becomes an AuditError (kind `invalid-payload`,
  * or `internal` for a bug), and the rest of the audit goes on.
  */
-import {describeIssues, jsonTypeName, normalizeProjectSetting, normalizeRole, oneLine, projectSettingIssues, schemaIssues} from './normalize.js'
+import {oneLine} from '../util/escape.js'
+import {describeIssues, jsonTypeName, normalizeProjectSetting, normalizeRole, projectSettingIssues, schemaIssues} from './normalize.js'
 import {joinPointer} from './pointer.js'
 import {redactDeep, redactProjectSetting} from './redact.js'
 import {ProjectListItemSchema, RoleSchema, type ProjectListItemPayload, type RolePayload} from './schemas.js'

@@ -10,6 +10,8 @@
  */
 import {z} from 'zod'
 
+import {findJsonSyntaxError, lineAndColumn} from '../util/json.js'
+import {pointerOf} from './pointer.js'
 import {REDACTED, redactDeep} from './redact.js'
 import type {AuditError} from './types.js'
 
@@ -183,11 +185,6 @@ export const issueSettingSchema = z.looseObject({
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-/** RFC 6901 pointer of a path. */
-export function pointerOf(path: readonly PropertyKey[]): string {
-  return path.map((key) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')
-}
-
 /** The kind of a JSON value in words, never the value itself. */
 function kindOf(value: unknown): string {
   if (value === undefined) return 'nothing'
@@ -215,139 +212,6 @@ function describeIssue(issue: z.core.$ZodIssue, document: unknown): string {
   return 'invalid value'
 }
 
-/**
- * A line and column (both from 1) of a character offset. Lines end at LF; a CR before it is part of
- * the line.
- */
-export function lineAndColumn(text: string, offset: number): {line: number; column: number} {
-  let line = 1
-  let lineStart = 0
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++
-      lineStart = i + 1
-    }
-  }
-  return {line, column: offset - lineStart + 1}
-}
-
-/**
- * Where a JSON text stops being JSON, and why, in our words: JSON.parse's own messages quote the
- * input, and the input may hold a secret. Returns null when the text is valid JSON.
- */
-export function locateJsonError(text: string): {offset: number; reason: string} | null {
-  let i = 0
-  const fail = (reason: string, at = i) => {
-    throw {offset: at, reason}
-  }
-  const space = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++
-  }
-  const literal = (word: string) => {
-    if (text.startsWith(word, i)) i += word.length
-    else fail('unexpected character')
-  }
-  const string = () => {
-    const start = i
-    i++ // opening quote
-    while (i < text.length) {
-      const c = text.charCodeAt(i)
-      if (c === 0x22) {
-        i++
-        return
-      }
-      if (c < 0x20) fail('control character in string')
-      if (c === 0x5c) {
-        const next = text[i + 1]
-        if (next === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('invalid \\u escape in string')
-          i += 6
-          continue
-        }
-        if (next === undefined || !'"\\/bfnrt'.includes(next)) fail('invalid escape in string')
-        i += 2
-        continue
-      }
-      i++
-    }
-    fail('unterminated string', start)
-  }
-  const number = () => {
-    const match = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400))
-    if (!match || match[0] === '' || match[0] === '-') fail('invalid number')
-    i += match![0].length
-  }
-  const value = (depth: number): void => {
-    if (depth > 512) fail('nesting too deep')
-    space()
-    if (i >= text.length) fail('unexpected end of input')
-    const c = text[i]
-    if (c === '{') {
-      i++
-      space()
-      if (text[i] === '}') {
-        i++
-        return
-      }
-      for (;;) {
-        space()
-        if (text[i] !== '"') fail(i >= text.length ? 'unexpected end of input' : 'expected a property name in double quotes')
-        string()
-        space()
-        if (text[i] !== ':') fail(i >= text.length ? 'unexpected end of input' : "expected ':' after a property name")
-        i++
-        value(depth + 1)
-        space()
-        if (text[i] === ',') {
-          i++
-          continue
-        }
-        if (text[i] === '}') {
-          i++
-          return
-        }
-        fail(i >= text.length ? 'unexpected end of input' : "expected ',' or '}'")
-      }
-    }
-    if (c === '[') {
-      i++
-      space()
-      if (text[i] === ']') {
-        i++
-        return
-      }
-      for (;;) {
-        value(depth + 1)
-        space()
-        if (text[i] === ',') {
-          i++
-          continue
-        }
-        if (text[i] === ']') {
-          i++
-          return
-        }
-        fail(i >= text.length ? 'unexpected end of input' : "expected ',' or ']'")
-      }
-    }
-    if (c === '"') return string()
-    if (c === 't') return literal('true')
-    if (c === 'f') return literal('false')
-    if (c === 'n') return literal('null')
-    if (c === '-' || (c! >= '0' && c! <= '9')) return number()
-    fail('unexpected character')
-  }
-  try {
-    value(0)
-    space()
-    if (i < text.length) fail('unexpected content after the JSON value')
-    return null
-  } catch (error) {
-    if (error && typeof error === 'object' && 'offset' in error) return error as {offset: number; reason: string}
-    throw error
-  }
-}
-
 function invalid(message: string, pointer?: string): {error: AuditError} {
   const error: AuditError = {kind: 'invalid-payload', message}
   if (pointer !== undefined) error.pointer = pointer
@@ -364,7 +228,7 @@ export function parseIssueSetting(text: string, file: string): {setting: IssueSe
   try {
     raw = JSON.parse(body)
   } catch {
-    const located = locateJsonError(body) ?? {offset: 0, reason: 'not valid JSON'}
+    const located = findJsonSyntaxError(body) ?? {offset: 0, reason: 'not valid JSON'}
     const {line, column} = lineAndColumn(body, located.offset)
     return invalid(`${file}:${line}:${column}: invalid JSON: ${located.reason}`)
   }

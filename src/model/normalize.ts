@@ -10,6 +10,7 @@
  */
 import type {z} from 'zod'
 import {fastCheck, type Check} from './fast-validate.js'
+import {oneLine} from '../util/escape.js'
 import {joinPointer, pointerOf, resolvePointer} from './pointer.js'
 import {redactUrl} from './redact.js'
 import {
@@ -100,12 +101,6 @@ export function schemaIssues(schema: z.ZodType, value: unknown, root: unknown, b
     }
     return {pointer, message: issue.message}
   })
-}
-
-/** Makes a server string safe for a one-line message: control characters escaped, length bounded. */
-export function oneLine(text: string, max = 200): string {
-  const escaped = text.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped
 }
 
 /** `subject: /a/b: expected boolean, got string; /c: ...; and 3 more` */

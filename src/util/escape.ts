@@ -38,13 +38,15 @@ const HTML_SPECIAL: Record<string, string> = {'&': '&amp;', '<': '&lt;', '>': '&
 /**
  * Text safe to place anywhere inline in GitHub-flavoured markdown (a table cell, a heading, a list
  * item): control characters escaped, markdown punctuation backslash-escaped, `<`, `>` and `&` as
- * entities so no HTML can form, and a leading `#` escaped.
+ * entities so no HTML can form, a leading `#` escaped, and `@` followed by a zero-width space so a
+ * name like `@org/team` from the server cannot mention anyone in a pull request comment.
  */
 export function escapeMarkdown(s: string): string {
   return escapeControl(s)
     .replace(MARKDOWN_SPECIAL, (char) => `\\${char}`)
     .replace(/[&<>]/g, (char) => HTML_SPECIAL[char] ?? char)
     .replace(/^(\s*)#/, '$1\\#')
+    .replace(/@/g, '@\u200b')
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * JSON.parse with a useful error: `file:line:column: invalid JSON: what was expected`. Node 20's own
- * messages often give no position, so on failure a small scanner finds where the text goes wrong.
+ * messages often give no position, and they quote the input, which may hold a secret: on failure a
+ * small scanner finds where the text goes wrong and says why in its own words, quoting nothing.
  */
 
 export class JsonSyntaxError extends Error {
@@ -23,12 +24,13 @@ export function findJsonSyntaxError(text: string): {offset: number; reason: stri
   const fail = (reason: string): never => {
     throw {offset: i, reason}
   }
-  const describe = () => (i >= text.length ? 'end of input' : `${JSON.stringify(text[i])}`)
+  const describe = () => (i >= text.length ? 'end of input' : 'character')
   const literal = (word: string) => {
     if (text.startsWith(word, i)) i += word.length
     else fail(`unexpected ${describe()}`)
   }
   const string = () => {
+    const start = i
     i++ // opening quote
     while (i < text.length) {
       const c = text[i]!
@@ -46,6 +48,7 @@ export function findJsonSyntaxError(text: string): {offset: number; reason: stri
       } else if (c < ' ') fail('control character in a string (escape it)')
       else i++
     }
+    i = start
     fail('unterminated string')
   }
   const number = () => {
@@ -66,10 +69,10 @@ export function findJsonSyntaxError(text: string): {offset: number; reason: stri
       }
       for (;;) {
         ws()
-        if (text[i] !== '"') fail(`expected a property name in double quotes, got ${describe()}`)
+        if (text[i] !== '"') fail(i >= text.length ? 'unexpected end of input' : 'expected a property name in double quotes')
         string()
         ws()
-        if (text[i] !== ':') fail(`expected ':' after a property name, got ${describe()}`)
+        if (text[i] !== ':') fail(i >= text.length ? 'unexpected end of input' : "expected ':' after a property name")
         i++
         value(depth + 1)
         ws()
@@ -83,7 +86,7 @@ export function findJsonSyntaxError(text: string): {offset: number; reason: stri
           i++
           return
         }
-        fail(`expected ',' or '}', got ${describe()}`)
+        fail(i >= text.length ? 'unexpected end of input' : "expected ',' or '}'")
       }
     }
     if (c === '[') {
@@ -106,7 +109,7 @@ export function findJsonSyntaxError(text: string): {offset: number; reason: stri
           i++
           return
         }
-        fail(`expected ',' or ']', got ${describe()}`)
+        fail(i >= text.length ? 'unexpected end of input' : "expected ',' or ']'")
       }
     }
     if (c === '"') return string()
@@ -120,7 +123,7 @@ export function findJsonSyntaxError(text: string): {offset: number; reason: stri
     if (text.charCodeAt(0) === 0xfeff) i = 1
     value(0)
     ws()
-    if (i < text.length) fail(`unexpected ${describe()} after the JSON value`)
+    if (i < text.length) fail('unexpected content after the JSON value')
     return null
   } catch (error) {
     if (error && typeof error === 'object' && 'offset' in error) return error as {offset: number; reason: string}
@@ -138,9 +141,9 @@ export function lineAndColumn(text: string, offset: number): {line: number; colu
 export function parseJson(text: string, label: string): unknown {
   try {
     return JSON.parse(text)
-  } catch (error) {
-    const found = findJsonSyntaxError(text)
-    if (!found) throw new JsonSyntaxError(`${label}: invalid JSON: ${error instanceof Error ? error.message : String(error)}`, 1, 1)
+  } catch {
+    // JSON.parse's own message quotes the input, which may hold a secret: say where, in our words.
+    const found = findJsonSyntaxError(text) ?? {offset: 0, reason: 'not valid JSON'}
     const {line, column} = lineAndColumn(text, found.offset)
     throw new JsonSyntaxError(`${label}:${line}:${column}: invalid JSON: ${found.reason}`, line, column)
   }

@@ -6,10 +6,10 @@ import {
   backoffDelay,
   createClient,
   normalizeApiPrefix,
-  oneLine,
   parseRetryAfter,
   permissionNeeded,
 } from '../../src/api/client.js'
+import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
 import type {AuditError} from '../../src/model/types.js'
 import {startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
@@ -283,7 +283,7 @@ describe('error mapping', () => {
       kind: 'http',
       status: 500,
       path: '/~api/projects/1',
-      message: 'GET /~api/projects/1: 500 Internal Server Error: Boom: line two \\u001b[31mred\\u202e',
+      message: 'GET /~api/projects/1: 500 Internal Server Error: Boom: line two \\x1b[31mred\\u202e',
     })
     expect(server.requests).toHaveLength(1)
   })
@@ -568,7 +568,7 @@ describe('helpers', () => {
   })
 
   it('makes server text one safe line', () => {
-    expect(oneLine('a\n\tb\u0007 c\u2066')).toBe('a b\\u0007 c\\u2066')
+    expect(oneLine('a\n\tb\u0007 c\u2066')).toBe('a b\\x07 c\\u2066')
     expect(oneLine('abcdef', 4)).toBe('abc…')
   })
 

@@ -126,7 +126,7 @@ describe('issue-setting lint', () => {
     const file = join(dir, 'syntax.json')
     const result = await cli(['lint', file])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe(`onedev-audit: error: ${file}:3:32: invalid JSON: expected a property name in double quotes\n`)
+    expect(result.stderr).toBe(`onedev-audit: error: ${file}:3:32: invalid JSON: trailing comma before '}'\n`)
     expectNoSecret(result.stdout, result.stderr)
   })
 

@@ -62,7 +62,7 @@ describe('ingestProjectSetting errors', () => {
 
   test('control characters of a hostile project path are escaped in the message', () => {
     const [error] = ingestProjectSetting([], {id: 1, path: 'evil\n\u001b[31mred'}).errors
-    expect(error!.message).toBe('project evil\\u000a\\u001b[31mred (#1): (root): expected object, got array')
+    expect(error!.message).toBe('project evil \\x1b[31mred (#1): (root): expected object, got array')
     expect(error!.project).toEqual({id: 1, path: 'evil\n\u001b[31mred'})
   })
 

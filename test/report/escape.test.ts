@@ -28,6 +28,7 @@ describe('escapeMarkdown', () => {
     expect(escapeMarkdown('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;')
     expect(escapeMarkdown('| x |')).toBe('\\| x \\|')
     expect(escapeMarkdown('a & b')).toBe('a &amp; b')
+    expect(escapeMarkdown('ping @org/security-team')).toBe('ping @\u200borg/security-team')
   })
 
   test('escapes emphasis, code, links, strikethrough and a leading heading mark', () => {
