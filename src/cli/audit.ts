@@ -9,7 +9,7 @@ import {type LoadedConfig, loadConfig, resolveSettings} from '../engine/config.j
 import {evaluate} from '../engine/evaluate.js'
 import {loadAllRules, resolveRuleSet, type RuleSet} from '../engine/registry.js'
 import type {AuditSettings, RuleScope} from '../engine/rule.js'
-import {applyBaseline, applySuppressions, readBaseline, writeBaseline} from '../engine/suppress.js'
+import {applyBaseline, applySuppressions, writeBaseline} from '../engine/suppress.js'
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditModel} from '../model/types.js'
 import {formatReport, locationSourceFromModel, type ReportFormat, type ReportInput} from '../report/index.js'
@@ -48,7 +48,8 @@ export interface ReportRequest {
   output?: string
   failOn: FailOn
   category?: string
-  baseline?: string
+  /** Fingerprints of the baseline (read before anything is collected). */
+  baseline?: Set<string>
   updateBaseline?: string
   version: string
   source: Source
@@ -88,7 +89,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   timer(`evaluated ${active.length} rules: ${evaluation.findings.length} findings`)
   const today = new Date().toISOString().slice(0, 10)
   let filtered = applySuppressions(evaluation.findings, prepared.loaded.config.suppressions ?? [], today)
-  if (request.baseline) filtered = applyBaseline(filtered, await readBaseline(request.baseline))
+  if (request.baseline) filtered = applyBaseline(filtered, request.baseline)
   const errors = [...model.errors, ...evaluation.errors]
 
   const locations = locationSourceFromModel(model)

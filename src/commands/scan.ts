@@ -4,6 +4,7 @@ import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, evaluateAndReport, prepare, stopwatch} from '../cli/audit.js'
 import {UsageError} from '../cli/errors.js'
 import {commonFlags, failOnFlag, reportFlags, serverFlags} from '../cli/flags.js'
+import {readBaseline} from '../engine/suppress.js'
 import {readSnapshot} from '../cli/sources.js'
 
 export default class Scan extends AuditCommand {
@@ -53,6 +54,8 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
     // Configuration and rules first: a bad configuration fails before any request.
     const timer = stopwatch(this.debugLine)
     const prepared = await prepare(flags.config, flags.branch)
+    // Read before collecting, so a broken baseline never costs a collection.
+    const baseline = flags.baseline ? await readBaseline(flags.baseline) : undefined
     timer(`loaded the configuration and ${prepared.ruleSet.listing.length} rules`)
 
     const {model, source} = flags.snapshot
@@ -65,7 +68,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
       output: flags.output,
       failOn: flags['fail-on'],
       category: flags.category,
-      baseline: flags.baseline,
+      baseline,
       updateBaseline: flags['update-baseline'],
       version: this.config.version,
       source,

@@ -1,0 +1,110 @@
+import {mkdtemp, readFile, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {beforeAll, describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+import {validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
+
+// The bundled example snapshot: no server needed.
+const SNAPSHOT = 'examples/snapshot.json'
+let dir: string
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'oda-baseline-'))
+})
+
+async function scanJson(args: string[]) {
+  const result = await runCli(['scan', '--snapshot', SNAPSHOT, '--format', 'json', ...args])
+  return {...result, report: JSON.parse(result.stdout)}
+}
+
+describe('suppressions from the configuration', () => {
+  it('leaves suppressed findings out of SARIF, keeps them in JSON with the reason, and reports expired and unused ones', async () => {
+    const config = join(dir, 'suppress.config.json')
+    await writeFile(
+      config,
+      JSON.stringify({
+        suppressions: [
+          {rule: 'job-secret/broad-branches', project: 'acme/**', subject: 'npm-token', justification: 'rotated weekly, SEC-12'},
+          {rule: 'notification/insecure-webhook', justification: 'was accepted until the migration', expires: '2020-01-01'},
+          {rule: 'webhook/missing-secret', project: 'nowhere/**', justification: 'left over'},
+        ],
+      }),
+    )
+    const {code, report, stderr} = await scanJson(['--config', config, '--fail-on', 'none'])
+    expect(code).toBe(0)
+    expect(validateReportJson(report)).toEqual([])
+    expect(report.suppressed).toEqual([
+      {finding: expect.objectContaining({ruleId: 'job-secret/broad-branches', subject: 'npm-token', project: {id: 2, path: 'acme/app'}}), reason: {kind: 'suppression', justification: 'rotated weekly, SEC-12'}},
+    ])
+    expect(report.findings.some((f: any) => f.ruleId === 'job-secret/broad-branches' && f.project?.path === 'acme/app' && f.subject === 'npm-token')).toBe(false)
+    // The expired suppression no longer suppresses.
+    expect(report.findings.some((f: any) => f.ruleId === 'notification/insecure-webhook')).toBe(true)
+    expect(report.notices).toEqual([
+      {kind: 'suppression-expired', message: 'suppression #2 (rule notification/insecure-webhook) expired on 2020-01-01: its findings are reported again'},
+      {kind: 'suppression-unused', message: 'suppression #3 (rule webhook/missing-secret, project nowhere/**) matched no finding: remove it if the problem is fixed'},
+    ])
+    expect(stderr).toContain('onedev-audit: suppression-expired: suppression #2')
+
+    const sarifOut = join(dir, 'suppressed.sarif')
+    const sarif = await runCli(['scan', '--snapshot', SNAPSHOT, '--config', config, '--format', 'sarif', '--output', sarifOut, '--fail-on', 'none'])
+    expect(sarif.code).toBe(0)
+    const log = JSON.parse(await readFile(sarifOut, 'utf8'))
+    expect(validateSarif(log)).toEqual([])
+    const fingerprint = report.suppressed[0].finding.fingerprint
+    expect(log.runs[0].results.some((r: any) => Object.values(r.partialFingerprints).includes(fingerprint))).toBe(false)
+    expect(log.runs[0].results).toHaveLength(report.findings.length)
+  })
+})
+
+describe('baseline', () => {
+  it('--update-baseline writes every finding; --baseline then reports only new ones and exits 0', async () => {
+    const baseline = join(dir, 'onedev-audit.baseline.json')
+    const first = await scanJson(['--update-baseline', baseline])
+    expect(first.code).toBe(1)
+    expect(first.stderr).toBe(`onedev-audit: wrote baseline ${baseline} (${first.report.findings.length} findings)\n`)
+    const written = JSON.parse(await readFile(baseline, 'utf8'))
+    expect(written.baselineVersion).toBe(1)
+    expect(written.findings.map((f: any) => f.fingerprint).sort()).toEqual(first.report.findings.map((f: any) => f.fingerprint).sort())
+
+    const second = await scanJson(['--baseline', baseline])
+    expect(second.code).toBe(0)
+    expect(second.report.findings).toEqual([])
+    expect(second.report.suppressed).toHaveLength(first.report.findings.length)
+    expect(second.report.suppressed.every((s: any) => s.reason.kind === 'baseline')).toBe(true)
+
+    // A finding the baseline does not know is reported: drop one entry from the baseline.
+    const dropped = written.findings.find((f: any) => f.ruleId === 'job-secret/broad-branches')
+    await writeFile(baseline, JSON.stringify({...written, findings: written.findings.filter((f: any) => f !== dropped)}))
+    const third = await scanJson(['--baseline', baseline])
+    expect(third.code).toBe(1)
+    expect(third.report.findings.map((f: any) => f.fingerprint)).toEqual([dropped.fingerprint])
+  })
+
+  it('a broken baseline is a one-line error naming the file, exit 2', async () => {
+    const broken = join(dir, 'broken.baseline.json')
+    await writeFile(broken, '{"baselineVersion": 1, "findings": [}')
+    const result = await runCli(['scan', '--snapshot', SNAPSHOT, '--baseline', broken])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(`onedev-audit: error: ${broken}:1:37: invalid JSON: unexpected character\n`)
+  })
+})
+
+describe('baseline read before collecting', () => {
+  it('a broken baseline fails before any request to the server', async () => {
+    const {startFixtureServer, serverEnv} = await import('../helpers/fixture-server.js')
+    const server = await startFixtureServer()
+    try {
+      const broken = join(dir, 'broken-live.baseline.json')
+      await writeFile(broken, '{"baselineVersion": 2, "findings": []}')
+      const result = await runCli(['scan', '--all-projects', '--baseline', broken], {env: serverEnv(server)})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toMatch(/^onedev-audit: error: .*broken-live\.baseline\.json: \/baselineVersion: /)
+      expect(server.requests).toEqual([])
+    } finally {
+      await server.close()
+    }
+  })
+})
