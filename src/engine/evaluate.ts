@@ -5,7 +5,7 @@
  * or the issue setting); the engine turns its drafts into findings with references, the effective
  * severity and a fingerprint, and turns a rule that throws into an error instead of a crash.
  */
-import {createHash} from 'node:crypto'
+import {hash} from 'node:crypto'
 
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
@@ -53,10 +53,7 @@ export function serverKey(model: Pick<AuditModel, 'server'>): string {
 }
 
 export function fingerprintOf(parts: {ruleId: string; server: string; owner: string; subject: string; key?: string}): string {
-  return createHash('sha256')
-    .update([parts.ruleId, parts.server, parts.owner, parts.subject, parts.key ?? ''].join('\n'))
-    .digest('hex')
-    .slice(0, 32)
+  return hash('sha256', [parts.ruleId, parts.server, parts.owner, parts.subject, parts.key ?? ''].join('\n'), 'hex').slice(0, 32)
 }
 
 const rank = (severity: Severity) => SEVERITIES.indexOf(severity)

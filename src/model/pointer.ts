@@ -17,8 +17,25 @@ export function joinPointer(base: string, ...tokens: (string | number)[]): strin
   return out
 }
 
-/** The reference tokens of a pointer, unescaped; null when it is not a valid pointer. */
-export function parsePointer(pointer: string): string[] | null {
+/**
+ * Parsed pointers, shared: rules check the same few pointers (`/branchProtections/0/preventForcedPush`)
+ * in every project. Bounded, so hostile input cannot grow it without limit.
+ */
+const parsed = new Map<string, readonly string[] | null>()
+const PARSED_MAX = 4096
+
+/** The reference tokens of a pointer, unescaped; null when it is not a valid pointer. Do not modify the result. */
+export function parsePointer(pointer: string): readonly string[] | null {
+  let tokens = parsed.get(pointer)
+  if (tokens === undefined) {
+    tokens = parseTokens(pointer)
+    if (parsed.size >= PARSED_MAX) parsed.clear()
+    parsed.set(pointer, tokens)
+  }
+  return tokens
+}
+
+function parseTokens(pointer: string): string[] | null {
   if (pointer === '') return []
   if (!pointer.startsWith('/')) return null
   const tokens = pointer.slice(1).split('/')

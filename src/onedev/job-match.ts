@@ -382,7 +382,19 @@ export interface SecretAuthorizationAssessment {
 }
 
 /** Judges a job secret's authorization by the rules of the server generation it came from (§2, §5). */
+/** Assessed once per authorization: the secret rules ask for every project and each of its descendants. */
+const assessments = new WeakMap<SecretAuthorization, SecretAuthorizationAssessment>()
+
 export function assessSecretAuthorization(authorization: SecretAuthorization): SecretAuthorizationAssessment {
+  let assessment = assessments.get(authorization)
+  if (!assessment) {
+    assessment = assess(authorization)
+    assessments.set(authorization, assessment)
+  }
+  return assessment
+}
+
+function assess(authorization: SecretAuthorization): SecretAuthorizationAssessment {
   if (authorization.kind === 'branches') {
     const text = authorization.branches
     if (text === null || text.trim() === '') return {breadth: 'arbitrary-branches', text: null}
