@@ -11,9 +11,11 @@ export const REPORT_SCHEMA_URI = 'https://onedev-audit.dev/schemas/report.schema
 
 const projectRef = (ref: ProjectRef): ProjectRef => ({id: ref.id, path: ref.path})
 
-function sourceOf(source: Source): Source {
-  const out: Source = {kind: source.kind}
-  if (source.server !== undefined) out.server = source.server ? {url: safeServerUrl(source.server.url), apiPrefix: source.server.apiPrefix} : null
+/** Where the settings came from, as the report spells it: `server`, then `snapshot`, `file`, `collectedAt` when known. */
+function originOf(source: Source): Pick<AuditReport, 'server' | 'snapshot' | 'file' | 'collectedAt'> {
+  const out: Pick<AuditReport, 'server' | 'snapshot' | 'file' | 'collectedAt'> = {
+    server: source.server ? {url: safeServerUrl(source.server.url), apiPrefix: source.server.apiPrefix} : null,
+  }
   if (source.snapshot !== undefined) out.snapshot = source.snapshot
   if (source.file !== undefined) out.file = source.file
   if (source.collectedAt !== undefined) out.collectedAt = source.collectedAt
@@ -59,7 +61,7 @@ export function buildJsonReport(input: ReportInput): AuditReport {
     reportVersion: 1,
     tool: {name: input.tool.name, version: input.tool.version},
     generatedAt: input.generatedAt,
-    source: sourceOf(input.source),
+    ...originOf(input.source),
     complete: input.errors.length === 0,
     findings: input.findings.map(findingOf),
     suppressed: input.suppressed.map(suppressedOf),

@@ -21,7 +21,22 @@ export interface AuditReport {
     version: string
   }
   generatedAt: string
-  source: Source
+  /**
+   * The server audited, or the one a snapshot was collected from; null when unknown (issue-setting lint).
+   */
+  server: Server | null
+  /**
+   * The snapshot file or folder evaluated with --snapshot, when the report comes from one.
+   */
+  snapshot?: string
+  /**
+   * The linted file, for issue-setting lint.
+   */
+  file?: string
+  /**
+   * When the settings were read from the server.
+   */
+  collectedAt?: string
   /**
    * false when errors kept part of the server from being audited; the exit code is then 2.
    */
@@ -43,23 +58,11 @@ export interface AuditReport {
 }
 /**
  * This interface was referenced by `AuditReport`'s JSON-Schema
- * via the `definition` "Source".
+ * via the `definition` "Server".
  */
-export interface Source {
-  kind: 'server' | 'snapshot' | 'file'
-  server?: {
-    url: string
-    apiPrefix: string
-  } | null
-  /**
-   * Path of the snapshot file or folder read with --snapshot.
-   */
-  snapshot?: string
-  /**
-   * Path of the linted file (issue-setting lint).
-   */
-  file?: string
-  collectedAt?: string
+export interface Server {
+  url: string
+  apiPrefix: string
 }
 /**
  * This interface was referenced by `AuditReport`'s JSON-Schema
@@ -174,4 +177,23 @@ export interface Summary {
   }
   suppressed: number
   errors: number
+}
+/**
+ * Where the audited settings came from (the formatters' input); the report spells it as server, snapshot, file and collectedAt.
+ *
+ * This interface was referenced by `AuditReport`'s JSON-Schema
+ * via the `definition` "Source".
+ */
+export interface Source {
+  kind: 'server' | 'snapshot' | 'file'
+  server?: Server | null
+  /**
+   * Path of the snapshot file or folder read with --snapshot.
+   */
+  snapshot?: string
+  /**
+   * Path of the linted file (issue-setting lint).
+   */
+  file?: string
+  collectedAt?: string
 }

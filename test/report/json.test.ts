@@ -66,10 +66,10 @@ describe('JSON report', () => {
       sampleInput({findings: [sloppy], source: {collectedAt: '2026-11-21', kind: 'server', server: {apiPrefix: '/~api', url: 'https://h'}}}),
     )
     expect(validateReportJson(report)).toEqual([])
-    expect(Object.keys(report)).toEqual(['$schema', 'reportVersion', 'tool', 'generatedAt', 'source', 'complete', 'findings', 'suppressed', 'errors', 'notices', 'summary'])
+    expect(Object.keys(report)).toEqual(['$schema', 'reportVersion', 'tool', 'generatedAt', 'server', 'collectedAt', 'complete', 'findings', 'suppressed', 'errors', 'notices', 'summary'])
     expect(Object.keys(report.findings[0]!)).toEqual(['ruleId', 'severity', 'message', 'project', 'role', 'subject', 'pointer', 'fingerprint'])
     expect(report.findings[0]!.project).toEqual({id: 1, path: 'p'})
-    expect(Object.keys(report.source)).toEqual(['kind', 'server', 'collectedAt'])
+    expect(report.server).toEqual({url: 'https://h', apiPrefix: '/~api'})
     expect(Object.keys(buildJsonReport(sampleInput()).findings[0]!)).toEqual([
       'ruleId', 'severity', 'message', 'project', 'role', 'subject', 'pointer', 'source', 'fingerprint',
     ])
@@ -88,13 +88,13 @@ describe('JSON report', () => {
 describe('server URL in reports', () => {
   test('loses user info, query and fragment, and is kept as given otherwise', () => {
     const withCredentials = sampleInput({source: {kind: 'server', server: {url: 'https://bob:s3cret@onedev.example.com/od?token=abc#x', apiPrefix: '/~api'}}})
-    expect(buildJsonReport(withCredentials).source.server).toEqual({url: 'https://onedev.example.com/od', apiPrefix: '/~api'})
+    expect(buildJsonReport(withCredentials).server).toEqual({url: 'https://onedev.example.com/od', apiPrefix: '/~api'})
     const markdownText = formatReport('markdown', withCredentials).text
     expect(markdownText).toContain('Server: https://onedev.example.com/od ·')
     for (const text of [markdownText, formatReport('json', withCredentials).text, formatReport('sarif', withCredentials).text, formatReport('stylish', withCredentials).text]) {
       expect(text).not.toContain('s3cret')
       expect(text).not.toContain('abc')
     }
-    expect(buildJsonReport(sampleInput()).source.server!.url).toBe('https://onedev.example.com')
+    expect(buildJsonReport(sampleInput()).server!.url).toBe('https://onedev.example.com')
   })
 })
