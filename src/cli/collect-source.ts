@@ -23,10 +23,8 @@ export interface Io {
 /** A progress line on stderr, only when it is a terminal and nothing else is logging there. */
 function progress(io: Io, debug: boolean): ((done: number, total: number) => void) | undefined {
   if (!process.stderr.isTTY || debug) return undefined
-  return (done, total) => {
-    process.stderr.write(`\rcollecting ${done}/${total} projects${done === total ? '\x1b[K\r' : ''}`)
-    if (done === total) process.stderr.write('\r\x1b[K')
-  }
+  // The last update clears the line, so what follows starts on a clean one.
+  return (done, total) => process.stderr.write(done === total ? '\r\x1b[K' : `\rcollecting ${done}/${total} projects`)
 }
 
 export async function collectFromServer(flags: CollectFlags & {debug?: boolean}, prepared: Prepared, io: Io): Promise<{model: AuditModel; source: Source}> {
