@@ -334,8 +334,13 @@ export function createClient(options: ClientOptions): ApiClient {
     return deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - Date.now()
   }
 
+  function interrupted(method: Method, path: string): Failure {
+    return {error: {kind: 'interrupted', message: `${method} ${path}: interrupted`, path}, retryable: false, label: 'interrupted'}
+  }
+
   async function attempt(request: Exchange, path: string, display: string): Promise<{answer: Answer} | {failure: Failure}> {
     return gate(async () => {
+      if (options.signal?.aborted) return {failure: interrupted(request.method, path)}
       const budget = Math.min(timeoutMs, remaining())
       if (budget <= 0) {
         return {
@@ -352,6 +357,8 @@ export function createClient(options: ClientOptions): ApiClient {
         timer.fired = true
         abort.abort()
       }, budget)
+      const cancel = () => abort.abort()
+      options.signal?.addEventListener('abort', cancel, {once: true})
       const started = Date.now()
       requestCount++
       try {
@@ -378,11 +385,12 @@ export function createClient(options: ClientOptions): ApiClient {
         if (read.overflow && success) return {failure: tooLarge(request.method, path, response.statusCode)}
         return {answer: {status: response.statusCode, contentType, body: read.bytes, retryAfter}}
       } catch (error) {
-        const failure = failureOf(request.method, path, error, timer)
+        const failure = options.signal?.aborted ? interrupted(request.method, path) : failureOf(request.method, path, error, timer)
         debug?.(`${request.method} ${display} ${failure.label} ${Date.now() - started}ms`)
         return {failure}
       } finally {
         clearTimeout(handle)
+        options.signal?.removeEventListener('abort', cancel)
       }
     })
   }
@@ -405,7 +413,17 @@ export function createClient(options: ClientOptions): ApiClient {
       })
     }
     debug?.(`retry ${retry}/${retries} after ${delay}ms: ${label}`)
-    await new Promise((resolve) => setTimeout(resolve, delay))
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(handle)
+        resolve()
+      }
+      const handle = setTimeout(() => {
+        options.signal?.removeEventListener('abort', wake)
+        resolve()
+      }, delay)
+      options.signal?.addEventListener('abort', wake, {once: true})
+    })
   }
 
   async function exchange(request: Exchange): Promise<{answer: Answer; path: string}> {

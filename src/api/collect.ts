@@ -25,6 +25,8 @@ export interface CollectRequest {
   concurrency?: number
   /** keep only projects whose path passes (config include/exclude); excluded projects may still be fetched as ancestors */
   filter?: (path: string) => boolean
+  /** Aborting it stops the collection: nothing new starts, requests in flight are cancelled (the client's own signal), and the model holds what was collected, with one `interrupted` error. */
+  signal?: AbortSignal
   /** called after each project completes, for progress on a TTY */
   onProgress?: (done: number, total: number) => void
 }
@@ -60,8 +62,15 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const recorded: RecordedError[] = []
   let stopped = false
   let authRecorded = false
+  const stop = () => {
+    stopped = true
+  }
+  if (request.signal?.aborted) stopped = true
+  request.signal?.addEventListener('abort', stop, {once: true})
 
   function record(group: Group, error: AuditError, project?: ProjectRef): void {
+    // Requests cancelled by an interruption are summed up in one error at the end.
+    if (error.kind === 'interrupted') return
     if (error.kind === 'auth') {
       stopped = true
       if (authRecorded) return
@@ -195,7 +204,17 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   }
   await rolesDone
 
+  request.signal?.removeEventListener('abort', stop)
   const projects = audited.flatMap((id) => projectsById.get(id) ?? []).sort(byPathThenId)
+  if (request.signal?.aborted) {
+    const missing = audited.filter((id) => !projectsById.get(id)?.setting).length
+    recorded.push({
+      group: Group.Auth,
+      projectId: -1,
+      sequence: recorded.length,
+      error: {kind: 'interrupted', message: `interrupted: ${missing} of ${audited.length} projects${rolesRaw.length === 0 ? ' and the roles' : ''} were not collected; the report holds what was`, project: null},
+    })
+  }
   const sortedById = new Map([...projectsById.entries()].sort(([a], [b]) => a - b))
   const errors = recorded
     .sort((a, b) => a.group - b.group || a.projectId - b.projectId || a.sequence - b.sequence)

@@ -29,6 +29,8 @@ export interface ClientOptions {
   retryMaxDelayMs?: number
   /** Skip TLS verification (the command warns). */
   insecure?: boolean
+  /** Aborting it cancels requests in flight and waits between retries; nothing new starts (error kind `interrupted`). */
+  signal?: AbortSignal
   /** Receives one line per request: method, path, status, time. Never headers or bodies. */
   debug?: (line: string) => void
 }

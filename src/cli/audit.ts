@@ -103,7 +103,8 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     errors,
     notices: filtered.notices,
     rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
-    counts: {projects: model.projects.length, roles: model.roles.length},
+    // A project whose setting could not be read was not audited: its error says so.
+    counts: {projects: model.projects.filter((p) => p.setting !== null).length, roles: model.roles.length},
     locations,
     ...(request.category ? {category: request.category} : {}),
     color: request.color,

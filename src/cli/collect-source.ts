@@ -27,23 +27,43 @@ function progress(io: Io, debug: boolean): ((done: number, total: number) => voi
   return (done, total) => process.stderr.write(done === total ? '\r\x1b[K' : `\rcollecting ${done}/${total} projects`)
 }
 
-export async function collectFromServer(flags: CollectFlags & {debug?: boolean}, prepared: Prepared, io: Io): Promise<{model: AuditModel; source: Source}> {
-  const {client, url} = await connect(flags, io.debug, io.say)
-  const server = {url, apiPrefix: flags['api-prefix']}
-  try {
-    const filter = projectFilter(prepared.loaded.config)
-    const onProgress = progress(io, flags.debug === true)
-    const model = await collectModel(client, {
-      server,
-      projects: flags['all-projects'] ? 'all' : (flags.project ?? []),
-      concurrency: flags.concurrency,
-      ...(filter ? {filter} : {}),
-      ...(onProgress ? {onProgress} : {}),
-    })
-    io.debug(`${client.requestCount} requests`)
-    return {model, source: {kind: 'server', server, ...(model.collectedAt ? {collectedAt: model.collectedAt} : {})}}
-  } finally {
-    await client.close()
+/**
+ * Ctrl-C during a collection: the first stops it, and the report is written from what was collected
+ * (with an `interrupted` error, so the exit code is 2); a second one quits at once.
+ */
+function interruptible(io: Io): {signal: AbortSignal; release: () => void} {
+  const controller = new AbortController()
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130)
+    io.say('onedev-audit: interrupted: finishing with what was collected (press Ctrl-C again to quit at once)')
+    controller.abort()
   }
+  process.on('SIGINT', onSignal)
+  return {signal: controller.signal, release: () => process.off('SIGINT', onSignal)}
 }
 
+export async function collectFromServer(flags: CollectFlags & {debug?: boolean}, prepared: Prepared, io: Io): Promise<{model: AuditModel; source: Source}> {
+  const interrupt = interruptible(io)
+  try {
+    const {client, url} = await connect(flags, io.debug, io.say, interrupt.signal)
+    const server = {url, apiPrefix: flags['api-prefix']}
+    try {
+      const filter = projectFilter(prepared.loaded.config)
+      const onProgress = progress(io, flags.debug === true)
+      const model = await collectModel(client, {
+        server,
+        projects: flags['all-projects'] ? 'all' : (flags.project ?? []),
+        concurrency: flags.concurrency,
+        ...(filter ? {filter} : {}),
+        ...(onProgress ? {onProgress} : {}),
+        signal: interrupt.signal,
+      })
+      io.debug(`${client.requestCount} requests`)
+      return {model, source: {kind: 'server', server, ...(model.collectedAt ? {collectedAt: model.collectedAt} : {})}}
+    } finally {
+      await client.close()
+    }
+  } finally {
+    interrupt.release()
+  }
+}

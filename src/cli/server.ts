@@ -51,7 +51,12 @@ export function parseBaseUrl(url: string | undefined): string {
   return parsed.href.replace(/\/+$/, '')
 }
 
-export async function connect(flags: ServerFlags, debug: (line: string) => void, warn: (line: string) => void): Promise<{client: ApiClient; url: string}> {
+export async function connect(
+  flags: ServerFlags,
+  debug: (line: string) => void,
+  warn: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<{client: ApiClient; url: string}> {
   const url = parseBaseUrl(flags.url)
   const secret = await readSecret(flags['token-stdin'])
   if (flags.insecure) warn('onedev-audit: warning: --insecure: TLS certificates are not verified; anyone on the network path can read the credentials')
@@ -68,6 +73,7 @@ export async function connect(flags: ServerFlags, debug: (line: string) => void,
     ...(flags.deadline ? {deadlineMs: flags.deadline * 1000} : {}),
     insecure: flags.insecure,
     ...(flags.concurrency ? {connections: flags.concurrency} : {}),
+    ...(signal ? {signal} : {}),
     debug,
   })
   return {client, url}

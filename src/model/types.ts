@@ -154,21 +154,26 @@ export interface Role {
   raw: unknown
 }
 
-export type ErrorKind =
-  | 'auth'
-  | 'forbidden'
-  | 'not-found'
-  | 'http'
-  | 'not-json'
-  | 'network'
-  | 'timeout'
-  | 'too-large'
-  | 'invalid-payload'
-  | 'paging'
-  | 'config'
-  | 'io'
-  | 'plugin'
-  | 'internal'
+/** Kinds of AuditError (schemas/snapshot.schema.json lists the same, for snapshot files). */
+export const ERROR_KINDS = [
+  'auth',
+  'forbidden',
+  'not-found',
+  'http',
+  'not-json',
+  'network',
+  'timeout',
+  'too-large',
+  'invalid-payload',
+  'paging',
+  'config',
+  'io',
+  'plugin',
+  'internal',
+  'interrupted',
+] as const
+
+export type ErrorKind = (typeof ERROR_KINDS)[number]
 
 /** An error is a value until a command turns it into a message and an exit code. */
 export interface AuditError {

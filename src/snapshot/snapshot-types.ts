@@ -89,6 +89,7 @@ export interface AuditError {
     | 'io'
     | 'plugin'
     | 'internal'
+    | 'interrupted'
   message: string
   project?: {
     id: number

@@ -13,7 +13,7 @@ import {z} from 'zod'
 import {ingestProjectSetting, ingestRoles} from '../model/ingest.js'
 import {describeIssues, schemaIssues} from '../model/normalize.js'
 import {redactDeep, redactProjectSetting, redactText, redactUrl} from '../model/redact.js'
-import type {AuditError, AuditModel, ErrorKind, Project} from '../model/types.js'
+import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type Project} from '../model/types.js'
 import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, isSafeProjectFile, projectFilePath} from './layout.js'
 import type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject} from './snapshot-types.js'
 
@@ -52,7 +52,7 @@ const ToolSchema = z.strictObject({name: z.string(), version: z.string()})
 const ServerSchema = z.strictObject({url: z.string(), apiPrefix: z.string()}).nullable()
 const integer = () => z.int({error: 'expected integer'})
 const ErrorSchema = z.strictObject({
-  kind: z.enum(['auth', 'forbidden', 'not-found', 'http', 'not-json', 'network', 'timeout', 'too-large', 'invalid-payload', 'paging', 'config', 'io', 'plugin', 'internal']),
+  kind: z.enum(ERROR_KINDS),
   message: z.string(),
   project: z.strictObject({id: integer(), path: z.string()}).nullable().optional(),
   path: z.string().optional(),

@@ -578,3 +578,30 @@ describe('helpers', () => {
     expect(permissionNeeded('/projects/12/setting')).toBe('the manage-project permission on project 12 or one of its ancestors')
   })
 })
+
+describe('interruption', () => {
+  it('an abort cancels the request in flight and the wait before a retry; nothing new starts', async () => {
+    const controller = new AbortController()
+    server.override('GET /projects/*', {delayMs: 10_000})
+    const client = clientFor({signal: controller.signal})
+    const started = Date.now()
+    const pending = failure(client.getJson('/projects/1'))
+    setTimeout(() => controller.abort(), 100)
+    expect(await pending).toEqual({kind: 'interrupted', message: 'GET /~api/projects/1: interrupted', path: '/~api/projects/1'})
+    expect(Date.now() - started).toBeLessThan(5_000)
+    const before = server.requests.length
+    expect((await failure(client.getJson('/projects/2'))).kind).toBe('interrupted')
+    expect(server.requests.length).toBe(before)
+    server.reset()
+
+    const waiting = new AbortController()
+    server.override('GET /roles', {status: 503, text: 'busy', headers: {'retry-after': '30'}})
+    const retrying = clientFor({signal: waiting.signal})
+    const t0 = Date.now()
+    const outcome = failure(retrying.getJson('/roles', {offset: 0, count: 100}))
+    setTimeout(() => waiting.abort(), 200)
+    expect((await outcome).kind).toBe('interrupted')
+    expect(Date.now() - t0).toBeLessThan(5_000)
+    server.reset()
+  })
+})

@@ -66,3 +66,17 @@ describe('projectFilePath', () => {
     expect(posix.normalize('projects/%2E%2E/a.json')).toBe('projects/%2E%2E/a.json')
   })
 })
+
+describe('error kinds', () => {
+  test('the snapshot schema lists exactly the model\'s error kinds', async () => {
+    const {readFile} = await import('node:fs/promises')
+    const {ERROR_KINDS} = await import('../../src/model/types.js')
+    const schema = JSON.parse(await readFile(new URL('../../schemas/snapshot.schema.json', import.meta.url), 'utf8'))
+    const enums: string[][] = []
+    JSON.stringify(schema, (key, value) => {
+      if (key === 'enum' && Array.isArray(value) && value.includes('internal')) enums.push(value)
+      return value
+    })
+    expect(enums).toEqual([[...ERROR_KINDS]])
+  })
+})
