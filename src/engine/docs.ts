@@ -95,6 +95,7 @@ interface ManifestFlag {
   type: 'boolean' | 'option'
   default?: unknown
   options?: string[]
+  helpValue?: string
   multiple?: boolean
   env?: string
   hidden?: boolean
@@ -130,13 +131,14 @@ export function renderCommandsDoc(manifest: {version: string; commands: Record<s
     if (flags.length > 0) {
       lines.push('| Flag | Description |', '| --- | --- |')
       for (const flag of flags) {
-        const spelled = `--${flag.name}${flag.type === 'option' ? ` ${flag.options ? flag.options.join('\\|') : 'VALUE'}` : ''}`
+        const spelled = `--${flag.name}${flag.type === 'option' ? ` ${flag.options ? flag.options.join('\\|') : (flag.helpValue ?? 'VALUE')}` : ''}`
+        const description = flag.description ?? ''
         const extra = [
-          flag.multiple ? 'repeatable' : '',
+          flag.multiple && !/repeatable/i.test(description) ? 'repeatable' : '',
           flag.env ? `env \`${flag.env}\`` : '',
-          flag.default !== undefined && flag.default !== false ? `default \`${String(flag.default)}\`` : '',
+          flag.default !== undefined && flag.default !== false && flag.default !== '' ? `default \`${String(flag.default)}\`` : '',
         ].filter(Boolean)
-        lines.push(`| \`${spelled}\` | ${(flag.description ?? '').replace(/\|/g, '\\|')}${extra.length ? ` (${extra.join(', ')})` : ''} |`)
+        lines.push(`| \`${spelled}\` | ${description.replace(/\|/g, '\\|')}${extra.length ? ` (${extra.join(', ')})` : ''} |`)
       }
       lines.push('')
     }
