@@ -10,6 +10,7 @@
  * Findings name an endpoint by its host only: never the path, query or user info of its URL.
  */
 import type {ChannelNotification, Project, UrlFacts, WebHook} from '../model/types.js'
+import {hasPointer, joinPointer} from '../model/pointer.js'
 
 /** An inherited item together with the project whose setting holds it. */
 export interface Owned<T> {
@@ -52,11 +53,6 @@ export function hostOf(url: UrlFacts | null): string {
 
 /** `pointer/member` when that member exists in the raw payload, else `pointer`, so locations always resolve. */
 export function memberPointer(raw: unknown, pointer: string, member: string): string {
-  let current: unknown = raw
-  for (const token of `${pointer}/${member}`.slice(1).split('/')) {
-    const key = token.replace(/~1/g, '/').replace(/~0/g, '~')
-    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) return pointer
-    current = (current as Record<string, unknown>)[key]
-  }
-  return `${pointer}/${member}`
+  const candidate = joinPointer(pointer, member)
+  return hasPointer(raw, candidate) ? candidate : pointer
 }
