@@ -7,6 +7,19 @@ import {Command, Errors} from '@oclif/core'
 import {escapeControl, oneLine} from '../util/escape.js'
 import {auditErrorOf, describeAuditError, EXIT, UsageError} from './errors.js'
 
+/**
+ * A flag or argument problem found by oclif's parser, as one line: its reasons without the
+ * "The following error occurred:" header or the help hint, and no value after `=` (it might be a
+ * secret typed into the wrong flag).
+ */
+export function parserProblem(message: string): string {
+  const reasons = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^The following errors? occurred:?$/i.test(line) && !/^See more help with/i.test(line))
+  return oneLine(reasons.join('; ').replace(/(--?[\w-]+)=\S+/g, '$1=…'), 400)
+}
+
 export abstract class AuditCommand extends Command {
   /** Set from --debug once flags are parsed; before that, from argv. */
   protected debugEnabled = process.argv.includes('--debug')
@@ -38,9 +51,7 @@ export abstract class AuditCommand extends Command {
     if (known) {
       message = describeAuditError(known)
     } else if (error instanceof Errors.CLIError && error.oclif?.exit !== undefined) {
-      // A flag or argument problem found by oclif's parser: keep its first line, hide values after `=`.
-      message = oneLine(error.message.split('\n')[0]!.replace(/(--?[\w-]+)=\S+/g, '$1=…'), 400)
-      message += ' (see --help)'
+      message = `${parserProblem(error.message)} (see --help)`
     } else {
       message = `internal error: ${oneLine(error.message ?? String(error), 400)}${this.debugEnabled ? '' : ' (run with --debug for details)'}`
     }

@@ -30,7 +30,6 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
     snapshot: Flags.string({
       description: 'Evaluate a snapshot written by `collect --output FILE` or `collect --output-dir DIR` instead of calling a server.',
       helpValue: 'FILE|DIR',
-      exclusive: ['url', 'project', 'all-projects'],
     }),
     branch: Flags.string({char: 'b', description: 'A branch whose protection is judged (repeatable; default from the configuration, else main).', multiple: true, helpValue: 'NAME'}),
     concurrency: Flags.integer({description: 'Projects fetched in parallel over one keep-alive connection pool.', default: 8, min: 1, max: 64}),
@@ -45,6 +44,10 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
     const {flags} = await this.parse(Scan)
     this.debugEnabled = flags.debug
     this.refuseSecretFlags(flags)
+    // Not oclif's `exclusive`: it would also refuse an ONEDEV_URL exported in the environment.
+    if (flags.snapshot && (flags['all-projects'] || flags.project?.length)) {
+      throw new UsageError('--snapshot evaluates every audited project of the snapshot: it cannot be combined with --project or --all-projects (use the configuration\'s projects.include/exclude to narrow it)')
+    }
     if (!flags.snapshot && !flags['all-projects'] && !flags.project?.length) {
       throw new UsageError('nothing to audit: give --project ID (repeatable) or --all-projects, or --snapshot FILE')
     }

@@ -192,6 +192,26 @@ describe('scan when things go wrong', () => {
     }
   })
 
+  it('flag problems say what is wrong, in one line', async () => {
+    const concurrency = await scan(['--all-projects', '--concurrency', '0'])
+    expect(concurrency.code).toBe(2)
+    expect(concurrency.stderr).toBe('onedev-audit: error: Parsing --concurrency; Expected an integer greater than or equal to 1 but received: 0 (see --help)\n')
+    const both = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--project', '3'])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toBe(
+      "onedev-audit: error: --snapshot evaluates every audited project of the snapshot: it cannot be combined with --project or --all-projects (use the configuration's projects.include/exclude to narrow it)\n",
+    )
+  })
+
+  it('--snapshot works with ONEDEV_URL exported in the environment, and makes no request', async () => {
+    server.reset()
+    const result = await scan(['--snapshot', 'examples/snapshot.json', '--format', 'json', '--fail-on', 'none'])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout).snapshot).toBe('examples/snapshot.json')
+    expect(server.requests).toEqual([])
+  })
+
   it('a bad configuration fails before any request', async () => {
     server.reset()
     const config = join(dir, 'bad.config.json')
