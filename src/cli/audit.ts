@@ -2,7 +2,7 @@
  * The part every auditing command shares once it has something to evaluate: configuration and
  * rules, evaluation, suppressions and baseline, the report, and the exit code.
  */
-import {access, constants} from 'node:fs/promises'
+import {access, constants, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 
 import {type LoadedConfig, loadConfig, resolveSettings} from '../engine/config.js'
@@ -35,6 +35,7 @@ export async function prepare(configPath: string | undefined, branches?: string[
 /** Fails early, before any request, when the report could not be written. */
 export async function checkWritable(output: string | undefined, flag = '--output'): Promise<void> {
   if (output === undefined) return
+  if ((await stat(output).catch(() => null))?.isDirectory()) throw new UsageError(`${flag} ${output}: is a directory; give a file name`)
   const dir = dirname(resolve(output))
   try {
     await access(dir, constants.W_OK)

@@ -17,7 +17,9 @@ export function parserProblem(message: string): string {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !/^The following errors? occurred:?$/i.test(line) && !/^See more help with/i.test(line))
-  return oneLine(reasons.join('; ').replace(/(--?[\w-]+)=\S+/g, '$1=…'), 400)
+  // A line ending in ':' introduces the next one ("Missing 1 required arg:" / "id  Rule id ...").
+  const joined = reasons.reduce((text, line, i) => (i === 0 ? line : `${text}${text.endsWith(':') ? ' ' : '; '}${line}`), '')
+  return oneLine(joined.replace(/(--?[\w-]+)=\S+/g, '$1=…'), 400)
 }
 
 export abstract class AuditCommand extends Command {

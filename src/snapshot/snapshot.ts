@@ -16,6 +16,7 @@ import {redactDeep, redactProjectSetting, redactText, redactUrl} from '../model/
 import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type Project} from '../model/types.js'
 import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, isSafeProjectFile, projectFilePath} from './layout.js'
 import type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject} from './snapshot-types.js'
+import {parseJson} from '../util/json.js'
 
 export type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject}
 
@@ -269,10 +270,10 @@ async function readJson(file: string, label: string): Promise<unknown> {
     fail('io', `${label}: cannot read (${errorCode(error)})`)
   }
   try {
-    return JSON.parse(text)
-  } catch {
-    // JSON.parse's own message quotes the text, which may hold anything: say only that it is not JSON.
-    fail('config', `${label}: not valid JSON`)
+    // Line, column and reason, in words that quote nothing of the text (which may hold anything).
+    return parseJson(text, label)
+  } catch (error) {
+    fail('config', error instanceof Error ? error.message : `${label}: not valid JSON`)
   }
 }
 

@@ -203,6 +203,17 @@ describe('scan when things go wrong', () => {
     )
   })
 
+  it('an output path that is a directory, or a broken snapshot, is a one-line error before any work', async () => {
+    const toDir = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--output', dir])
+    expect(toDir.code).toBe(2)
+    expect(toDir.stderr).toBe(`onedev-audit: error: --output ${dir}: is a directory; give a file name\n`)
+    const broken = join(dir, 'broken-snapshot.json')
+    await writeFile(broken, '{\n  "snapshotVersion": 1,\n  "projects": [}\n')
+    const bad = await runCli(['scan', '--snapshot', broken])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toBe(`onedev-audit: error: ${broken}:3:16: invalid JSON: unexpected character\n`)
+  })
+
   it('--snapshot works with ONEDEV_URL exported in the environment, and makes no request', async () => {
     server.reset()
     const result = await scan(['--snapshot', 'examples/snapshot.json', '--format', 'json', '--fail-on', 'none'])

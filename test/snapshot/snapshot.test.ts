@@ -171,7 +171,7 @@ describe('snapshot file', () => {
     await expectSnapshotError(loadSnapshot(join(work, 'missing.json')), 'io', `${join(work, 'missing.json')}: cannot read (ENOENT)`)
     const file = join(work, 'bad.json')
     await writeFile(file, '{"secret": "CANARY-notjson-7f3a"')
-    await expectSnapshotError(loadSnapshot(file), 'config', `${file}: not valid JSON`)
+    await expectSnapshotError(loadSnapshot(file), 'config', `${file}:1:33: invalid JSON: unexpected end of input`)
   })
 })
 
