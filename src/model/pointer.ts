@@ -50,6 +50,12 @@ export function pointerOf(path: readonly PropertyKey[]): string {
 
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/
 
+/** `pointer/member` when the document has that member, else `pointer`: a finding's pointer always resolves. */
+export function memberPointer(document: unknown, pointer: string, member: string): string {
+  const candidate = joinPointer(pointer, member)
+  return hasPointer(document, candidate) ? candidate : pointer
+}
+
 /** Whether the pointer names an existing member of the document (a member holding null exists). */
 export function hasPointer(document: unknown, pointer: string): boolean {
   return lookup(document, pointer).found

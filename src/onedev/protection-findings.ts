@@ -4,7 +4,7 @@
  * project's raw payload.
  */
 import type {FindingDraft, ProjectContext} from '../engine/rule.js'
-import {hasPointer} from '../model/pointer.js'
+import {hasPointer, memberPointer as memberPointerIn} from '../model/pointer.js'
 import type {Project} from '../model/types.js'
 import {
   branchProtectionHierarchy,
@@ -26,8 +26,8 @@ function projectOf(ctx: ProjectContext<unknown>, projectId: number): Project | u
 /** `base/member` when the payload has that member, else `base` (pointers must always resolve). */
 export function memberPointer(ctx: ProjectContext<unknown>, located: Located<unknown>, base: string, member: string): string {
   const raw = projectOf(ctx, located.projectId)?.raw
-  const pointer = member.startsWith('/') ? member : `${base}/${member}`
-  return hasPointer(raw, pointer) ? pointer : base
+  if (member.startsWith('/')) return hasPointer(raw, member) ? member : base
+  return memberPointerIn(raw, base, member)
 }
 
 /** The finding's location fields for a setting of `located`'s project. */

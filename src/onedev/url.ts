@@ -10,7 +10,6 @@
  * Findings name an endpoint by its host only: never the path, query or user info of its URL.
  */
 import type {ChannelNotification, Project, UrlFacts, WebHook} from '../model/types.js'
-import {hasPointer, joinPointer} from '../model/pointer.js'
 
 /** An inherited item together with the project whose setting holds it. */
 export interface Owned<T> {
@@ -51,8 +50,5 @@ export function hostOf(url: UrlFacts | null): string {
   return url?.host ? url.host : '(unparsable URL)'
 }
 
-/** `pointer/member` when that member exists in the raw payload, else `pointer`, so locations always resolve. */
-export function memberPointer(raw: unknown, pointer: string, member: string): string {
-  const candidate = joinPointer(pointer, member)
-  return hasPointer(raw, candidate) ? candidate : pointer
-}
+/** Re-exported for the rules that locate members of web hooks, notifications and roles. */
+export {memberPointer} from '../model/pointer.js'
