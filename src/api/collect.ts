@@ -34,7 +34,8 @@ export interface CollectRequest {
 export const DEFAULT_CONCURRENCY = 8
 
 /** Where an error sorts: auth first, then roles, the project listing, then projects by id. */
-const Group = {Auth: 0, Roles: 1, Listing: 2, Project: 3} as const
+/** Order of errors in the model: those about the whole run (credentials refused, interrupted) first. */
+const Group = {Run: 0, Roles: 1, Listing: 2, Project: 3} as const
 type Group = (typeof Group)[keyof typeof Group]
 
 interface RecordedError {
@@ -75,7 +76,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
       stopped = true
       if (authRecorded) return
       authRecorded = true
-      recorded.push({group: Group.Auth, projectId: -1, sequence: recorded.length, error: {...error, project: null}})
+      recorded.push({group: Group.Run, projectId: -1, sequence: recorded.length, error: {...error, project: null}})
       return
     }
     const withProject = project && !error.project ? {...error, project: {id: project.id, path: project.path}} : error
@@ -209,7 +210,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   if (request.signal?.aborted) {
     const missing = audited.filter((id) => !projectsById.get(id)?.setting).length
     recorded.push({
-      group: Group.Auth,
+      group: Group.Run,
       projectId: -1,
       sequence: recorded.length,
       error: {kind: 'interrupted', message: `interrupted: ${missing} of ${audited.length} projects${rolesRaw.length === 0 ? ' and the roles' : ''} were not collected; the report holds what was`, project: null},
