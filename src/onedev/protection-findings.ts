@@ -67,9 +67,13 @@ export function listPointer(project: Project, key: 'branchProtections' | 'tagPro
   return hasPointer(project.raw, `/${key}`) ? `/${key}` : ''
 }
 
-/** Checked names, each once, in the configured order. */
-export function uniqueNames(names: readonly string[]): string[] {
-  return [...new Set(names)]
+const unique = new WeakMap<readonly string[], readonly string[]>()
+
+/** Checked names, each once, in the configured order (shared: the settings' lists never change during a run). */
+export function uniqueNames(names: readonly string[]): readonly string[] {
+  let once = unique.get(names)
+  if (!once) unique.set(names, (once = [...new Set(names)]))
+  return once
 }
 
 /** "a", "a and b", "a, b and c". */
@@ -89,20 +93,46 @@ export function describeSources(
   return `the ${sources.length} ${noun}s that apply together (${sources.map((l) => `${l.item.pointer} ("${text(l) ?? ''}")${inheritedSuffix(ctx, l)}`).join('; ')})`
 }
 
+type Checked<K extends string, E> = ({[key in K]: string} & {effective: E})[]
+
+/**
+ * Most protection rules of a project start from the same list, so it is built once per hierarchy
+ * (the engine hands all rules of a project the same one) and shared: callers must not modify it.
+ */
+const checkedLists = new WeakMap<object, {names: readonly string[]; semantics: string; list: unknown}>()
+
+function checkedOnce<T>(hierarchy: object, names: readonly string[], semantics: string, build: () => T): T {
+  const known = checkedLists.get(hierarchy)
+  if (known && known.names === names && known.semantics === semantics) return known.list as T
+  const list = build()
+  checkedLists.set(hierarchy, {names, semantics, list})
+  return list
+}
+
 /** Each checked branch with the protection that applies to everyone else; unprotected branches are left out (unprotected-branch reports them). */
-export function protectedBranches(ctx: ProjectContext<unknown>): {branch: string; effective: EffectiveBranchProtection}[] {
+export function protectedBranches(ctx: ProjectContext<unknown>): Checked<'branch', EffectiveBranchProtection> {
   const hierarchy = branchProtectionHierarchy(ctx.project, ctx.ancestors)
-  return uniqueNames(ctx.settings.branches).flatMap((branch) => {
-    const effective = effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, ctx.settings.protectionSemantics)
-    return effective ? [{branch, effective}] : []
+  const {branches, protectionSemantics: semantics} = ctx.settings
+  return checkedOnce(hierarchy, branches, semantics, () => {
+    const list: Checked<'branch', EffectiveBranchProtection> = []
+    for (const branch of uniqueNames(branches)) {
+      const effective = effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, semantics)
+      if (effective) list.push({branch, effective})
+    }
+    return list
   })
 }
 
 /** Each checked tag name with the tag protection that applies to everyone else; unprotected ones are left out. */
-export function protectedTags(ctx: ProjectContext<unknown>): {tag: string; effective: EffectiveTagProtection}[] {
+export function protectedTags(ctx: ProjectContext<unknown>): Checked<'tag', EffectiveTagProtection> {
   const hierarchy = tagProtectionHierarchy(ctx.project, ctx.ancestors)
-  return uniqueNames(ctx.settings.tags).flatMap((tag) => {
-    const effective = effectiveTagProtection(hierarchy, tag, {kind: 'others'}, ctx.settings.protectionSemantics)
-    return effective ? [{tag, effective}] : []
+  const {tags, protectionSemantics: semantics} = ctx.settings
+  return checkedOnce(hierarchy, tags, semantics, () => {
+    const list: Checked<'tag', EffectiveTagProtection> = []
+    for (const tag of uniqueNames(tags)) {
+      const effective = effectiveTagProtection(hierarchy, tag, {kind: 'others'}, semantics)
+      if (effective) list.push({tag, effective})
+    }
+    return list
   })
 }

@@ -4,12 +4,12 @@
  * covered, and which protection shadows which. Pure; the rules turn these into findings.
  */
 import {pathMatcher} from './matchers.js'
-import {tryParsePatternSet} from './pattern-set.js'
 import {
   type EffectiveBranchProtection,
   type Hierarchy,
   forcePushBlockedByReviews,
   type Located,
+  patternSetOf,
   type ProtectionSemantics,
   userMatchOf,
 } from './protection.js'
@@ -69,7 +69,7 @@ export function nearMisses(hierarchy: Hierarchy<Protection>, name: string): stri
   for (const {item} of hierarchy) {
     if (hints.length >= 3) break
     const text = patternsText(item)
-    const patterns = tryParsePatternSet(text)
+    const patterns = patternSetOf(item)
     const userMatch = userMatchOf(item)
     if (!patterns || !userMatch) continue
     const matches = patterns.matches(name, pathMatcher)
@@ -120,14 +120,14 @@ function includeCovers(wide: string, narrow: string): boolean {
 export function shadowerOf<T extends Protection>(hierarchy: Hierarchy<T>, index: number): Located<T> | null {
   const later = hierarchy[index]!
   if (!later.item.enabled) return null
-  const laterPatterns = tryParsePatternSet(patternsText(later.item))
+  const laterPatterns = patternSetOf(later.item)
   const laterUsers = userMatchOf(later.item)
   if (!laterPatterns || !laterUsers) return null
   if (laterPatterns.includes.length === 0 && laterPatterns.excludes.length === 0) return null
   for (let i = 0; i < index; i++) {
     const earlier = hierarchy[i]!
     if (!earlier.item.enabled) continue
-    const patterns = tryParsePatternSet(patternsText(earlier.item))
+    const patterns = patternSetOf(earlier.item)
     const users = userMatchOf(earlier.item)
     if (!patterns || !users || patterns.excludes.length > 0 || patterns.includes.length === 0) continue
     if (!coversEveryone(users) && !sameUserMatch(users, laterUsers)) continue

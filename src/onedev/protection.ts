@@ -157,17 +157,26 @@ export interface EffectiveBranchProtection {
 
 /**
  * Answers per hierarchy: every protection rule of a project asks which protection applies to the
- * same branches for the same users. Results are shared, so callers must not modify them.
+ * same branches for the same users. Results are shared, so callers must not modify them. Keyed by
+ * semantics and principal, then by the name itself (the configured name strings, whose hashes V8
+ * keeps, so a lookup builds no string).
  */
-const answers = new WeakMap<object, Map<string, unknown>>()
+const answers = new WeakMap<object, Map<string, Map<string, unknown>>>()
+
+function principalKey(principal: Principal, semantics: ProtectionSemantics): string {
+  if (principal.kind === 'others') return semantics
+  return `${semantics}\u0000${principal.kind}\u0000${principal.name}`
+}
 
 function remembered<T>(hierarchy: object, name: string, principal: Principal, semantics: ProtectionSemantics, compute: () => T): T {
-  let byKey = answers.get(hierarchy)
-  if (!byKey) answers.set(hierarchy, (byKey = new Map()))
-  const key = `${semantics}\u0000${principal.kind}\u0000${'name' in principal ? principal.name : ''}\u0000${name}`
-  if (byKey.has(key)) return byKey.get(key) as T
+  let byPrincipal = answers.get(hierarchy)
+  if (!byPrincipal) answers.set(hierarchy, (byPrincipal = new Map()))
+  const key = principalKey(principal, semantics)
+  let byName = byPrincipal.get(key)
+  if (!byName) byPrincipal.set(key, (byName = new Map()))
+  if (byName.has(name)) return byName.get(name) as T
   const value = compute()
-  byKey.set(key, value)
+  byName.set(name, value)
   return value
 }
 
