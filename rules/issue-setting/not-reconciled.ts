@@ -21,7 +21,7 @@ export default defineRule({
       {
         subject: 'reconciled',
         pointer: '/reconciled',
-        message: 'The setting is marked as not reconciled: after applying it, run the reconciliation in Administration → Issue Settings so dangling state and field references are resolved.',
+        message: 'The setting is marked as not reconciled: after applying it, run the reconciliation in Administration > Issue Settings so dangling state and field references are resolved.',
       },
     ]
   },

@@ -91,7 +91,14 @@ function javaTrim(s: string): string {
 
 /** Spring's tokenizeToStringArray(str, '/'): split on '/', trim each token, drop empty ones. */
 function segments(s: string): string[] {
-  return s.split('/').map(javaTrim).filter((token) => token.length > 0)
+  const parts = s.split('/')
+  for (const part of parts) {
+    // Only an empty token, or one with spaces or control characters at either end, needs the slow path.
+    if (part.length === 0 || part.charCodeAt(0) <= 0x20 || part.charCodeAt(part.length - 1) <= 0x20) {
+      return parts.map(javaTrim).filter((token) => token.length > 0)
+    }
+  }
+  return parts
 }
 
 /**

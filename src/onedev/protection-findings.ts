@@ -6,6 +6,7 @@
 import type {FindingDraft, ProjectContext} from '../engine/rule.js'
 import {hasPointer, memberPointer as memberPointerIn} from '../model/pointer.js'
 import type {Project} from '../model/types.js'
+import {RecentMemo} from '../util/recent.js'
 import {
   branchProtectionHierarchy,
   type EffectiveBranchProtection,
@@ -16,8 +17,8 @@ import {
   tagProtectionHierarchy,
 } from './protection.js'
 
-export const BRANCH_PROTECTION_UI = 'Project Settings → Branch Protection'
-export const TAG_PROTECTION_UI = 'Project Settings → Tag Protection'
+export const BRANCH_PROTECTION_UI = 'Project Settings > Branch Protection'
+export const TAG_PROTECTION_UI = 'Project Settings > Tag Protection'
 
 function projectOf(ctx: ProjectContext<unknown>, projectId: number): Project | undefined {
   return projectId === ctx.project.id ? ctx.project : ctx.ancestors.find((a) => a.id === projectId)
@@ -47,7 +48,7 @@ export function inheritedSuffix(ctx: ProjectContext<unknown>, located: Located<u
   return located.projectId === ctx.project.id ? '' : ` (inherited from ${ownerPhrase(ctx, located)})`
 }
 
-/** Where to fix it: "Project Settings → Branch Protection" of the owning project. */
+/** Where to fix it: "Project Settings > Branch Protection" of the owning project. */
 export function fixWhere(ctx: ProjectContext<unknown>, located: Located<unknown>, ui: string): string {
   return located.projectId === ctx.project.id ? ui : `${ui} of ${ownerPhrase(ctx, located)}`
 }
@@ -99,13 +100,13 @@ type Checked<K extends string, E> = ({[key in K]: string} & {effective: E})[]
  * Most protection rules of a project start from the same list, so it is built once per hierarchy
  * (the engine hands all rules of a project the same one) and shared: callers must not modify it.
  */
-const checkedLists = new WeakMap<object, {names: readonly string[]; semantics: string; list: unknown}>()
+const checkedLists = new RecentMemo<object, {names: readonly string[]; semantics: string; list: unknown}>()
 
 function checkedOnce<T>(hierarchy: object, names: readonly string[], semantics: string, build: () => T): T {
-  const known = checkedLists.get(hierarchy)
-  if (known && known.names === names && known.semantics === semantics) return known.list as T
+  const known = checkedLists.get(hierarchy, () => ({names, semantics, list: build()}))
+  if (known.names === names && known.semantics === semantics) return known.list as T
   const list = build()
-  checkedLists.set(hierarchy, {names, semantics, list})
+  Object.assign(known, {names, semantics, list})
   return list
 }
 

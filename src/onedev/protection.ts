@@ -14,6 +14,7 @@
  */
 import type {AuditSettings} from '../engine/rule.js'
 import type {BranchProtection, FileProtection, Project, TagProtection} from '../model/types.js'
+import {RecentMemo} from '../util/recent.js'
 import {pathMatcher} from './matchers.js'
 import {type PatternSet, tryParsePatternSet} from './pattern-set.js'
 import {hasReviewers, mergeReviewRequirements, type ReviewRequirement, tryParseReviewRequirement} from './review-requirement.js'
@@ -45,15 +46,12 @@ interface Hierarchies {
   tag?: Hierarchy<TagProtection>
 }
 
-const hierarchies = new WeakMap<Project[], Hierarchies>()
+const hierarchies = new RecentMemo<Project[], Hierarchies>()
 
 function hierarchiesOf(project: Project, ancestors: Project[]): Hierarchies {
-  let entry = hierarchies.get(ancestors)
-  if (!entry || entry.project !== project) {
-    entry = {project}
-    hierarchies.set(ancestors, entry)
-  }
-  return entry
+  const entry = hierarchies.get(ancestors, () => ({project}))
+  // The same ancestors list handed with another project (not something the engine does): start over.
+  return entry.project === project ? entry : {project}
 }
 
 export function branchProtectionHierarchy(project: Project, ancestors: Project[]): Hierarchy<BranchProtection> {
@@ -161,7 +159,7 @@ export interface EffectiveBranchProtection {
  * semantics and principal, then by the name itself (the configured name strings, whose hashes V8
  * keeps, so a lookup builds no string).
  */
-const answers = new WeakMap<object, Map<string, Map<string, unknown>>>()
+const answers = new RecentMemo<object, Map<string, Map<string, unknown>>>()
 
 function principalKey(principal: Principal, semantics: ProtectionSemantics): string {
   if (principal.kind === 'others') return semantics
@@ -169,8 +167,7 @@ function principalKey(principal: Principal, semantics: ProtectionSemantics): str
 }
 
 function remembered<T>(hierarchy: object, name: string, principal: Principal, semantics: ProtectionSemantics, compute: () => T): T {
-  let byPrincipal = answers.get(hierarchy)
-  if (!byPrincipal) answers.set(hierarchy, (byPrincipal = new Map()))
+  const byPrincipal = answers.get(hierarchy, () => new Map())
   const key = principalKey(principal, semantics)
   let byName = byPrincipal.get(key)
   if (!byName) byPrincipal.set(key, (byName = new Map()))

@@ -36,7 +36,7 @@ ruleTester(rule, {
     {
       name: 'inherited from the parent: the finding points into the parent',
       model: model({projects: [project({id: 31, parentId: 30, path: 'acme/app'})], ancestors: [parent]}),
-      findings: [{subject: 'main', sourceId: 30, pointer: '/branchProtections/0/preventForcedPush', messageIncludes: ['inherited from parent project acme', 'Project Settings → Branch Protection of parent project acme']}],
+      findings: [{subject: 'main', sourceId: 30, pointer: '/branchProtections/0/preventForcedPush', messageIncludes: ['inherited from parent project acme', 'Project Settings > Branch Protection of parent project acme']}],
     },
     {
       name: 'a review requirement blocks direct pushes on current servers: low',

@@ -23,7 +23,7 @@ ruleTester(rule, {
     {
       name: 'no protections at all',
       model: model({projects: [project()]}),
-      findings: [{subject: 'main', severity: 'high', pointer: '/branchProtections', messageIncludes: ['No enabled branch protection applies to branch "main"', 'Project Settings → Branch Protection']}],
+      findings: [{subject: 'main', severity: 'high', pointer: '/branchProtections', messageIncludes: ['No enabled branch protection applies to branch "main"', 'Project Settings > Branch Protection']}],
     },
     {
       name: 'exclusion-only pattern leaves main unprotected',

@@ -13,7 +13,7 @@ ruleTester(rule, {
     {
       name: 'no tag protection',
       model: model({projects: [project()]}),
-      findings: [{subject: 'v1.0.0', severity: 'high', pointer: '/tagProtections', messageIncludes: ['No enabled tag protection applies to tag "v1.0.0"', 'Project Settings → Tag Protection']}],
+      findings: [{subject: 'v1.0.0', severity: 'high', pointer: '/tagProtections', messageIncludes: ['No enabled tag protection applies to tag "v1.0.0"', 'Project Settings > Tag Protection']}],
     },
     {
       name: 'case-sensitive: V* does not cover v1.0.0',
