@@ -128,7 +128,8 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     const project: Project = {id, path: info.path, name: info.name, parentId: info.parentId, setting: null, raw: null}
     if (stopped) return project
     try {
-      const ingested = ingestProjectSetting(await client.getJson(`/projects/${id}/setting`), ref)
+      // A freshly parsed body held nowhere else: redacted in place.
+      const ingested = ingestProjectSetting(await client.getJson(`/projects/${id}/setting`), ref, {owned: true})
       project.setting = ingested.setting
       project.raw = ingested.raw
       for (const error of ingested.errors) record(Group.Project, error, ref)
@@ -143,7 +144,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const rolesDone = limit(async () => {
     if (stopped) return
     try {
-      const ingested = ingestRoles(await client.paged('/roles'))
+      const ingested = ingestRoles(await client.paged('/roles'), {owned: true})
       roles = ingested.roles
       rolesRaw = ingested.raw
       for (const error of ingested.errors) record(Group.Roles, error)

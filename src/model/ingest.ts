@@ -7,7 +7,7 @@
 import {oneLine} from '../util/escape.js'
 import {describeIssues, jsonTypeName, normalizeProjectSetting, normalizeRole, projectSettingIssues, schemaIssues} from './normalize.js'
 import {joinPointer} from './pointer.js'
-import {redactDeep, redactProjectSetting} from './redact.js'
+import {redactDeep, redactOwned} from './redact.js'
 import {ProjectListItemSchema, RoleSchema, type ProjectListItemPayload, type RolePayload} from './schemas.js'
 import type {AuditError, ProjectSetting, Role} from './types.js'
 
@@ -27,14 +27,26 @@ function internalError(subject: string, error: unknown, project?: ProjectRef): A
   return {kind: 'internal', message: `${subject}: could not be ingested (${name})`, ...(project ? {project: {id: project.id, path: project.path}} : {})}
 }
 
+/** How ingest may treat its input. */
+export interface IngestOptions {
+  /**
+   * The caller has just parsed the payload and holds it nowhere else (a response body, a snapshot
+   * file): it is redacted in place instead of copied, and must not be used afterwards.
+   */
+  owned?: boolean
+}
+
+const redactIngested = (raw: unknown, path: (string | number)[], options: IngestOptions) => (options.owned ? redactOwned(raw, path) : redactDeep(raw, path))
+
 /** A project setting payload of either generation → redacted raw + normalized setting (null if invalid). */
 export function ingestProjectSetting(
   raw: unknown,
   project: ProjectRef,
+  options: IngestOptions = {},
 ): {raw: unknown; setting: ProjectSetting | null; errors: AuditError[]} {
   let redacted: unknown = null
   try {
-    redacted = redactProjectSetting(raw)
+    redacted = redactIngested(raw, [], options)
     const issues = projectSettingIssues(redacted)
     if (issues.length > 0) {
       const error: AuditError = {
@@ -52,7 +64,7 @@ export function ingestProjectSetting(
 }
 
 /** The roles listing (all pages concatenated) → redacted raw + normalized roles. Bad items are errors, not fatal. */
-export function ingestRoles(raw: unknown[]): {raw: unknown[]; roles: Role[]; errors: AuditError[]} {
+export function ingestRoles(raw: unknown[], options: IngestOptions = {}): {raw: unknown[]; roles: Role[]; errors: AuditError[]} {
   if (!Array.isArray(raw)) {
     return {raw: [], roles: [], errors: [{kind: 'invalid-payload', message: `roles: (root): expected array, got ${jsonTypeName(raw)}`, pointer: ''}]}
   }
@@ -62,7 +74,7 @@ export function ingestRoles(raw: unknown[]): {raw: unknown[]; roles: Role[]; err
   for (let index = 0; index < raw.length; index++) {
     const subject = `role #${index}`
     try {
-      const item = redactDeep(raw[index], [index])
+      const item = redactIngested(raw[index], [index], options)
       redacted.push(item)
       const issues = schemaIssues(RoleSchema, item, item)
       if (issues.length > 0) {

@@ -2,7 +2,8 @@
  * Redaction: the one place where secret values are removed from server payloads. It runs at ingest,
  * before anything is normalized, stored, logged, reported or snapshotted, and again on every snapshot
  * load. It works on the shape of the JSON alone (keys and positions), never on a schema, so it also
- * covers payloads that fail validation. Every function returns a fresh copy and is idempotent.
+ * covers payloads that fail validation. Every function is idempotent and returns a fresh copy, except
+ * redactOwned, which redacts JSON the caller has just parsed in place.
  */
 import type {UrlFacts} from './types.js'
 
@@ -45,29 +46,41 @@ export function redactProjectSetting(raw: unknown): unknown {
  * - URLs (values of `...Url` keys, strings starting with `scheme://`, URLs inside text) → redactUrl.
  */
 export function redactDeep(value: unknown, path: readonly PathKey[] = []): unknown {
-  return walk(value, path.slice(), 0)
+  return walk(value, path.slice(), 0, false)
 }
 
-function walk(value: unknown, trail: PathKey[], depth: number): unknown {
+/**
+ * redactDeep without the copy, for JSON the caller has just parsed and holds nowhere else (a
+ * response body, a snapshot file): the secret values are replaced where they are, and the value
+ * itself is returned. Loading 10,000 projects then builds no second tree of every payload, and the
+ * unredacted values are unreachable as soon as this returns. Never give it anything shared.
+ */
+export function redactOwned(value: unknown, path: readonly PathKey[] = []): unknown {
+  return walk(value, path.slice(), 0, true)
+}
+
+function walk(value: unknown, trail: PathKey[], depth: number, inPlace: boolean): unknown {
   if (typeof value === 'string') return redactString(value, trail[trail.length - 1])
   if (value === null || typeof value !== 'object') return value
   if (depth >= MAX_DEPTH) return REDACTED
   if (Array.isArray(value)) {
-    const out: unknown[] = new Array(value.length)
+    const out: unknown[] = inPlace ? value : new Array(value.length)
     for (let i = 0; i < value.length; i++) {
       const item = value[i]
+      let copy: unknown
       if (item === null || typeof item !== 'object') {
-        out[i] = typeof item === 'string' ? redactString(item, i) : item
-        continue
+        copy = typeof item === 'string' ? redactString(item, i) : item
+      } else {
+        trail.push(i)
+        copy = walk(item, trail, depth + 1, inPlace)
+        trail.pop()
       }
-      trail.push(i)
-      out[i] = walk(item, trail, depth + 1)
-      trail.pop()
+      if (!inPlace || copy !== item) out[i] = copy
     }
     return out
   }
   const source = value as Record<string, unknown>
-  const out: Record<string, unknown> = {}
+  const out: Record<string, unknown> = inPlace ? source : {}
   for (const key of Object.keys(source)) {
     const child = source[key]
     let copy: unknown
@@ -78,10 +91,10 @@ function walk(value: unknown, trail: PathKey[], depth: number): unknown {
     else if (typeof child !== 'object') copy = child
     else {
       trail.push(key)
-      copy = walk(child, trail, depth + 1)
+      copy = walk(child, trail, depth + 1, inPlace)
       trail.pop()
     }
-    setOwn(out, key, copy)
+    if (!inPlace || copy !== child) setOwn(out, key, copy)
   }
   return out
 }

@@ -310,15 +310,16 @@ function buildModel(
     if (model.projectsById.has(entry.id)) fail('config', `${label}: /projects/${index}/id: duplicate project id ${entry.id}`)
     let project: Project = {id: entry.id, path: entry.path, name: entry.name, parentId: entry.parentId, setting: null, raw: null}
     if (entry.setting !== null) {
-      const ingested = ingestProjectSetting(entry.setting, {id: entry.id, path: entry.path})
-      entry.setting = null // the parsed original is no longer needed: let it be collected early
+      // Parsed from the snapshot just now and held nowhere else: redacted in place, not copied.
+      const ingested = ingestProjectSetting(entry.setting, {id: entry.id, path: entry.path}, {owned: true})
+      entry.setting = null
       project = {...project, setting: ingested.setting, raw: ingested.raw}
       fresh.push(...ingested.errors)
     }
     model.projectsById.set(project.id, project)
     if (entry.audited) model.projects.push(project)
   }
-  const ingested = ingestRoles(roles)
+  const ingested = ingestRoles(roles, {owned: true})
   model.roles = ingested.roles
   model.rolesRaw = ingested.raw
   fresh.push(...ingested.errors)

@@ -9,7 +9,7 @@ import type {z} from 'zod'
 import {compileCheck} from '../../src/model/fast-validate.js'
 import {ingestProjectList, ingestProjectSetting, ingestRoles} from '../../src/model/ingest.js'
 import {hasPointer} from '../../src/model/pointer.js'
-import {redactDeep, redactUrl} from '../../src/model/redact.js'
+import {redactDeep, redactOwned, redactUrl} from '../../src/model/redact.js'
 import * as schemas from '../../src/model/schemas.js'
 import type {ProjectSetting} from '../../src/model/types.js'
 import {expectNoCanary, findCanaries} from '../helpers/canaries.js'
@@ -196,6 +196,20 @@ describe('redaction is idempotent', () => {
         expect(findCanaries(once.url)).toEqual([])
       }),
       {numRuns: 500},
+    )
+  })
+
+  test('redactOwned redacts in place exactly as redactDeep copies', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue({maxDepth: 4}), setting), (value) => {
+        const owned = JSON.parse(JSON.stringify(value ?? null)) as unknown
+        const copied = redactDeep(owned)
+        const result = redactOwned(owned)
+        expect(result).toBe(owned)
+        expect(result).toEqual(copied)
+        expect(findCanaries(JSON.stringify(result))).toEqual([])
+      }),
+      {numRuns: 300},
     )
   })
 
