@@ -2,6 +2,8 @@
  * A live server as an audit's model. Loaded lazily by the commands: undici and the client cost a
  * noticeable part of start-up, which evaluating a snapshot does not need.
  */
+import {setMaxListeners} from 'node:events'
+
 import {collectModel} from '../api/collect.js'
 import type {AuditModel} from '../model/types.js'
 import type {Source} from '../report/report-types.js'
@@ -33,6 +35,9 @@ function progress(io: Io, debug: boolean): ((done: number, total: number) => voi
  */
 function interruptible(io: Io): {signal: AbortSignal; release: () => void} {
   const controller = new AbortController()
+  // Every request in flight listens on this one signal (as many as --concurrency): without this,
+  // Node prints a MaxListenersExceededWarning as soon as more than 10 are in flight.
+  setMaxListeners(0, controller.signal)
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(130)
     io.say('onedev-audit: interrupted: finishing with what was collected (press Ctrl-C again to quit at once)')

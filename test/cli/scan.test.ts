@@ -6,8 +6,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {expectNoCanary} from '../helpers/canaries.js'
 import {runCli} from '../helpers/cli.js'
-import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
-import type {OneDevServer} from '../helpers/onedev-server.js'
+import {PARENT_SETTING, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
+import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {multitoolErrors, validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
 
 let server: OneDevServer
@@ -101,6 +101,22 @@ describe('scan against a live server', () => {
     const b = JSON.parse((await scan(['--all-projects', '--format', 'json'])).stdout)
     expect(b.findings.map((f: any) => f.fingerprint)).toEqual(a.findings.map((f: any) => f.fingerprint))
     expect(new Set(a.findings.map((f: any) => f.fingerprint)).size).toBe(a.findings.length)
+  })
+
+  it('with more than 10 requests in flight, stderr stays clean (no listener-leak warning from Node)', async () => {
+    const projects = Array.from({length: 40}, (_, i) => ({id: i + 1, path: `p${i + 1}`, name: `p${i + 1}`, parentId: null}))
+    const settings = Object.fromEntries(projects.map((p) => [p.id, PARENT_SETTING]))
+    const busy = await startOneDevServer({projects, settings, roles: []})
+    try {
+      busy.override('GET /projects/*/setting', {delayMs: 50})
+      const result = await runCli(['scan', '--all-projects', '--concurrency', '16', '--format', 'json', '--fail-on', 'none'], {env: serverEnv(busy)})
+      expect(busy.maxInFlight).toBeGreaterThan(10)
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(JSON.parse(result.stdout).summary.projects).toBe(40)
+    } finally {
+      await busy.close()
+    }
   })
 
   it('reads the secret from standard input with --token-stdin', async () => {
