@@ -83,6 +83,17 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
     return projectTexts.get(id)
   }
 
+  // A project's file is the same for all its findings (thousands of them in a large audit).
+  const projectUris = new Map<number, string>()
+  const projectUri = (id: number, path: string) => {
+    let uri = projectUris.get(id)
+    if (uri === undefined) {
+      uri = pathToRelativeUri(`${SNAPSHOT_ROOT}/${source?.projectFile?.(id) ?? projectFilePath(path)}`)
+      projectUris.set(id, uri)
+    }
+    return uri
+  }
+
   const roleIndexOf = (roleId: number): number | undefined => {
     const index = source?.roleIndex?.(roleId)
     if (index !== undefined) return index
@@ -106,7 +117,7 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
     if (owner) {
       const path = source?.projectPath(owner.id) ?? owner.path
       return {
-        uri: pathToRelativeUri(`${SNAPSHOT_ROOT}/${source?.projectFile?.(owner.id) ?? projectFilePath(path)}`),
+        uri: projectUri(owner.id, path),
         line: projectLines(owner.id)?.lineOf(finding.pointer) ?? 1,
         fullyQualifiedName: `${path}#${finding.pointer}`,
       }
