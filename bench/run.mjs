@@ -4,6 +4,7 @@
  *
  *   npm run bench                                   (builds, then runs this)
  *   node bench/run.mjs [--projects 2000] [--latency 10] [--concurrency 16] [--roles 300] [--runs 3] [--json]
+ *   node bench/run.mjs --offline-only [--offline-projects 10000]   (only the offline snapshot scan)
  *
  * The simulator runs in its own child process; each measured phase runs in a fresh child process
  * too (`--phase baseline|audit`), so neither shares an event loop with the server and each phase's
@@ -37,6 +38,7 @@ const {values: flags} = parseArgs({
     url: {type: 'string'},
     snapshot: {type: 'string'},
     'offline-projects': {type: 'string', default: '10000'},
+    'offline-only': {type: 'boolean', default: false},
   },
 })
 
@@ -249,17 +251,28 @@ async function offlineBench(projectCount, roleCount, runs) {
     errors: [],
   }
   await writeFile(file, JSON.stringify(snapshot))
-  const samples = {nodeMs: [], versionMs: [], jsonMs: [], sarifMs: []}
+  // The same snapshot with every rule off: what the payloads alone cost (loading, no findings).
+  const {builtinRules} = await import('../dist/src/engine/registry.js')
+  const quiet = join(dir, 'rules-off.json')
+  await writeFile(quiet, JSON.stringify({rules: Object.fromEntries((await builtinRules()).map((rule) => [rule.meta.id, 'off']))}))
+  const scan = (format, output, ...extra) => ['bin/run.js', 'scan', '--snapshot', file, '--format', format, '--output', join(dir, output), '--fail-on', 'none', ...extra]
+  const samples = {nodeMs: [], versionMs: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: []}
   let findings = 0
   for (let run = 0; run < runs; run++) {
     samples.nodeMs.push((await timeCommand(['-e', '0'])).ms)
     samples.versionMs.push((await timeCommand(['bin/run.js', '--version'])).ms)
-    const json = await timeCommand(['bin/run.js', 'scan', '--snapshot', file, '--format', 'json', '--output', join(dir, 'r.json'), '--fail-on', 'none'])
+    // --debug prints each phase's time (a few lines on stderr): the evaluation itself is read from it.
+    const json = await timeCommand(scan('json', 'r.json', '--debug'))
     samples.jsonMs.push(json.ms)
-    samples.sarifMs.push((await timeCommand(['bin/run.js', 'scan', '--snapshot', file, '--format', 'sarif', '--output', join(dir, 'r.sarif'), '--fail-on', 'none'])).ms)
+    samples.readMs.push(Number(/read the snapshot: .* in (\d+)ms/.exec(json.stderr)?.[1] ?? Number.NaN))
+    samples.evaluateMs.push(Number(/evaluated .* in (\d+)ms/.exec(json.stderr)?.[1] ?? Number.NaN))
+    samples.sarifMs.push((await timeCommand(scan('sarif', 'r.sarif'))).ms)
+    samples.quietMs.push((await timeCommand(scan('json', 'q.json', '--config', quiet))).ms)
     findings = Number(/: (\d+) findings?/.exec(json.stderr)?.[1] ?? 0)
   }
-  const maxRssMb = await peakRssMb(['bin/run.js', 'scan', '--snapshot', file, '--format', 'sarif', '--output', join(dir, 'rss.sarif'), '--fail-on', 'none'])
+  const maxRssMb = await peakRssMb(scan('sarif', 'rss.sarif'))
+  const jsonRssMb = await peakRssMb(scan('json', 'rss.json'))
+  const quietRssMb = await peakRssMb(scan('json', 'rss-q.json', '--config', quiet))
   return {
     projects: projectCount,
     roles: roleCount,
@@ -268,7 +281,12 @@ async function offlineBench(projectCount, roleCount, runs) {
     versionMs: median(samples.versionMs),
     jsonMs: median(samples.jsonMs),
     sarifMs: median(samples.sarifMs),
+    readMs: median(samples.readMs),
+    evaluateMs: median(samples.evaluateMs),
+    rulesOffMs: median(samples.quietMs),
     maxRssMb,
+    jsonRssMb,
+    rulesOffRssMb: quietRssMb,
     findings,
   }
 }
@@ -280,6 +298,12 @@ function median(numbers) {
 }
 
 async function main() {
+  if (flags['offline-only']) {
+    const runs = Math.max(1, Number(flags.runs))
+    const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
+    process.stdout.write(flags.json ? `${JSON.stringify({offline}, null, 2)}\n` : `${offlineLines(offline, runs).join('\n')}\n`)
+    return
+  }
   const options = {projects: flags.projects, roles: flags.roles, latency: flags.latency}
   const latency = Number(flags.latency)
   const concurrency = Number(flags.concurrency)
@@ -357,10 +381,20 @@ async function main() {
     `full CLI / floor: ${report.cliToFloor.toFixed(2)}x   full CLI / baseline: ${report.cliToBaseline.toFixed(2)}x   (${summary.cli.findings} findings in the SARIF report)`,
     `audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`,
     '',
-    `offline: scan --snapshot of ${offline.projects} projects and ${offline.roles} roles (${offline.snapshotMb.toFixed(1)} MB), whole process from spawn to exit, median of ${runs}:`,
-    `  node -e 0: ${ms(offline.nodeMs)}   onedev-audit --version: ${ms(offline.versionMs)}   scan --format json: ${ms(offline.jsonMs)}   scan --format sarif: ${ms(offline.sarifMs)}   peak RSS ${offline.maxRssMb.toFixed(0)} MB   (${offline.findings} findings)`,
+    ...offlineLines(offline, runs),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+function offlineLines(offline, runs) {
+  const ms = (value) => `${Math.round(value)} ms`
+  return [
+    `offline: scan --snapshot of ${offline.projects} projects and ${offline.roles} roles (${offline.snapshotMb.toFixed(1)} MB), whole process from spawn to exit, median of ${runs}:`,
+    `  node -e 0: ${ms(offline.nodeMs)}   onedev-audit --version: ${ms(offline.versionMs)}`,
+    `  scan --format json: ${ms(offline.jsonMs)} (reading the snapshot ${ms(offline.readMs)}, evaluating every rule ${ms(offline.evaluateMs)})   peak RSS ${offline.jsonRssMb.toFixed(0)} MB   (${offline.findings} findings)`,
+    `  scan --format sarif: ${ms(offline.sarifMs)}   peak RSS ${offline.maxRssMb.toFixed(0)} MB`,
+    `  every rule off (the payloads alone, no findings): ${ms(offline.rulesOffMs)}   peak RSS ${offline.rulesOffRssMb.toFixed(0)} MB`,
+  ]
 }
 
 await main()

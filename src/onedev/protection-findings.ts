@@ -97,43 +97,42 @@ export function describeSources(
 type Checked<K extends string, E> = ({[key in K]: string} & {effective: E})[]
 
 /**
- * Most protection rules of a project start from the same list, so it is built once per hierarchy
- * (the engine hands all rules of a project the same one) and shared: callers must not modify it.
+ * Most protection rules of a project start from the same list: each checked name (under `key`)
+ * with what applies to everyone else, names nothing protects left out. It is built once per
+ * hierarchy (the engine hands all rules of a project the same one) and shared: do not modify it.
  */
 const checkedLists = new RecentMemo<object, {names: readonly string[]; semantics: string; list: unknown}>()
 
-function checkedOnce<T>(hierarchy: object, names: readonly string[], semantics: string, build: () => T): T {
+function checkedNames<K extends 'branch' | 'tag', E>(
+  key: K,
+  hierarchy: object,
+  names: readonly string[],
+  semantics: string,
+  effectiveOf: (name: string) => E | null,
+): Checked<K, E> {
+  const build = () => {
+    const list: Checked<K, E> = []
+    for (const name of uniqueNames(names)) {
+      const effective = effectiveOf(name)
+      if (effective) list.push({[key]: name, effective} as Checked<K, E>[number])
+    }
+    return list
+  }
   const known = checkedLists.get(hierarchy, () => ({names, semantics, list: build()}))
-  if (known.names === names && known.semantics === semantics) return known.list as T
-  const list = build()
-  Object.assign(known, {names, semantics, list})
-  return list
+  if (known.names !== names || known.semantics !== semantics) Object.assign(known, {names, semantics, list: build()})
+  return known.list as Checked<K, E>
 }
 
 /** Each checked branch with the protection that applies to everyone else; unprotected branches are left out (unprotected-branch reports them). */
 export function protectedBranches(ctx: ProjectContext<unknown>): Checked<'branch', EffectiveBranchProtection> {
   const hierarchy = branchProtectionHierarchy(ctx.project, ctx.ancestors)
   const {branches, protectionSemantics: semantics} = ctx.settings
-  return checkedOnce(hierarchy, branches, semantics, () => {
-    const list: Checked<'branch', EffectiveBranchProtection> = []
-    for (const branch of uniqueNames(branches)) {
-      const effective = effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, semantics)
-      if (effective) list.push({branch, effective})
-    }
-    return list
-  })
+  return checkedNames('branch', hierarchy, branches, semantics, (branch) => effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, semantics))
 }
 
 /** Each checked tag name with the tag protection that applies to everyone else; unprotected ones are left out. */
 export function protectedTags(ctx: ProjectContext<unknown>): Checked<'tag', EffectiveTagProtection> {
   const hierarchy = tagProtectionHierarchy(ctx.project, ctx.ancestors)
   const {tags, protectionSemantics: semantics} = ctx.settings
-  return checkedOnce(hierarchy, tags, semantics, () => {
-    const list: Checked<'tag', EffectiveTagProtection> = []
-    for (const tag of uniqueNames(tags)) {
-      const effective = effectiveTagProtection(hierarchy, tag, {kind: 'others'}, semantics)
-      if (effective) list.push({tag, effective})
-    }
-    return list
-  })
+  return checkedNames('tag', hierarchy, tags, semantics, (tag) => effectiveTagProtection(hierarchy, tag, {kind: 'others'}, semantics))
 }
