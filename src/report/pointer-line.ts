@@ -9,10 +9,8 @@
 export function pointerTokens(pointer: string): string[] | null {
   if (pointer === '') return []
   if (!pointer.startsWith('/')) return null
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const tokens = pointer.slice(1).split('/')
+  return pointer.includes('~') ? tokens.map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~')) : tokens
 }
 
 /** Offsets of the first character of every line after the first. */

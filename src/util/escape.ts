@@ -16,6 +16,9 @@ const NAMED: Record<string, string> = {
  */
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+/** Every character UNSAFE may match (any surrogate, not only lone ones): a quick first test. */
+// eslint-disable-next-line no-control-regex
+const MAYBE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/
 
 function visibleEscape(char: string): string {
   const named = NAMED[char]
@@ -29,7 +32,9 @@ function visibleEscape(char: string): string {
  * newline as `\n`, a right-to-left override as `\u202e`. Backslashes are left alone.
  */
 export function escapeControl(s: string): string {
-  return s.replace(UNSAFE, visibleEscape)
+  // Almost every string is clean: one pass with a plain character class, then the full pattern
+  // (whose surrogate look-arounds are slow) only where there is something to escape.
+  return MAYBE_UNSAFE.test(s) ? s.replace(UNSAFE, visibleEscape) : s
 }
 
 const MARKDOWN_SPECIAL = /[\\`*_[\]|~]/g

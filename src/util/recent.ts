@@ -1,10 +1,9 @@
 /**
  * A memo for values derived from one project at a time. The engine runs every rule on one project
  * before it moves to the next, and hands them all the same objects (ancestors list, hierarchies),
- * so a few slots compared by identity catch every repeat. Unlike a WeakMap it never grows: what was
- * derived for a finished project becomes garbage at once, while it is still young and cheap to
- * collect (measured on 10,000 projects: WeakMap tables that grew with every project cost more than
- * the lookups saved).
+ * so a few slots compared by identity catch every repeat. Unlike a WeakMap keyed by per-project
+ * objects, it does not grow with every project until the next full collection: what was derived for
+ * a finished project becomes garbage at once, while it is still young and cheap to collect.
  */
 export class RecentMemo<K extends object, V> {
   private readonly keys: (K | undefined)[]

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import {describe, expect, test} from 'vitest'
 
 import {escapeControl, escapeMarkdown, oneLine} from '../../src/util/escape.js'
@@ -20,6 +21,19 @@ describe('escapeControl', () => {
   test('shows lone surrogates but keeps pairs, accents and backslashes', () => {
     expect(escapeControl('x\ud800y\udc00')).toBe('x\\ud800y\\udc00')
     expect(escapeControl('café 🔒 C:\\repo ✓')).toBe('café 🔒 C:\\repo ✓')
+  })
+
+  test('on any string: nothing unsafe is left, and only unsafe characters change', () => {
+    // eslint-disable-next-line no-control-regex
+    const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+    fc.assert(
+      fc.property(fc.oneof(fc.string({unit: 'binary'}), fc.string({unit: 'grapheme'}), fc.string()), (s) => {
+        const out = escapeControl(s)
+        expect(unsafe.test(out)).toBe(false)
+        if (!unsafe.test(s)) expect(out).toBe(s)
+      }),
+      {numRuns: 1000},
+    )
   })
 })
 
