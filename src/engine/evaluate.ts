@@ -91,8 +91,7 @@ interface Target {
   project: ProjectRef | null
   role: RoleRef | null
   file?: string
-  /** For error messages. */
-  label(): string
+  label: string
 }
 
 /**
@@ -110,7 +109,7 @@ function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {se
       owner: `project:${project.path}`,
       project: {id: project.id, path: project.path},
       role: null,
-      label: () => `project ${project.path} (#${project.id})`,
+      label: `project ${project.path} (#${project.id})`,
     }
   }
   for (const role of model.roles) {
@@ -120,7 +119,7 @@ function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {se
       owner: `role:${role.name}`,
       project: null,
       role: {id: role.id, name: role.name},
-      label: () => `role ${role.name}`,
+      label: `role ${role.name}`,
     }
   }
   if (issueSetting) {
@@ -131,7 +130,7 @@ function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {se
       project: null,
       role: null,
       file: issueSetting.file,
-      label: () => issueSetting.file,
+      label: issueSetting.file,
     }
   }
 }
@@ -155,7 +154,7 @@ export function evaluate(
       } catch (error) {
         errors.push({
           kind: 'internal',
-          message: `rule ${rule.meta.id} failed on ${target.label()}: ${describeError(error)}`,
+          message: `rule ${rule.meta.id} failed on ${target.label}: ${describeError(error)}`,
           project: target.project,
         })
         continue
