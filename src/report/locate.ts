@@ -74,24 +74,18 @@ function pretty(raw: unknown): PrettyJsonLines | undefined {
  * listing) is built once, from the payload's structure, and reused for all its findings.
  */
 export function createLocator(source: LocationSource | undefined): (finding: Finding) => FindingLocation {
-  const projectTexts = new Map<number, PrettyJsonLines | undefined>()
   let rolesText: PrettyJsonLines | undefined | null = null
   let fileText: JsonLines | undefined | null = null
 
-  const projectLines = (id: number) => {
-    if (!projectTexts.has(id)) projectTexts.set(id, pretty(source?.projectRaw(id)))
-    return projectTexts.get(id)
-  }
-
-  // A project's file is the same for all its findings (thousands of them in a large audit).
-  const projectUris = new Map<number, string>()
-  const projectUri = (id: number, path: string) => {
-    let uri = projectUris.get(id)
-    if (uri === undefined) {
-      uri = pathToRelativeUri(`${SNAPSHOT_ROOT}/${source?.projectFile?.(id) ?? projectFilePath(path)}`)
-      projectUris.set(id, uri)
+  // A project's file and line table are the same for all its findings (thousands in a large audit).
+  const projects = new Map<number, {uri: string; lines: PrettyJsonLines | undefined}>()
+  const projectFile = (id: number, path: string) => {
+    let file = projects.get(id)
+    if (!file) {
+      file = {uri: pathToRelativeUri(`${SNAPSHOT_ROOT}/${source?.projectFile?.(id) ?? projectFilePath(path)}`), lines: pretty(source?.projectRaw(id))}
+      projects.set(id, file)
     }
-    return uri
+    return file
   }
 
   const roleIndexOf = (roleId: number): number | undefined => {
@@ -116,9 +110,10 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
     const owner = finding.source ?? finding.project
     if (owner) {
       const path = source?.projectPath(owner.id) ?? owner.path
+      const file = projectFile(owner.id, path)
       return {
-        uri: projectUri(owner.id, path),
-        line: projectLines(owner.id)?.lineOf(finding.pointer) ?? 1,
+        uri: file.uri,
+        line: file.lines?.lineOf(finding.pointer) ?? 1,
         fullyQualifiedName: `${path}#${finding.pointer}`,
       }
     }
