@@ -95,8 +95,8 @@ interface Target {
 }
 
 /**
- * Every object of every scope, each with one context that all rules of that scope share (so the
- * ancestors of a project, and what rule helpers derive from them, are computed once per project).
+ * Every object of every scope. All rules of a project get the same ancestors list (computed once
+ * per project), which is what rule helpers key their per-project memos on.
  */
 function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
   const audited = new Set(model.projects.map((p) => p.id))
