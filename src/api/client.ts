@@ -14,7 +14,7 @@ import {Buffer} from 'node:buffer'
 import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import type {AuditError, ErrorKind} from '../model/types.js'
-import {ApiError, type ApiClient, type ClientOptions, type Query} from './types.js'
+import {ApiError, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter} from '../util/limit.js'
 
@@ -487,7 +487,8 @@ export function createClient(options: ClientOptions): ApiClient {
     if (answer.status !== 200 && answer.status !== 204) throw fail(statusError('POST', at, answer, path))
   }
 
-  async function paged(path: string, query?: Query, pagingOptions?: {pageSize?: number; maxPages?: number}): Promise<unknown[]> {
+  async function paged(path: string, query?: Query, pagingOptions?: PagingOptions): Promise<unknown[]> {
+    const schedule = pagingOptions?.schedule ?? (<T>(request: () => Promise<T>) => request())
     const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pagingOptions?.pageSize ?? MAX_PAGE_SIZE)))
     const maxPages = pagingOptions?.maxPages ?? 10_000
     const at = fullPathOf(path)
@@ -503,7 +504,7 @@ export function createClient(options: ClientOptions): ApiClient {
           path: at,
         })
       }
-      const data = await getJson(path, {...query, offset: page * pageSize, count: pageSize})
+      const data = await schedule(() => getJson(path, {...query, offset: page * pageSize, count: pageSize}))
       if (!Array.isArray(data)) {
         throw fail({kind: 'invalid-payload', message: `GET ${at}: expected a JSON array, got ${typeof data === 'object' ? (data === null ? 'null' : 'an object') : typeof data}`, path: at, status: 200})
       }
@@ -530,6 +531,7 @@ export function createClient(options: ClientOptions): ApiClient {
       previous = data
       previousFirst = first
       previousLength = data.length
+      pagingOptions?.onPage?.(data)
       for (const item of data) items.push(item)
       if (data.length < pageSize) return items
     }
