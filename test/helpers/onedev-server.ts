@@ -17,6 +17,8 @@
  * Credentials: HTTP Basic `user:secret` (defaults `auditor` / `s3cr3t-token-value`); none → 401
  * `Not authenticated` with WWW-Authenticate, wrong → 401 `Invalid account or incorrect credentials`.
  * Set `credentials: null` to accept anything. JSON is pretty-printed like the server's.
+ * Outside the prefix the server answers like OneDev's web UI: 404 with an HTML page (`outside`
+ * replaces that answer, e.g. a redirect to a login page).
  *
  * Fault injection, per route: `server.override(route, fault)` where route is `METHOD /path` without
  * the prefix and `*` matches one path segment (`GET /projects/*\/setting`). See `Fault`.
@@ -84,6 +86,8 @@ export interface OneDevServerOptions {
   issueSetting?: unknown
   /** Accepted Basic credentials; null accepts any request. */
   credentials?: {user: string; secret: string} | null
+  /** Answers every request outside the prefix (default: 404 with an HTML page, as the web UI does). */
+  outside?: Handler
 }
 
 export interface OneDevServer {
@@ -181,6 +185,7 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
   async function answer(request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest): Promise<void> {
     const {method} = recorded
     if (!recorded.path.startsWith(`${prefix}/`)) {
+      if (options.outside) return options.outside(request, response, recorded)
       const html = '<!DOCTYPE html>\n<html><head><title>OneDev</title></head><body>Page not found</body></html>'
       response.writeHead(404, {'content-type': 'text/html;charset=utf-8'})
       response.end(html)
