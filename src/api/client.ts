@@ -465,7 +465,8 @@ export function createClient(options: ClientOptions): ApiClient {
       }
     }
     if (probeState === 'running') await probed
-    if (noApi) throw fail(noApi)
+    // Not sent: the probe found no API. The error is the probe's, with this request's path.
+    if (noApi) throw fail({...noApi, path: fullPathOf(request.path)})
     return send(request, prefix)
   }
 

@@ -709,10 +709,10 @@ describe('prefix probe (no apiPrefix given)', () => {
         message:
           "GET /api/roles answered an HTML page (status 404), and GET /~api/roles answered an HTML page (status 404): neither is OneDev's REST interface; check --url (the server's base URL, e.g. https://onedev.example.com), or give the prefix with --api-prefix",
       }
-      expect(errors).toEqual([expected, expected, expected])
-      // Two requests in all: the others were not sent to a server without the API.
+      // The others were not sent to a server without the API: they fail with the same error, each with its path.
+      expect(errors).toEqual([expected, {...expected, path: '/api/projects/1'}, {...expected, path: '/api/projects/2'}])
       expect(nested.requests.map((r) => r.path)).toEqual(['/api/roles', '/~api/roles'])
-      expect((await failure(client.getJson('/projects/3'))).message).toBe(expected.message)
+      expect(await failure(client.getJson('/projects/3'))).toEqual({...expected, path: '/api/projects/3'})
       expect(nested.requests).toHaveLength(2)
     } finally {
       await nested.close()
