@@ -1,6 +1,6 @@
 import {Buffer} from 'node:buffer'
 import {createServer as createHttpServer} from 'node:http'
-import {connect, createServer, type Socket} from 'node:net'
+import {connect, type Socket} from 'node:net'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {
   backoffDelay,
@@ -12,7 +12,7 @@ import {
 import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
 import type {AuditError} from '../../src/model/types.js'
-import {startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
+import {closedPort, startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
 
 const roles = Array.from({length: 250}, (_, i) => ({id: i + 1, name: `role-${String(i + 1).padStart(3, '0')}`, manageProject: false}))
 
@@ -41,14 +41,6 @@ async function failure(promise: Promise<unknown>): Promise<AuditError> {
     return (error as ApiError).error
   }
   throw new Error('expected the request to fail')
-}
-
-async function closedPort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const {port} = probe.address() as {port: number}
-  await new Promise((resolve) => probe.close(resolve))
-  return port
 }
 
 beforeAll(async () => {

@@ -4,7 +4,6 @@
  * a server that refuses every connection, each give one error line.
  */
 import {mkdtemp, readFile} from 'node:fs/promises'
-import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -12,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
 import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
-import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
+import {closedPort, type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 
 const NOTICE = 'onedev-audit: notice: /api answered an HTML page; using /~api (current OneDev servers). Skip this probe with --api-prefix /~api'
 const WRONG_PREFIX =
@@ -24,14 +23,6 @@ let dir: string
 /** What a user sets, without ONEDEV_API_PREFIX. */
 const env = (extra: Record<string, string | undefined> = {}) => ({...serverEnv(server), ONEDEV_API_PREFIX: undefined, ...extra})
 const apiRequests = () => server.requests.filter((r) => r.path.startsWith('/api/')).map((r) => r.path)
-
-async function closedPort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const {port} = probe.address() as {port: number}
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 beforeAll(async () => {
   server = await startFixtureServer()

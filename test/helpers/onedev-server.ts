@@ -30,7 +30,7 @@
  */
 import {Buffer} from 'node:buffer'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {type AddressInfo, createServer as createNetServer} from 'node:net'
 
 export interface RecordedRequest {
   method: string
@@ -356,4 +356,13 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
         server.close((error) => (error ? reject(error) : resolve()))
       }),
   }
+}
+
+/** A loopback port nothing listens on: connections to it are refused. */
+export async function closedPort(): Promise<number> {
+  const probe = createNetServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const {port} = probe.address() as AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return port
 }
