@@ -194,6 +194,11 @@ export function createClient(options: ClientOptions): ApiClient {
   let probeState: 'idle' | 'running' | 'settled' = probing ? 'idle' : 'settled'
   let probed: Promise<void> = Promise.resolve()
   let noApi: AuditError | undefined
+  /**
+   * The probe judged /api on an answer that tells (not a connection failure, 429 or 5xx). Without one,
+   * the run stays on /api without a second try, and an HTML page later still suggests /~api.
+   */
+  let probeJudged = false
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const retries = Math.max(0, options.retries ?? DEFAULT_RETRIES)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
@@ -265,9 +270,9 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   function htmlError(method: Method, path: string, answer: Answer): AuditError {
-    // A probed /api answered like the API before: this page is something else (a login page, a proxy).
+    // After a probe judged /api to be the API, this page is something else (a login page, a proxy).
     const hint =
-      prefix === CONTRACT_API_PREFIX && !probing
+      prefix === CONTRACT_API_PREFIX && !(probing && probeJudged)
         ? 'this is what a wrong API prefix gives: current OneDev servers need --api-prefix /~api'
         : 'check the server URL and --api-prefix (a login page or a proxy may be answering instead of the API)'
     return {
@@ -474,6 +479,7 @@ export function createClient(options: ClientOptions): ApiClient {
   async function probe(request: Exchange): Promise<{answer: Answer; path: string}> {
     const tried = prefix
     const first = await send(request, tried)
+    probeJudged = first.answer.status < 500 && first.answer.status !== 429
     const firstPage = webPage(first.answer)
     if (firstPage === undefined) return first
     const firstTry = `${request.method} ${first.path} answered ${firstPage} (status ${first.answer.status})`

@@ -656,6 +656,27 @@ describe('prefix probe (no apiPrefix given)', () => {
     }
   })
 
+  it('an answer that tells nothing (503 after the retries) keeps /api without a second try; a later HTML page still suggests /~api', async () => {
+    let answered = 0
+    const busy = await startOneDevServer({
+      outside: (_request, response) => {
+        const status = answered++ === 0 ? 503 : 404
+        response.writeHead(status, {'content-type': status === 503 ? 'text/plain' : 'text/html'})
+        response.end(status === 503 ? 'busy' : webPage)
+      },
+    })
+    try {
+      const client = createClient({baseUrl: busy.url, user: busy.user, secret: busy.secret, retries: 0})
+      clients.push(client)
+      expect((await failure(client.getJson('/projects/1'))).status).toBe(503)
+      expect(client.apiPrefix).toBe('/api')
+      expect((await failure(client.getJson('/projects/1'))).message).toContain('current OneDev servers need --api-prefix /~api')
+      expect(busy.requests.map((r) => r.path)).toEqual(['/api/projects/1', '/api/projects/1'])
+    } finally {
+      await busy.close()
+    }
+  })
+
   it('treats a redirect under /api (a web UI sending to its login page) like an HTML page', async () => {
     const redirecting = await startOneDevServer({
       projects: [{id: 1, path: 'acme'}],
