@@ -13,7 +13,8 @@ export interface ClientOptions {
    * redirect (a web UI, not the API), the same request is tried once under `/~api`, and when that
    * answers like the API every request of this client uses `/~api` (`onPrefixFound` is told). When
    * neither answers like the API, the request fails with one error naming both tries, and so does
-   * every later request. Requests started while the probe runs wait for its outcome.
+   * every later request. Requests started while the probe runs wait for its outcome. A first answer
+   * that tells nothing (a connection failure, 429 or 5xx after the retries) keeps `/api`.
    */
   apiPrefix?: string
   /** Called once when the prefix probe settles on another prefix than the one it tried first. */
