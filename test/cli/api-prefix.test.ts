@@ -50,7 +50,7 @@ describe('no --api-prefix against a current server', () => {
     expect(strip(report)).toEqual(strip(JSON.parse(given.stdout)))
   })
 
-  it('collect writes /~api into the snapshot; issue-setting pull finds it too', async () => {
+  it('collect writes /~api into the snapshot', async () => {
     server.reset()
     const output = join(dir, 'snapshot.json')
     const collected = await runCli(['collect', '--all-projects', '--output', output], {env: env()})
@@ -58,7 +58,9 @@ describe('no --api-prefix against a current server', () => {
     expect(collected.stderr.split('\n').filter((line) => line.includes('notice'))).toEqual([NOTICE])
     expect(JSON.parse(await readFile(output, 'utf8')).server).toEqual({url: server.url, apiPrefix: '/~api'})
     expect(apiRequests()).toHaveLength(1)
+  })
 
+  it('issue-setting pull finds /~api too', async () => {
     server.reset()
     const pulled = await runCli(['issue-setting', 'pull', '--output', join(dir, 'issue-setting.json')], {env: env()})
     expect(pulled.code).toBe(0)
