@@ -53,8 +53,15 @@ export function serverKey(model: Pick<AuditModel, 'server'>): string {
   }
 }
 
-export function fingerprintOf(parts: {ruleId: string; server: string; owner: string; subject: string; key?: string}): string {
-  return hash('sha256', [parts.ruleId, parts.server, parts.owner, parts.subject, parts.key ?? ''].join('\n'), 'hex').slice(0, 32)
+/**
+ * A finding's identity: what it is about (rule, server, owner, subject and the draft's key), never
+ * where it sits in a list. `occurrence` tells apart findings identical in all of that, by their order
+ * among themselves (the first one has none, so its fingerprint is the same as when it is alone).
+ */
+export function fingerprintOf(parts: {ruleId: string; server: string; owner: string; subject: string; key?: string; occurrence?: number}): string {
+  const text = [parts.ruleId, parts.server, parts.owner, parts.subject, parts.key ?? ''].join('\n')
+  const occurrence = parts.occurrence ?? 1
+  return hash('sha256', occurrence > 1 ? `${text}\n#${occurrence}` : text, 'hex').slice(0, 32)
 }
 
 const rank = (severity: Severity) => SEVERITIES.indexOf(severity)
@@ -144,6 +151,8 @@ export function evaluate(
   const findings: Finding[] = []
   const errors: AuditError[] = []
   const server = serverKey(model)
+  // How many findings so far had each identity: the second identical one gets its own fingerprint.
+  const occurrences = new Map<string, number>()
   for (const target of targets(model, settings, issueSetting)) {
     for (const active of rules) {
       const {rule} = active
@@ -159,15 +168,20 @@ export function evaluate(
         })
         continue
       }
-      for (const draft of drafts) findings.push(toFinding(draft, active, target, model, server))
+      for (const draft of drafts) findings.push(toFinding(draft, active, target, model, server, occurrences))
     }
   }
   findings.sort(compareFindings)
   return {findings, errors}
 }
 
-function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, model: AuditModel, server: string): Finding {
+function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, model: AuditModel, server: string, occurrences: Map<string, number>): Finding {
   const ruleId = active.rule.meta.id
+  const identity = {ruleId, server, owner: target.owner, subject: draft.subject, key: draft.key}
+  let fingerprint = fingerprintOf(identity)
+  const occurrence = (occurrences.get(fingerprint) ?? 0) + 1
+  occurrences.set(fingerprint, occurrence)
+  if (occurrence > 1) fingerprint = fingerprintOf({...identity, occurrence})
   const finding: Finding = {
     ruleId,
     severity: active.severityOverride ?? draft.severity ?? active.rule.meta.defaultSeverity,
@@ -176,7 +190,7 @@ function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, mode
     role: target.role,
     subject: draft.subject,
     pointer: draft.pointer,
-    fingerprint: fingerprintOf({ruleId, server, owner: target.owner, subject: draft.subject, key: draft.key}),
+    fingerprint,
   }
   if (draft.sourceProjectId !== undefined && draft.sourceProjectId !== target.project?.id) {
     const source = model.projectsById.get(draft.sourceProjectId)
