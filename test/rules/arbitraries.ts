@@ -11,7 +11,6 @@ import type {AuditModel, PayloadGeneration, Project} from '../../src/model/types
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values)
 const junk = fc.oneof(fc.string({maxLength: 6}), fc.integer(), fc.boolean(), fc.constant(null), fc.constant({}), fc.constant([]))
-const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({weight: 12, arbitrary}, {weight: 1, arbitrary: junk})
 
 const branchPattern = pick('main', 'Main', '**', '*', 'release/*', 'release/**', 'feature/', '-main', '-main -develop', 'main release/**', '"a b"', '-"x y"', 'dev?lop', '\\-main', 'main "release 1"', '', '"unterminated')
 const user = pick('alice', 'Bob', 'admin', 'ci-bot')
@@ -31,75 +30,86 @@ const url = fc.oneof(
   canary.map((c) => `https://ci.example.com/hook?token=${c}`),
   canary.map((c) => `https://hooks.slack.com/services/T000/B000/${c}`),
 )
-const flag = maybe(fc.oneof(fc.boolean(), fc.constant(null)))
 const rec = <T extends Record<string, fc.Arbitrary<unknown>>>(shape: T) => fc.record(shape, {requiredKeys: []})
 
-function settingOf(generation: 'legacy' | 'current') {
-  const signature = generation === 'legacy' ? 'signatureRequired' : 'commitSignatureRequired'
-  const branchProtection = maybe(
-    rec({
-      enabled: flag,
-      branches: maybe(branchPattern),
-      userMatch: maybe(userMatch),
-      preventForcedPush: flag,
-      preventDeletion: flag,
-      preventCreation: flag,
-      [signature]: flag,
-      reviewRequirement: maybe(review),
-      jobNames: maybe(fc.array(pick('ci', 'build', 'deploy'), {maxLength: 2})),
-      fileProtections: maybe(fc.array(maybe(rec({paths: maybe(pick('.onedev-buildspec.yml', '**', '*.yml', 'src/**')), reviewRequirement: maybe(review), jobNames: fc.array(pick('ci'), {maxLength: 1})})), {maxLength: 2})),
-    }),
-  )
-  const tagProtection = maybe(rec({enabled: flag, tags: maybe(pick('v*', '**', 'v1.*', '-v2*', '')), userMatch: maybe(userMatch), preventUpdate: flag, preventDeletion: flag, preventCreation: flag, [signature]: flag}))
-  const secret =
-    generation === 'legacy'
-      ? maybe(rec({name: pick('npm-token', 'deploy', 'x'), value: canary, authorizedBranches: maybe(fc.oneof(branchPattern, fc.constant(null)))}))
-      : maybe(rec({name: pick('npm-token', 'deploy', 'x'), value: canary, authorization: maybe(jobMatch), archived: flag}))
-  const webHook = maybe(rec({postUrl: maybe(url), eventTypes: fc.array(pick('CODE_PUSH', 'BUILD'), {maxLength: 2}), secret: fc.oneof(canary, fc.constant(null)), headers: fc.array(rec({name: pick('Authorization', 'X-Key'), value: canary}), {maxLength: 2})}))
-  const notifications = fc.array(maybe(generation === 'legacy' ? rec({channelNotification: rec({webhookUrl: maybe(url), issues: flag})}) : rec({webhookUrl: maybe(url), issues: flag})), {maxLength: 2})
-  const contributed =
-    generation === 'legacy'
-      ? notifications.map((n) => ({'io.onedev.server.plugin.notification.slack.SlackNotificationSetting': {'@type': 'SlackNotificationSetting', notifications: n}}))
-      : notifications.map((n) => [{'@type': 'SlackNotificationSetting', notifications: n}])
-  return rec({
-    branchProtections: maybe(fc.array(branchProtection, {maxLength: 4})),
-    tagProtections: maybe(fc.array(tagProtection, {maxLength: 2})),
-    buildSetting: maybe(
+/**
+ * A random server: up to 4 projects (each one's parent is an earlier project or none; some are
+ * ancestors only), roles and the audit settings. `hostile` puts junk where the server is hostile,
+ * which often makes a whole setting invalid; a well-formed world reaches more findings.
+ */
+function worldOf(hostile: boolean) {
+  /** Now and then junk instead of the value (a hostile server); always the value in a well-formed world. */
+  const maybe = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T> => (hostile ? fc.oneof({weight: 12, arbitrary}, {weight: 1, arbitrary: junk as fc.Arbitrary<T>}) : arbitrary)
+  const flag = maybe(fc.oneof(fc.boolean(), fc.constant(null)))
+  function settingOf(generation: 'legacy' | 'current') {
+    const signature = generation === 'legacy' ? 'signatureRequired' : 'commitSignatureRequired'
+    const branchProtection = maybe(
       rec({
-        jobSecrets: maybe(fc.array(secret, {maxLength: 3})),
-        ...(generation === 'legacy'
-          ? {actionAuthorizations: fc.array(rec({'@type': pick('CreateTagAuthorization', 'CloseMilestoneAuthorization'), authorizedBranches: fc.oneof(branchPattern, fc.constant(null)), tagNames: fc.constant(null)}), {maxLength: 2})}
-          : {}),
+        enabled: flag,
+        branches: maybe(branchPattern),
+        userMatch: maybe(userMatch),
+        preventForcedPush: flag,
+        preventDeletion: flag,
+        preventCreation: flag,
+        [signature]: flag,
+        reviewRequirement: maybe(review),
+        jobNames: maybe(fc.array(pick('ci', 'build', 'deploy'), {maxLength: 2})),
+        fileProtections: maybe(fc.array(maybe(rec({paths: maybe(pick('.onedev-buildspec.yml', '**', '*.yml', 'src/**')), reviewRequirement: maybe(review), jobNames: fc.array(pick('ci'), {maxLength: 1})})), {maxLength: 2})),
       }),
-    ),
-    ...(generation === 'current' ? {webHooks: maybe(fc.array(webHook, {maxLength: 2}))} : {}),
-    contributedSettings: contributed,
+    )
+    const tagProtection = maybe(rec({enabled: flag, tags: maybe(pick('v*', '**', 'v1.*', '-v2*', '')), userMatch: maybe(userMatch), preventUpdate: flag, preventDeletion: flag, preventCreation: flag, [signature]: flag}))
+    const secret =
+      generation === 'legacy'
+        ? maybe(rec({name: pick('npm-token', 'deploy', 'x'), value: canary, authorizedBranches: maybe(fc.oneof(branchPattern, fc.constant(null)))}))
+        : maybe(rec({name: pick('npm-token', 'deploy', 'x'), value: canary, authorization: maybe(jobMatch), archived: flag}))
+    const webHook = maybe(rec({postUrl: maybe(url), eventTypes: fc.array(pick('CODE_PUSH', 'BUILD'), {maxLength: 2}), secret: fc.oneof(canary, fc.constant(null)), headers: fc.array(rec({name: pick('Authorization', 'X-Key'), value: canary}), {maxLength: 2})}))
+    const notifications = fc.array(maybe(generation === 'legacy' ? rec({channelNotification: rec({webhookUrl: maybe(url), issues: flag})}) : rec({webhookUrl: maybe(url), issues: flag})), {maxLength: 2})
+    const contributed =
+      generation === 'legacy'
+        ? notifications.map((n) => ({'io.onedev.server.plugin.notification.slack.SlackNotificationSetting': {'@type': 'SlackNotificationSetting', notifications: n}}))
+        : notifications.map((n) => [{'@type': 'SlackNotificationSetting', notifications: n}])
+    return rec({
+      branchProtections: maybe(fc.array(branchProtection, {maxLength: 4})),
+      tagProtections: maybe(fc.array(tagProtection, {maxLength: 2})),
+      buildSetting: maybe(
+        rec({
+          jobSecrets: maybe(fc.array(secret, {maxLength: 3})),
+          ...(generation === 'legacy'
+            ? {actionAuthorizations: fc.array(rec({'@type': pick('CreateTagAuthorization', 'CloseMilestoneAuthorization'), authorizedBranches: fc.oneof(branchPattern, fc.constant(null)), tagNames: fc.constant(null)}), {maxLength: 2})}
+            : {}),
+        }),
+      ),
+      ...(generation === 'current' ? {webHooks: maybe(fc.array(webHook, {maxLength: 2}))} : {}),
+      contributedSettings: contributed,
+    })
+  }
+
+  const role = rec({
+    id: fc.integer({min: 1, max: 50}),
+    name: pick('Project Owner', 'Code Writer', 'Ops', 'Bots'),
+    manageProject: flag,
+    createChildren: flag,
+    managePullRequests: flag,
+    manageCodeComments: flag,
+    manageIssues: flag,
+    accessConfidentialIssues: flag,
+    manageBuilds: flag,
+    jobPrivileges: maybe(fc.array(rec({jobNames: maybe(pick('*', 'release-*', '-deploy', 'ci')), manageJob: flag, runJob: flag, accessLog: flag, accessibleReports: pick(null, '*')}), {maxLength: 2})),
+  })
+
+  const generated = (generation: PayloadGeneration) => settingOf(generation).map((raw) => ({generation, raw: raw as unknown}))
+
+  return fc.record({
+    projects: fc.array(fc.tuple(fc.oneof(generated('legacy'), generated('current')), fc.nat(4), fc.boolean()), {minLength: 1, maxLength: 4}),
+    roles: fc.array(role, {maxLength: 4}),
+    branches: fc.array(pick('main', 'develop', 'release/1.0', 'feature/x'), {minLength: 1, maxLength: 2}),
+    tags: fc.array(pick('v1.0.0', 'v2.0.0-rc'), {minLength: 1, maxLength: 2}),
+    semantics: pick<'first-match' | 'merged'>('first-match', 'merged'),
   })
 }
 
-export const role = rec({
-  id: fc.integer({min: 1, max: 50}),
-  name: pick('Project Owner', 'Code Writer', 'Ops', 'Bots'),
-  manageProject: flag,
-  createChildren: flag,
-  managePullRequests: flag,
-  manageCodeComments: flag,
-  manageIssues: flag,
-  accessConfidentialIssues: flag,
-  manageBuilds: flag,
-  jobPrivileges: maybe(fc.array(rec({jobNames: maybe(pick('*', 'release-*', '-deploy', 'ci')), manageJob: flag, runJob: flag, accessLog: flag, accessibleReports: pick(null, '*')}), {maxLength: 2})),
-})
-
-const generated = (generation: PayloadGeneration) => settingOf(generation).map((raw) => ({generation, raw: raw as unknown}))
-
-/** Up to 4 projects; each one's parent is an earlier project or none; some are ancestors only. */
-export const world = fc.record({
-  projects: fc.array(fc.tuple(fc.oneof(generated('legacy'), generated('current')), fc.nat(4), fc.boolean()), {minLength: 1, maxLength: 4}),
-  roles: fc.array(role, {maxLength: 4}),
-  branches: fc.array(pick('main', 'develop', 'release/1.0', 'feature/x'), {minLength: 1, maxLength: 2}),
-  tags: fc.array(pick('v1.0.0', 'v2.0.0-rc'), {minLength: 1, maxLength: 2}),
-  semantics: pick<'first-match' | 'merged'>('first-match', 'merged'),
-})
+export const world = worldOf(true)
+export const wellFormedWorld = worldOf(false)
 
 export type World = typeof world extends fc.Arbitrary<infer W> ? W : never
 
