@@ -8,7 +8,7 @@
 import {hash} from 'node:crypto'
 
 import type {IssueSetting} from '../model/issue-setting.js'
-import type {AuditError, AuditModel, Project} from '../model/types.js'
+import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
 import type {ProjectRef, RoleRef} from '../report/report-types.js'
 import type {AuditSettings, Finding, FindingDraft, Rule, RuleContext, Severity} from './rule.js'
 import {SEVERITIES} from './rule.js'
@@ -101,6 +101,22 @@ interface Target {
   label: string
 }
 
+/** The owner part of a fingerprint: a project by its path, a role by its name. */
+const projectOwner = (project: Project) => `project:${project.path}`
+const roleOwner = (role: Role) => `role:${role.name}`
+
+/** Owners of more than one target (two projects with one path, two roles with one name). */
+function sharedOwners(model: AuditModel): Set<string> {
+  const seen = new Set<string>()
+  const shared = new Set<string>()
+  const owners = [...model.projects.filter((p) => p.setting).map(projectOwner), ...model.roles.map(roleOwner)]
+  for (const owner of owners) {
+    if (seen.has(owner)) shared.add(owner)
+    seen.add(owner)
+  }
+  return shared
+}
+
 /**
  * Every object of every scope. All rules of a project get the same ancestors list (computed once
  * per project), which is what rule helpers key their per-project memos on.
@@ -113,7 +129,7 @@ function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {se
     yield {
       scope: 'project',
       context: (options) => ({scope: 'project', project, ancestors, audited, settings, model, options}),
-      owner: `project:${project.path}`,
+      owner: projectOwner(project),
       project: {id: project.id, path: project.path},
       role: null,
       label: `project ${project.path} (#${project.id})`,
@@ -123,7 +139,7 @@ function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {se
     yield {
       scope: 'role',
       context: (options) => ({scope: 'role', role, settings, model, options}),
-      owner: `role:${role.name}`,
+      owner: roleOwner(role),
       project: null,
       role: {id: role.id, name: role.name},
       label: `role ${role.name}`,
@@ -151,9 +167,12 @@ export function evaluate(
   const findings: Finding[] = []
   const errors: AuditError[] = []
   const server = serverKey(model)
-  // How many findings so far had each identity: the second identical one gets its own fingerprint.
-  const occurrences = new Map<string, number>()
+  // Identical findings (same rule, owner, subject and key) get fingerprints by their order among
+  // themselves. They come from one rule on one target, or from targets sharing an owner (two projects
+  // with one path): only those are counted, so a run of single findings costs no bookkeeping.
+  const shared = new Map([...sharedOwners(model)].map((owner) => [owner, new Map<string, number>()]))
   for (const target of targets(model, settings, issueSetting)) {
+    const sharedCounts = shared.get(target.owner)
     for (const active of rules) {
       const {rule} = active
       if (rule.meta.scope !== target.scope) continue
@@ -168,20 +187,24 @@ export function evaluate(
         })
         continue
       }
-      for (const draft of drafts) findings.push(toFinding(draft, active, target, model, server, occurrences))
+      const counts = sharedCounts ?? (drafts.length > 1 ? new Map<string, number>() : undefined)
+      for (const draft of drafts) findings.push(toFinding(draft, active, target, model, server, counts))
     }
   }
   findings.sort(compareFindings)
   return {findings, errors}
 }
 
-function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, model: AuditModel, server: string, occurrences: Map<string, number>): Finding {
+/** `counts`: how many findings so far had each fingerprint, where identical ones are possible. */
+function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, model: AuditModel, server: string, counts: Map<string, number> | undefined): Finding {
   const ruleId = active.rule.meta.id
   const identity = {ruleId, server, owner: target.owner, subject: draft.subject, key: draft.key}
   let fingerprint = fingerprintOf(identity)
-  const occurrence = (occurrences.get(fingerprint) ?? 0) + 1
-  occurrences.set(fingerprint, occurrence)
-  if (occurrence > 1) fingerprint = fingerprintOf({...identity, occurrence})
+  if (counts) {
+    const occurrence = (counts.get(fingerprint) ?? 0) + 1
+    counts.set(fingerprint, occurrence)
+    if (occurrence > 1) fingerprint = fingerprintOf({...identity, occurrence})
+  }
   const finding: Finding = {
     ruleId,
     severity: active.severityOverride ?? draft.severity ?? active.rule.meta.defaultSeverity,
