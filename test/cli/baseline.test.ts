@@ -83,6 +83,31 @@ describe('baseline', () => {
     expect(third.report.findings.map((f: any) => f.fingerprint)).toEqual([dropped.fingerprint])
   })
 
+  it('a server listing the same items in another order, with a new web hook first, has only the new hook\'s findings reported', async () => {
+    const snapshot = JSON.parse(await readFile(SNAPSHOT, 'utf8'))
+    const before = join(dir, 'before.snapshot.json')
+    await writeFile(before, JSON.stringify(snapshot))
+    const baseline = join(dir, 'reordered.baseline.json')
+    expect((await runCli(['scan', '--snapshot', before, '--update-baseline', baseline, '--fail-on', 'none'])).code).toBe(0)
+
+    for (const project of snapshot.projects) {
+      const setting = project.setting
+      if (!setting) continue
+      if (Array.isArray(setting.webHooks)) setting.webHooks = [{postUrl: 'http://new-hook.example.net/x', eventTypes: ['BUILD'], secret: null, headers: []}, ...setting.webHooks.reverse()]
+      if (Array.isArray(setting.buildSetting?.jobSecrets)) setting.buildSetting.jobSecrets.reverse()
+      for (const entry of Array.isArray(setting.contributedSettings) ? setting.contributedSettings : []) entry.notifications?.reverse()
+    }
+    snapshot.roles.reverse()
+    for (const role of snapshot.roles) role.jobPrivileges?.reverse()
+    const after = join(dir, 'after.snapshot.json')
+    await writeFile(after, JSON.stringify(snapshot))
+    const result = await runCli(['scan', '--snapshot', after, '--baseline', baseline, '--format', 'json'])
+    expect(result.code).toBe(1)
+    const findings = JSON.parse(result.stdout).findings
+    expect(findings.length).toBeGreaterThan(0)
+    expect(findings.map((f: any) => f.subject).filter((s: string) => s !== 'new-hook.example.net')).toEqual([])
+  })
+
   it('a baseline of an older onedev-audit (fingerprints by position) is refused in one line, exit 2', async () => {
     // Version 1 named many list items by their position: matching its fingerprints would report them all as new.
     const old = join(dir, 'v1.baseline.json')
