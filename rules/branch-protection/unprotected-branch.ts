@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {branchProtectionHierarchy, effectiveBranchProtection} from '../../src/onedev/protection.js'
-import {BRANCH_PROTECTION_UI, listPointer, uniqueNames} from '../../src/onedev/protection-findings.js'
+import {BRANCH_PROTECTION_UI, branchPhrase, checkedBranchesOf, listPointer} from '../../src/onedev/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
 export default defineRule({
@@ -8,7 +8,7 @@ export default defineRule({
     id: 'branch-protection/unprotected-branch',
     shortDescription: 'A checked branch has no branch protection',
     fullDescription:
-      'Finds checked branches (setting `branches`, default `main`) to which no enabled branch protection applies for an ordinary user, counting the protections the project inherits from its parent projects. OneDev then allows everything on that branch: anyone with write access can force-push, delete it and push without review or builds.',
+      'Finds checked branches (each project\'s default branch, plus the existing branches matching the setting `branches`) to which no enabled branch protection applies for an ordinary user, counting the protections the project inherits from its parent projects. OneDev then allows everything on that branch: anyone with write access can force-push, delete it and push without review or builds.',
     defaultSeverity: 'high',
     help: [
       '**Risk.** When no enabled branch protection matches a branch for the pushing user, OneDev applies no restriction at all: force pushes, deletion, and direct pushes without review, signature or successful builds are all accepted. New projects have no branch protection.',
@@ -26,14 +26,15 @@ export default defineRule({
     if (context.scope !== 'project') return []
     const hierarchy = branchProtectionHierarchy(context.project, context.ancestors)
     const findings: FindingDraft[] = []
-    for (const branch of uniqueNames(context.settings.branches)) {
+    for (const ref of checkedBranchesOf(context)) {
+      const branch = ref.name
       if (effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, context.settings.protectionSemantics)) continue
       const hints = nearMisses(hierarchy, branch)
       findings.push({
         subject: branch,
         pointer: listPointer(context.project, 'branchProtections'),
         message:
-          `No enabled branch protection applies to branch "${branch}" for everyone else, so anyone with write access can force-push, delete it and push to it without review or builds.` +
+          `No enabled branch protection applies to ${branchPhrase(ref)} for everyone else, so anyone with write access can force-push, delete it and push to it without review or builds.` +
           (hints.length > 0 ? ` Near misses: ${hints.join('; ')}.` : '') +
           ` Add a protection for "${branch}" in ${BRANCH_PROTECTION_UI} (Branches: ${branch}, Applicable Users: anyone).`,
       })

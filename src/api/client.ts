@@ -113,6 +113,11 @@ export function permissionNeeded(path: string): string {
   if (/^\/settings\/issue$/.test(path)) return 'administrator rights (the global issue setting is admin-only)'
   const setting = /^\/projects\/(\d+)\/setting$/.exec(path)
   if (setting) return `the manage-project permission on project ${setting[1]} or one of its ancestors`
+  const repository = /^\/repositories\/(\d+)\//.exec(path)
+  if (repository) return `the read-code permission on project ${repository[1]}`
+  if (/^\/(settings|groups|users|sso-providers|agents|agent-tokens)(\/|$)/.test(path)) return 'administrator rights (this endpoint is admin-only)'
+  const authorizations = /^\/projects\/(\d+)\/(base|group|user)-authorizations$/.exec(path)
+  if (authorizations) return `the manage-project permission on project ${authorizations[1]} or one of its ancestors`
   if (/^\/projects(\/|$)/.test(path)) return 'access to that project'
   return 'a permission this endpoint requires'
 }

@@ -2,8 +2,8 @@
  * Collection: fetch roles, the audited projects, their settings and the settings of their
  * ancestors (for inheritance), and turn the payloads into the model through src/model/ingest.ts.
  *
- * - At most `concurrency` requests are in flight (one slot per roles listing, project listing or
- *   project; a project's own requests run one after the other).
+ * - At most `concurrency` requests are in flight (one slot per request, the roles and project
+ *   listings holding one each while they page). A project's setting and repository are read at once.
  * - Each ancestor is fetched once, however many children need it (the in-flight work is memoized).
  * - Failures are values: each becomes an AuditError (with its project when it concerns one) and the
  *   others go on. After a 401 nothing new starts; the error is recorded once.
@@ -11,10 +11,13 @@
  *   projects) then project id.
  * Raw payloads are handed to ingest and dropped: only the redacted raw it returns is kept.
  */
-import {ingestProjectList, ingestProjectSetting, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
-import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
+import {ingestDefaultBranch, ingestProjectList, ingestProjectSetting, ingestRefNames, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
+import type {AuditError, AuditModel, Project, RepositoryInfo, Role} from '../model/types.js'
+import {redactServerPayload} from '../model/redact.js'
+import type {ServerData} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter} from '../util/limit.js'
+import {NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
 import {ApiError, type ApiClient} from './types.js'
 
 export interface CollectRequest {
@@ -27,6 +30,15 @@ export interface CollectRequest {
   filter?: (path: string) => boolean
   /** Aborting it stops the collection: nothing new starts, requests in flight are cancelled (the client's own signal), and the model holds what was collected, with one `interrupted` error. */
   signal?: AbortSignal
+  /**
+   * Fetch each audited project's branch list (GET /repositories/{id}/branches) besides its default
+   * branch and tags: needed when some `branches` entry may name another branch (checked-refs.ts).
+   */
+  branchList?: boolean
+  /** Optional server-wide data sources (data-sources.ts); none by default. */
+  serverFetchers?: readonly ServerFetcher[]
+  /** Optional per-project data sources, run for audited projects and their ancestors. */
+  projectFetchers?: readonly ProjectFetcher[]
   /** called after each project completes, for progress on a TTY */
   onProgress?: (done: number, total: number) => void
 }
@@ -35,7 +47,7 @@ export const DEFAULT_CONCURRENCY = 8
 
 /** Where an error sorts: auth first, then roles, the project listing, then projects by id. */
 /** Order of errors in the model: those about the whole run (credentials refused, interrupted) first. */
-const Group = {Run: 0, Roles: 1, Listing: 2, Project: 3} as const
+const Group = {Run: 0, Roles: 1, Listing: 2, Server: 3, Project: 4} as const
 type Group = (typeof Group)[keyof typeof Group]
 
 interface RecordedError {
@@ -56,10 +68,36 @@ function describeUnexpected(error: unknown): string {
   return error instanceof Error ? error.name.replace(/[^\w.-]/g, '').slice(0, 60) || 'Error' : 'unknown error'
 }
 
+/** The server data document with its keys in one order, whatever order the answers came in. */
+function sortedKeys(data: ServerData): ServerData {
+  const out: ServerData = {}
+  for (const key of Object.keys(data).sort()) out[key] = data[key]
+  return out
+}
+
+/** A JSON body read as text (so that 204 is told apart); an ApiError naming the path when it is not JSON. */
+function parseOptionalJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ApiError({kind: 'not-json', message: `GET ${path}: the answer is not valid JSON`, path})
+  }
+}
+
 export async function collectModel(client: ApiClient, request: CollectRequest): Promise<AuditModel> {
   const collectedAt = new Date().toISOString()
   const limit = createLimiter(Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY))
   const keep = request.filter ?? (() => true)
+  // Every request takes a slot of the one limiter: at most `concurrency` in flight, whatever asks.
+  // Once the collection stopped (401, Ctrl-C), queued requests are not sent: they fail as
+  // `interrupted`, which is never recorded on its own.
+  const notSent = () => Promise.reject(new ApiError({kind: 'interrupted', message: 'not sent: the collection stopped'}))
+  const get = (path: string) => limit(() => (stopped ? notSent() : client.getJson(path)))
+  // Servers that speak only the contract (and OneDev before 7.4) have no repository endpoints: the
+  // first 404 or 405 says so, and no other project asks again (not even requests already queued).
+  let repositoryEndpoints = true
+  const getRepository = (path: string, text: boolean) =>
+    limit(() => (stopped || !repositoryEndpoints ? notSent() : text ? client.getText(path) : client.getJson(path)))
   const recorded: RecordedError[] = []
   let stopped = false
   let authRecorded = false
@@ -88,6 +126,9 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     else record(group, {kind: 'internal', message: `${what}: ${describeUnexpected(error)}`}, project)
   }
 
+  // Which projects are audited (their repositories are read too); filled once they are known.
+  const auditedIds = new Set<number>()
+
   // Project facts (id, path, name, parent) by id, from the listing or GET /projects/{id}.
   const known = new Map<number, ProjectListItem>()
   const infoRequests = new Map<number, Promise<ProjectListItem>>()
@@ -104,7 +145,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
       pending = (async () => {
         if (stopped) return fallbackInfo(id)
         try {
-          const ingested = ingestProjectList([await client.getJson(`/projects/${id}`)])
+          const ingested = ingestProjectList([await get(`/projects/${id}`)])
           for (const error of ingested.errors) record(Group.Project, error, {id, path: String(id)})
           const info = ingested.projects.find((candidate) => candidate.id === id) ?? ingested.projects[0]
           if (info && info.id === id) {
@@ -121,21 +162,90 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     return pending
   }
 
+  const isMissingEndpoint = (error: unknown) => error instanceof ApiError && (error.error.status === 404 || error.error.status === 405)
+
+  // Optional endpoints (optional.ts): payloads land, redacted, in one document keyed by path.
+  const serverData: ServerData = {}
+  const notEvaluated = new NotEvaluatedLog()
+
+  function optionalFetch(group: Group, project?: ProjectRef): OptionalFetch {
+    return {
+      async get(path: string, spec: OptionalGet): Promise<unknown> {
+        if (notEvaluated.has(spec.endpoint)) return undefined
+        try {
+          const body = await limit(() => {
+            if (stopped) return notSent()
+            if (notEvaluated.has(spec.endpoint)) return Promise.resolve(undefined)
+            return spec.paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))
+          })
+          if (body === undefined) return undefined
+          const key = path.replace(/^\/+/, '')
+          const redacted = redactServerPayload(key, body, true)
+          serverData[key] = redacted
+          return redacted
+        } catch (error) {
+          if (isMissingEndpoint(error)) notEvaluated.add({endpoint: spec.endpoint, status: (error as ApiError).error.status!, checks: spec.checks})
+          else recordFailure(group, error, `reading ${path} failed`, project)
+          return undefined
+        }
+      },
+    }
+  }
+
+  /** A ref list, or null when the server has no such endpoint. */
+  async function refNames(id: number, ref: ProjectRef, what: 'branches' | 'tags'): Promise<string[] | null> {
+    try {
+      const ingested = ingestRefNames(await getRepository(`/repositories/${id}/${what}`, false), ref, what)
+      for (const error of ingested.errors) record(Group.Project, error, ref)
+      return ingested.names
+    } catch (error) {
+      if (!isMissingEndpoint(error)) recordFailure(Group.Project, error, `reading the ${what} of project ${oneLine(ref.path, 200)} (#${id}) failed`, ref)
+      return null
+    }
+  }
+
+  /** The repository's default branch, tags and (when asked) branches; null when the server cannot say. */
+  async function loadRepository(id: number, ref: ProjectRef): Promise<RepositoryInfo | null> {
+    if (!repositoryEndpoints || stopped) return null
+    let body: string | null
+    try {
+      body = (await getRepository(`/repositories/${id}/default-branch`, true)) as string | null
+    } catch (error) {
+      if (isMissingEndpoint(error)) repositoryEndpoints = false
+      else recordFailure(Group.Project, error, `reading the default branch of project ${oneLine(ref.path, 200)} (#${id}) failed`, ref)
+      return null
+    }
+    const ingested = ingestDefaultBranch(body, ref)
+    for (const error of ingested.errors) record(Group.Project, error, ref)
+    if (ingested.errors.length > 0) return null
+    // Not initialized: no branch and no tag to judge.
+    if (ingested.defaultBranch === null) return {defaultBranch: null, branches: [], tags: []}
+    const [branches, tags] = await Promise.all([request.branchList ? refNames(id, ref, 'branches') : null, refNames(id, ref, 'tags')])
+    return {defaultBranch: ingested.defaultBranch, branches, tags}
+  }
+
   async function loadProject(id: number): Promise<Project | undefined> {
     if (stopped) return undefined
     const info = await projectInfo(id)
     const ref: ProjectRef = {id, path: info.path}
     const project: Project = {id, path: info.path, name: info.name, parentId: info.parentId, setting: null, raw: null}
     if (stopped) return project
-    try {
-      // A freshly parsed body held nowhere else: redacted in place.
-      const ingested = ingestProjectSetting(await client.getJson(`/projects/${id}/setting`), ref, {owned: true})
-      project.setting = ingested.setting
-      project.raw = ingested.raw
-      for (const error of ingested.errors) record(Group.Project, error, ref)
-    } catch (error) {
-      recordFailure(Group.Project, error, `reading the setting of project ${oneLine(info.path, 200)} (#${id}) failed`, ref)
-    }
+    const setting = (async () => {
+      try {
+        // A freshly parsed body held nowhere else: redacted in place.
+        const ingested = ingestProjectSetting(await get(`/projects/${id}/setting`), ref, {owned: true})
+        project.setting = ingested.setting
+        project.raw = ingested.raw
+        for (const error of ingested.errors) record(Group.Project, error, ref)
+      } catch (error) {
+        recordFailure(Group.Project, error, `reading the setting of project ${oneLine(info.path, 200)} (#${id}) failed`, ref)
+      }
+    })()
+    const optional = Promise.all((request.projectFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Project, ref), {id, path: info.path, audited: auditedIds.has(id)})))
+    // Ancestors fetched only for inheritance need no repository facts: their branches are never judged.
+    if (auditedIds.has(id)) project.repository = await loadRepository(id, ref)
+    await setting
+    await optional
     return project
   }
 
@@ -153,6 +263,8 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     }
   })
 
+  const serverDone = Promise.all((request.serverFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Server)).catch((error: unknown) => recordFailure(Group.Server, error, 'reading the server data failed'))))
+
   // Which projects are audited.
   let audited: number[] = []
   if (request.projects === 'all') {
@@ -169,7 +281,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     })
   } else {
     const ids = [...new Set(request.projects)]
-    await Promise.all(ids.map((id) => limit(() => projectInfo(id))))
+    await Promise.all(ids.map((id) => projectInfo(id)))
     // A project whose facts could not be read is kept: its path is unknown, so the filter cannot judge it.
     audited = ids.filter((id) => {
       const info = known.get(id)
@@ -178,7 +290,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   }
 
   // Audited projects, then their ancestors, each loaded once.
-  const auditedIds = new Set(audited)
+  for (const id of audited) auditedIds.add(id)
   const loads = new Map<number, Promise<void>>()
   const projectsById = new Map<number, Project>()
   let done = 0
@@ -188,7 +300,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     if (loads.has(id)) return
     loads.set(
       id,
-      limit(() => loadProject(id)).then((project) => {
+      loadProject(id).then((project) => {
         if (project) {
           projectsById.set(id, project)
           if (project.parentId !== null) schedule(project.parentId)
@@ -205,6 +317,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     settled = pending.length
   }
   await rolesDone
+  await serverDone
 
   request.signal?.removeEventListener('abort', stop)
   const projects = audited.flatMap((id) => projectsById.get(id) ?? []).sort(byPathThenId)
@@ -222,5 +335,6 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     .sort((a, b) => a.group - b.group || a.projectId - b.projectId || a.sequence - b.sequence)
     .map((entry) => entry.error)
 
-  return {server: request.server, collectedAt, projects, projectsById: sortedById, roles, rolesRaw, errors}
+  const optionalData = request.serverFetchers?.length || request.projectFetchers?.length ? {serverData: sortedKeys(serverData), notEvaluated: notEvaluated.list()} : {}
+  return {server: request.server, collectedAt, projects, projectsById: sortedById, roles, rolesRaw, errors, ...optionalData}
 }
