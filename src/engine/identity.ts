@@ -9,7 +9,8 @@
  * holds (redacted URLs), never a secret.
  */
 import type {IssueTransition} from '../model/issue-setting.js'
-import type {ActionAuthorization, ChannelNotification, JobPrivilege, Project, WebHook} from '../model/types.js'
+import type {ActionAuthorization, ChannelNotification, JobPrivilege, Project, TagProtection, WebHook} from '../model/types.js'
+import type {Located} from '../onedev/protection.js'
 
 function identity(kind: string, ...parts: Array<string | null | readonly string[]>): string {
   return JSON.stringify([kind, ...parts])
@@ -35,6 +36,14 @@ export function notificationKey(notification: ChannelNotification): string {
 /** A branch or tag protection: its patterns and its user match. */
 export function protectionKey(patterns: string | null, userMatch: string): string {
   return identity('protection', patterns, userMatch)
+}
+
+/**
+ * The tag protections that apply together to a group of tags (one on current servers, several merged
+ * on servers up to 8.1): each by its patterns and user match, and its project when inherited.
+ */
+export function tagProtectionsKey(sources: ReadonlyArray<Located<Pick<TagProtection, 'tags' | 'userMatch'>>>, project: Pick<Project, 'id'>): string {
+  return sources.map((source) => ownedKey(protectionKey(source.item.tags, source.item.userMatch), {id: source.projectId, path: source.projectPath}, project)).join(' + ')
 }
 
 /** A legacy build action authorization: its type and its patterns. */

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 
 import type {AuditSettings} from '../../src/engine/rule.js'
 import {ingestProjectSetting, ingestRoles} from '../../src/model/ingest.js'
-import type {AuditModel, PayloadGeneration, Project} from '../../src/model/types.js'
+import type {AuditModel, PayloadGeneration, Project, RepositoryInfo} from '../../src/model/types.js'
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values)
 const junk = fc.oneof(fc.string({maxLength: 6}), fc.integer(), fc.boolean(), fc.constant(null), fc.constant({}), fc.constant([]))
@@ -99,11 +99,19 @@ function worldOf(hostile: boolean) {
 
   const generated = (generation: PayloadGeneration) => settingOf(generation).map((raw) => ({generation, raw: raw as unknown}))
 
+  // What the server said about the repository, or nothing (a server without the repository endpoints).
+  const repository: fc.Arbitrary<RepositoryInfo | null> = fc.option(
+    fc.record({
+      defaultBranch: fc.option(pick('main', 'master', 'develop'), {freq: 6}),
+      branches: fc.option(fc.uniqueArray(pick('main', 'master', 'develop', 'release/1.0', 'release/2.0', 'feature/x'), {maxLength: 5}), {freq: 4}),
+      tags: fc.option(fc.uniqueArray(pick('v1.0.0', 'v1.1.0', 'v2.0.0-rc', 'nightly'), {maxLength: 4}), {freq: 4}),
+    }),
+  )
   return fc.record({
-    projects: fc.array(fc.tuple(fc.oneof(generated('legacy'), generated('current')), fc.nat(4), fc.boolean()), {minLength: 1, maxLength: 4}),
+    projects: fc.array(fc.tuple(fc.oneof(generated('legacy'), generated('current')), fc.nat(4), fc.boolean(), repository), {minLength: 1, maxLength: 4}),
     roles: fc.array(role, {maxLength: 4}),
-    branches: fc.array(pick('main', 'develop', 'release/1.0', 'feature/x'), {minLength: 1, maxLength: 2}),
-    tags: fc.array(pick('v1.0.0', 'v2.0.0-rc'), {minLength: 1, maxLength: 2}),
+    branches: fc.array(pick('main', 'develop', 'release/1.0', 'feature/x', 'release/**'), {maxLength: 2}),
+    tags: fc.array(pick('v1.0.0', 'v2.0.0-rc', 'v1.*'), {maxLength: 2}),
     semantics: pick<'first-match' | 'merged'>('first-match', 'merged'),
   })
 }
@@ -115,10 +123,15 @@ export type World = typeof world extends fc.Arbitrary<infer W> ? W : never
 
 /**
  * The model of a world: project i+1's parent is an earlier project or none, project 1 and those
- * marked are audited (the others are ancestors only). `raws` and `roles` replace the world's payloads
- * (same count of projects), e.g. with a changed copy.
+ * marked are audited (the others are ancestors only). `raws`, `roles` and `repositories` replace the
+ * world's payloads (same count of projects), e.g. with a changed copy.
  */
-export function modelOf(w: World, raws: unknown[] = w.projects.map(([p]) => p.raw), roles: unknown[] = w.roles): AuditModel {
+export function modelOf(
+  w: World,
+  raws: unknown[] = w.projects.map(([p]) => p.raw),
+  roles: unknown[] = w.roles,
+  repositories: Array<RepositoryInfo | null> = w.projects.map(([, , , r]) => r),
+): AuditModel {
   const projectsById = new Map<number, Project>()
   const audited: Project[] = []
   w.projects.forEach(([, parentChoice, isAudited], index) => {
@@ -126,7 +139,7 @@ export function modelOf(w: World, raws: unknown[] = w.projects.map(([p]) => p.ra
     const parentId = parentChoice > 0 && parentChoice < id ? parentChoice : null
     const path = parentId ? `${projectsById.get(parentId)!.path}/p${id}` : `p${id}`
     const ingested = ingestProjectSetting(raws[index], {id, path})
-    const project: Project = {id, path, name: `p${id}`, parentId, setting: ingested.setting, raw: ingested.raw}
+    const project: Project = {id, path, name: `p${id}`, parentId, setting: ingested.setting, raw: ingested.raw, repository: repositories[index] ?? null}
     projectsById.set(id, project)
     if (isAudited || index === 0) audited.push(project)
   })

@@ -165,7 +165,7 @@ function expectStable(before: Finding[], after: Finding[], isAdded: (f: Finding)
 }
 
 describe('fingerprints of random servers', () => {
-  it('survive reordered lists and an unrelated item first in each (projects, roles, job privileges)', () => {
+  it('survive reordered lists and an unrelated item first in each (projects, roles, job privileges; branch and tag lists reordered)', () => {
     fc.assert(
       fc.property(servers, fc.integer(), (generated, seed) => {
         // Role ids are unique on a server (ingest leaves a second role with the same id out, whichever comes second).
@@ -176,7 +176,15 @@ describe('fingerprints of random servers', () => {
         const projectChangers = w.projects.map(() => new Changer(random))
         const raws = w.projects.map(([p], i) => reorderProject(p.raw, p.generation, i + 1, projectChangers[i]!))
         const roleChanger = new Changer(random)
-        const after = evaluate(modelOf(w, raws, reorderRoles(w.roles, roleChanger)), active, settings)
+        // The server's branch and tag lists are sets too (which branches and tags exist).
+        const repositories = w.projects.map(([, , , repository]) => {
+          if (!repository) return repository
+          const copy = structuredClone(repository)
+          if (copy.branches) roleChanger.shuffle(copy.branches)
+          if (copy.tags) roleChanger.shuffle(copy.tags)
+          return copy
+        })
+        const after = evaluate(modelOf(w, raws, reorderRoles(w.roles, roleChanger), repositories), active, settings)
         expect(after.errors).toEqual([])
         expectStable(before.findings, after.findings, (f) =>
           f.role ? f.role.id === 999 || roleChanger.owns(f.pointer) : projectChangers[(f.source?.id ?? f.project!.id) - 1]!.owns(f.pointer),
