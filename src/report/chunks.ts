@@ -15,7 +15,12 @@ export function textOf(chunks: Iterable<string>): string {
 
 /** Lines as text, each followed by a newline: `${lines.join('\n')}\n`. */
 export function* linesText(lines: Iterable<string>): Generator<string, void, undefined> {
-  for (const line of lines) yield `${line}\n`
+  let none = true
+  for (const line of lines) {
+    none = false
+    yield `${line}\n`
+  }
+  if (none) yield '\n'
 }
 
 /**
