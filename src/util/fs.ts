@@ -22,7 +22,9 @@ export function* batched(chunks: Iterable<string>, size = WRITE_BATCH): Generato
 /**
  * Writes a file from pieces of text through a temporary sibling and a rename: readers (and a run
  * killed half-way) never see half a file; the previous file stays until the new one is complete.
- * A temporary file left by a process that exits while writing (a second Ctrl-C) is removed.
+ * The temporary file is removed when the process exits while writing (a second Ctrl-C during a
+ * collection) or is stopped by SIGINT or SIGTERM that nothing else handles; only SIGKILL leaves it
+ * (hidden, beside the previous report).
  */
 export async function writeChunksAtomic(path: string, chunks: Iterable<string>, mode = 0o644): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
@@ -33,8 +35,16 @@ export async function writeChunksAtomic(path: string, chunks: Iterable<string>, 
       // Already renamed or never created.
     }
   }
+  // A signal nobody else handles would end the process at once: remove the file, then let it.
+  const signals = (['SIGINT', 'SIGTERM'] as const).filter((signal) => process.listenerCount(signal) === 0)
+  const onSignal = (signal: NodeJS.Signals) => {
+    for (const name of signals) process.off(name, onSignal)
+    removeTemp()
+    process.kill(process.pid, signal)
+  }
   const handle = await open(temp, 'wx', mode)
   process.once('exit', removeTemp)
+  for (const signal of signals) process.once(signal, onSignal)
   try {
     for (const batch of batched(chunks)) {
       const bytes = Buffer.from(batch, 'utf8')
@@ -48,6 +58,7 @@ export async function writeChunksAtomic(path: string, chunks: Iterable<string>, 
     throw error
   } finally {
     process.off('exit', removeTemp)
+    for (const signal of signals) process.off(signal, onSignal)
   }
 }
 
