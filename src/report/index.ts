@@ -13,7 +13,7 @@ export type {ReportChunks} from './chunks.js'
 export type {FormattedReport, ReportFormat, ReportInput, ReportRule} from './input.js'
 export {REPORT_FORMATS} from './input.js'
 export type {FindingLocation, LocationSource} from './locate.js'
-export {createLocator, lineOfPointer, locationSourceFromModel} from './locate.js'
+export {createLocator, lineOfPointer, locateFindings, locationSourceFromModel} from './locate.js'
 export {buildJsonReport, REPORT_SCHEMA_URI} from './json.js'
 export {buildSarif, MAX_SARIF_RESULTS, SARIF_SCHEMA_URI} from './sarif.js'
 
