@@ -5,6 +5,7 @@
  *   npm run bench                                   (builds, then runs this)
  *   node bench/run.mjs [--projects 2000] [--latency 10] [--concurrency 16] [--roles 300] [--runs 3] [--json]
  *   node bench/run.mjs --offline-only [--offline-projects 10000]   (only the offline snapshot scan)
+ *   node bench/run.mjs --projects 10000 --latency 50 --concurrency 32   (the live case of a large real server)
  *
  * The simulator runs in its own child process; each measured phase runs in a fresh child process
  * too (`--phase baseline|audit`), so neither shares an event loop with the server and each phase's
@@ -256,11 +257,16 @@ async function offlineBench(projectCount, roleCount, runs) {
   const quiet = join(dir, 'rules-off.json')
   await writeFile(quiet, JSON.stringify({rules: Object.fromEntries((await builtinRules()).map((rule) => [rule.meta.id, 'off']))}))
   const scan = (format, output, ...extra) => ['bin/run.js', 'scan', '--snapshot', file, '--format', format, '--output', join(dir, output), '--fail-on', 'none', ...extra]
-  const samples = {nodeMs: [], versionMs: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: []}
+  const samples = {nodeMs: [], versionMs: [], exampleMs: [], exampleRatio: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: []}
   let findings = 0
   for (let run = 0; run < runs; run++) {
-    samples.nodeMs.push((await timeCommand(['-e', '0'])).ms)
+    const node = (await timeCommand(['-e', '0'])).ms
+    samples.nodeMs.push(node)
     samples.versionMs.push((await timeCommand(['bin/run.js', '--version'])).ms)
+    // The local case: the 4-project example, against `node -e 0` just before it (a ratio per pair).
+    const example = (await timeCommand(['bin/run.js', 'scan', '--snapshot', 'examples/snapshot.json', '--fail-on', 'none'])).ms
+    samples.exampleMs.push(example)
+    samples.exampleRatio.push(example / node)
     // --debug prints each phase's time (a few lines on stderr): the evaluation itself is read from it.
     const json = await timeCommand(scan('json', 'r.json', '--debug'))
     samples.jsonMs.push(json.ms)
@@ -279,6 +285,8 @@ async function offlineBench(projectCount, roleCount, runs) {
     snapshotMb: (await stat(file)).size / 1024 / 1024,
     nodeMs: median(samples.nodeMs),
     versionMs: median(samples.versionMs),
+    exampleMs: median(samples.exampleMs),
+    exampleToNode: median(samples.exampleRatio),
     jsonMs: median(samples.jsonMs),
     sarifMs: median(samples.sarifMs),
     readMs: median(samples.readMs),
@@ -390,11 +398,20 @@ function offlineLines(offline, runs) {
   const ms = (value) => `${Math.round(value)} ms`
   return [
     `offline: scan --snapshot of ${offline.projects} projects and ${offline.roles} roles (${offline.snapshotMb.toFixed(1)} MB), whole process from spawn to exit, median of ${runs}:`,
-    `  node -e 0: ${ms(offline.nodeMs)}   onedev-audit --version: ${ms(offline.versionMs)}`,
+    `  node -e 0: ${ms(offline.nodeMs)}   onedev-audit --version: ${ms(offline.versionMs)}   scan --snapshot examples/snapshot.json: ${ms(offline.exampleMs)} (${offline.exampleToNode.toFixed(2)}x node -e 0)`,
     `  scan --format json: ${ms(offline.jsonMs)} (reading the snapshot ${ms(offline.readMs)}, evaluating every rule ${ms(offline.evaluateMs)})   peak RSS ${offline.jsonRssMb.toFixed(0)} MB   (${offline.findings} findings)`,
     `  scan --format sarif: ${ms(offline.sarifMs)}   peak RSS ${offline.maxRssMb.toFixed(0)} MB`,
     `  every rule off (the payloads alone, no findings): ${ms(offline.rulesOffMs)}   peak RSS ${offline.rulesOffRssMb.toFixed(0)} MB`,
+    '',
+    'targets (issue 12):',
+    targetRow(`offline scan of ${offline.projects} projects, spawn to exit, JSON`, ms(offline.jsonMs), '<= 1500 ms', offline.jsonMs <= 1500),
+    targetRow('its peak RSS', `${offline.jsonRssMb.toFixed(0)} MB`, '<= 200 MB', offline.jsonRssMb <= 200),
+    targetRow('scan --snapshot examples/snapshot.json / node -e 0', `${offline.exampleToNode.toFixed(2)}x`, '<= 2.5x', offline.exampleToNode <= 2.5),
   ]
+}
+
+function targetRow(measure, value, target, met) {
+  return `  ${measure.padEnd(56)} ${value.padEnd(10)} target ${target.padEnd(12)} ${met ? 'met' : 'NOT met'}`
 }
 
 await main()

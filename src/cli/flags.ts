@@ -1,5 +1,5 @@
 /** Flags shared by several commands, declared once so `--help` reads the same everywhere. */
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import {REPORT_FORMATS} from '../report/input.js'
 

@@ -207,6 +207,17 @@ export function evaluate(
   return {findings, errors}
 }
 
+/**
+ * The same text as one flat string. A message built from template pieces is a rope of many small
+ * nodes; flattened now, while it is young, it costs less than the rope (10,000 projects: 53,594
+ * findings, 14 MB less), and writing the report does not flatten every message into the old
+ * generation (another 19 MB). charCodeAt flattens the string in place.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0)
+  return text
+}
+
 /** `counts`: how many findings so far had each fingerprint, where identical ones are possible. */
 function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, model: AuditModel, server: string, counts: Map<string, number> | undefined): Finding {
   const ruleId = active.rule.meta.id
@@ -220,7 +231,7 @@ function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, mode
   const finding: Finding = {
     ruleId,
     severity: active.severityOverride ?? draft.severity ?? active.rule.meta.defaultSeverity,
-    message: draft.message,
+    message: flat(draft.message),
     project: target.project,
     role: target.role,
     subject: draft.subject,
