@@ -1,0 +1,239 @@
+/**
+ * Branch and tag protections compared by what they do: for each checked name and each user class
+ * the rules already distinguish (everyone else, and every user and group a userMatch names), the
+ * effective protection before and after, as the server applies it (first match or merged,
+ * inheritance included). Reordering, rewording or moving a protection changes nothing here unless
+ * what applies changes.
+ */
+import type {AuditSettings} from '../engine/rule.js'
+import type {Project} from '../model/types.js'
+import {canForcePush} from '../onedev/protection-judgement.js'
+import {
+  branchProtectionHierarchy,
+  type EffectiveBranchProtection,
+  type EffectiveTagProtection,
+  effectiveBranchProtection,
+  effectiveTagProtection,
+  type Hierarchy,
+  type Located,
+  principalClasses,
+  tagProtectionHierarchy,
+} from '../onedev/protection.js'
+import {formatReviewRequirement, missingReviews} from '../onedev/review-requirement.js'
+import {describePrincipal, type Principal, samePrincipal} from '../onedev/user-match.js'
+import {type Change, change, type Classification, classify, projectRef} from './change.js'
+import {checkedBranchesOf, checkedTagsOf, unionOf} from './checked.js'
+
+/** One project on both sides, with its ancestors (nearest first) on each side. */
+export interface ProjectPair {
+  before: Project
+  after: Project
+  beforeAncestors: Project[]
+  afterAncestors: Project[]
+}
+
+interface AspectChange {
+  aspect: string
+  before: string
+  after: string
+  classification: Classification
+  ruleId?: string
+}
+
+const allowed = (yes: boolean) => (yes ? 'allowed' : 'prevented')
+
+function flag(aspect: string, before: boolean, after: boolean, ruleId: string): AspectChange[] {
+  if (before === after) return []
+  // `before`/`after` say whether the action is allowed: allowing it is the weakening.
+  return [{aspect, before: allowed(before), after: allowed(after), classification: classify(after, before), ruleId}]
+}
+
+function describeSource(project: Project, located: Located<{pointer: string}>, patterns: string | null): string {
+  const where = located.projectId === project.id ? '' : ` of ${located.projectPath}`
+  return `${located.item.pointer} ("${patterns ?? ''}")${where}`
+}
+
+/** Which protection(s) decide, compared by owner and pattern text (not position: reordering is no change). */
+function sourcesKey(sources: Located<{branches?: string | null; tags?: string | null}>[]): string {
+  return sources.map((s) => `${s.projectId}\u0000${s.item.branches ?? s.item.tags ?? ''}`).join('\u0001')
+}
+
+function sourcesText(project: Project, sources: Located<{pointer: string; branches?: string | null; tags?: string | null}>[]): string {
+  return sources.map((s) => describeSource(project, s, s.item.branches ?? s.item.tags ?? null)).join(' + ')
+}
+
+const jobsText = (jobs: readonly string[]) => (jobs.length === 0 ? 'none' : [...jobs].sort().map((j) => `"${j}"`).join(', '))
+
+function branchAspects(
+  pair: ProjectPair,
+  before: EffectiveBranchProtection | null,
+  after: EffectiveBranchProtection | null,
+  settings: AuditSettings,
+): AspectChange[] {
+  const semantics = settings.protectionSemantics
+  if (before === null && after === null) return []
+  if (before === null || after === null) {
+    return [
+      {
+        aspect: 'protection',
+        before: before ? sourcesText(pair.before, before.sources) : 'none',
+        after: after ? sourcesText(pair.after, after.sources) : 'none',
+        classification: after === null ? 'weakened' : 'strengthened',
+        ruleId: 'branch-protection/unprotected-branch',
+      },
+    ]
+  }
+  const out: AspectChange[] = [
+    ...flag('force push', canForcePush(before, semantics), canForcePush(after, semantics), 'branch-protection/force-push-allowed'),
+    ...flag('deletion', !before.preventDeletion, !after.preventDeletion, 'branch-protection/deletion-allowed'),
+    ...flag('creation', !before.preventCreation, !after.preventCreation, 'branch-protection/unprotected-branch'),
+  ]
+  const lostReviews = missingReviews(after.reviewRequirement, before.reviewRequirement)
+  const gainedReviews = missingReviews(before.reviewRequirement, after.reviewRequirement)
+  if (lostReviews.length > 0 || gainedReviews.length > 0) {
+    out.push({
+      aspect: 'review',
+      before: formatReviewRequirement(before.reviewRequirement) || 'none',
+      after: formatReviewRequirement(after.reviewRequirement) || 'none',
+      classification: classify(lostReviews.length > 0, gainedReviews.length > 0),
+      ruleId: 'branch-protection/review-not-required',
+    })
+  }
+  const lostJobs = before.jobNames.filter((j) => !after.jobNames.includes(j))
+  const gainedJobs = after.jobNames.filter((j) => !before.jobNames.includes(j))
+  if (lostJobs.length > 0 || gainedJobs.length > 0) {
+    out.push({
+      aspect: 'required builds',
+      before: jobsText(before.jobNames),
+      after: jobsText(after.jobNames),
+      classification: classify(lostJobs.length > 0, gainedJobs.length > 0),
+      ruleId: 'branch-protection/build-not-required',
+    })
+  }
+  if (before.signatureRequired !== after.signatureRequired) {
+    const text = (required: boolean) => (required ? 'required' : 'not required')
+    out.push({
+      aspect: 'signatures',
+      before: text(before.signatureRequired),
+      after: text(after.signatureRequired),
+      classification: classify(!after.signatureRequired, !before.signatureRequired),
+      ruleId: 'branch-protection/signature-not-required',
+    })
+  }
+  if (sourcesKey(before.sources) !== sourcesKey(after.sources)) {
+    out.push({aspect: 'decided by', before: sourcesText(pair.before, before.sources), after: sourcesText(pair.after, after.sources), classification: 'neutral'})
+  }
+  return out
+}
+
+function tagAspects(pair: ProjectPair, before: EffectiveTagProtection | null, after: EffectiveTagProtection | null): AspectChange[] {
+  if (before === null && after === null) return []
+  if (before === null || after === null) {
+    return [
+      {
+        aspect: 'protection',
+        before: before ? sourcesText(pair.before, before.sources) : 'none',
+        after: after ? sourcesText(pair.after, after.sources) : 'none',
+        classification: after === null ? 'weakened' : 'strengthened',
+        ruleId: 'tag-protection/unprotected-tags',
+      },
+    ]
+  }
+  const out: AspectChange[] = [
+    ...flag('update', !before.preventUpdate, !after.preventUpdate, 'tag-protection/update-allowed'),
+    ...flag('deletion', !before.preventDeletion, !after.preventDeletion, 'tag-protection/deletion-allowed'),
+    ...flag('creation', !before.preventCreation, !after.preventCreation, 'tag-protection/unprotected-tags'),
+    ...flag('unsigned tags', !before.signatureRequired, !after.signatureRequired, 'tag-protection/signature-not-required'),
+  ]
+  if (sourcesKey(before.sources) !== sourcesKey(after.sources)) {
+    out.push({aspect: 'decided by', before: sourcesText(pair.before, before.sources), after: sourcesText(pair.after, after.sources), classification: 'neutral'})
+  }
+  return out
+}
+
+/** Every principal class either side distinguishes, `others` first. */
+function principalsOf(before: Hierarchy<{enabled: boolean; userMatch: string}>, after: Hierarchy<{enabled: boolean; userMatch: string}>): Principal[] {
+  const out = principalClasses(before)
+  for (const principal of principalClasses(after)) if (!out.some((p) => samePrincipal(p, principal))) out.push(principal)
+  return out
+}
+
+/** The same change for several principals is one change naming them all. */
+function grouped(
+  perPrincipal: {principal: Principal; aspects: AspectChange[]}[],
+): {aspect: AspectChange; principals: Principal[]}[] {
+  const groups = new Map<string, {aspect: AspectChange; principals: Principal[]}>()
+  for (const {principal, aspects} of perPrincipal) {
+    for (const aspect of aspects) {
+      const key = `${aspect.aspect}\u0000${aspect.before}\u0000${aspect.after}`
+      const group = groups.get(key)
+      if (group) group.principals.push(principal)
+      else groups.set(key, {aspect, principals: [principal]})
+    }
+  }
+  return [...groups.values()]
+}
+
+function toChanges(
+  kind: 'branch-protection' | 'tag-protection',
+  pair: ProjectPair,
+  name: string,
+  groups: {aspect: AspectChange; principals: Principal[]}[],
+): Change[] {
+  const noun = kind === 'branch-protection' ? 'Branch' : 'Tag'
+  return groups.map(({aspect, principals}) => {
+    const names = principals.map(describePrincipal)
+    // A weakening for named users or groups only: they now get through what everyone else may not.
+    const onlyNamed = !principals.some((p) => p.kind === 'others')
+    const ruleId =
+      aspect.classification === 'weakened' && onlyNamed && kind === 'branch-protection' ? 'branch-protection/user-bypass' : aspect.ruleId
+    return change({
+      kind,
+      change: 'changed',
+      classification: aspect.classification,
+      ...(ruleId ? {ruleId} : {}),
+      project: projectRef(pair.after),
+      subject: name,
+      aspect: aspect.aspect,
+      principals: names,
+      before: aspect.before,
+      after: aspect.after,
+      message: `${noun} "${name}" (${names.join(', ')}): ${aspect.aspect} ${aspect.before} -> ${aspect.after}.`,
+    })
+  })
+}
+
+export function compareProtections(pair: ProjectPair, settings: AuditSettings): Change[] {
+  const semantics = settings.protectionSemantics
+  const out: Change[] = []
+  const branchBefore = branchProtectionHierarchy(pair.before, pair.beforeAncestors)
+  const branchAfter = branchProtectionHierarchy(pair.after, pair.afterAncestors)
+  const branchPrincipals = principalsOf(branchBefore, branchAfter)
+  for (const branch of unionOf(checkedBranchesOf(pair.before, settings), checkedBranchesOf(pair.after, settings))) {
+    const perPrincipal = branchPrincipals.map((principal) => ({
+      principal,
+      aspects: branchAspects(
+        pair,
+        effectiveBranchProtection(branchBefore, branch, principal, semantics),
+        effectiveBranchProtection(branchAfter, branch, principal, semantics),
+        settings,
+      ),
+    }))
+    out.push(...toChanges('branch-protection', pair, branch, grouped(perPrincipal)))
+  }
+  const tagBefore = tagProtectionHierarchy(pair.before, pair.beforeAncestors)
+  const tagAfter = tagProtectionHierarchy(pair.after, pair.afterAncestors)
+  const tagPrincipals = principalsOf(tagBefore, tagAfter)
+  for (const tag of unionOf(checkedTagsOf(pair.before, settings), checkedTagsOf(pair.after, settings))) {
+    const perPrincipal = tagPrincipals.map((principal) => ({
+      principal,
+      aspects: tagAspects(
+        pair,
+        effectiveTagProtection(tagBefore, tag, principal, semantics),
+        effectiveTagProtection(tagAfter, tag, principal, semantics),
+      ),
+    }))
+    out.push(...toChanges('tag-protection', pair, tag, grouped(perPrincipal)))
+  }
+  return out
+}
