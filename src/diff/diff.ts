@@ -118,14 +118,16 @@ export function compareChanges(a: Change, b: Change): number {
 
 /**
  * A weakening's severity: that of the new findings it causes (same rule, project or role, and
- * subject), else the configured severity of the rule it touches; `info` when that rule is off.
+ * subject), else the configured severity of the rule it touches; `info` when that rule is off, `low`
+ * when it touches none (a checked branch that may now be created).
  */
 function severityOf(change: Change, fresh: Finding[], ruleSeverities: DiffInput['ruleSeverities']): Severity {
   const caused = fresh.filter(
     (f) => f.ruleId === change.ruleId && f.subject === change.subject && (change.project ? f.project?.id === change.project.id : f.role?.id === change.role?.id),
   )
   if (caused.length > 0) return caused.map((f) => f.severity).sort((x, y) => rank(x) - rank(y))[0]!
-  const rule = change.ruleId === undefined ? undefined : ruleSeverities.get(change.ruleId)
+  if (change.ruleId === undefined) return 'low'
+  const rule = ruleSeverities.get(change.ruleId)
   if (!rule) return 'medium'
   return rule.enabled ? rule.severity : 'info'
 }

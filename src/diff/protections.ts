@@ -42,10 +42,10 @@ interface AspectChange {
 
 const allowed = (yes: boolean) => (yes ? 'allowed' : 'prevented')
 
-function flag(aspect: string, before: boolean, after: boolean, ruleId: string): AspectChange[] {
+function flag(aspect: string, before: boolean, after: boolean, ruleId?: string): AspectChange[] {
   if (before === after) return []
   // `before`/`after` say whether the action is allowed: allowing it is the weakening.
-  return [{aspect, before: allowed(before), after: allowed(after), classification: classify(after, before), ruleId}]
+  return [{aspect, before: allowed(before), after: allowed(after), classification: classify(after, before), ...(ruleId ? {ruleId} : {})}]
 }
 
 function describeSource(project: Project, located: Located<{pointer: string}>, patterns: string | null): string {
@@ -86,7 +86,8 @@ function branchAspects(
   const out: AspectChange[] = [
     ...flag('force push', canForcePush(before, semantics), canForcePush(after, semantics), 'branch-protection/force-push-allowed'),
     ...flag('deletion', !before.preventDeletion, !after.preventDeletion, 'branch-protection/deletion-allowed'),
-    ...flag('creation', !before.preventCreation, !after.preventCreation, 'branch-protection/unprotected-branch'),
+    // Creating a checked branch that exists touches no rule: such a weakening is low.
+    ...flag('creation', !before.preventCreation, !after.preventCreation),
   ]
   const lostReviews = missingReviews(after.reviewRequirement, before.reviewRequirement)
   const gainedReviews = missingReviews(before.reviewRequirement, after.reviewRequirement)
