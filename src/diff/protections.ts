@@ -62,6 +62,26 @@ function sourcesText(project: Project, sources: Located<{pointer: string; branch
   return sources.map((s) => describeSource(project, s, s.item.branches ?? s.item.tags ?? null)).join(' + ')
 }
 
+/**
+ * Force push: prevented by the flag, blocked only by the required reviews (current servers reject
+ * direct pushes to such a branch), or allowed. Clearing the flag while reviews still block it is a
+ * weakening that no finding shows: the next change to the reviewers opens the branch.
+ */
+const FORCE_PUSH = ['prevented', 'blocked by required reviews', 'allowed']
+
+function forcePushState(effective: EffectiveBranchProtection, settings: AuditSettings): string {
+  if (effective.preventForcedPush) return FORCE_PUSH[0]!
+  return canForcePush(effective, settings.protectionSemantics) ? FORCE_PUSH[2]! : FORCE_PUSH[1]!
+}
+
+function forcePush(before: EffectiveBranchProtection, after: EffectiveBranchProtection, settings: AuditSettings): AspectChange[] {
+  const was = forcePushState(before, settings)
+  const is = forcePushState(after, settings)
+  if (was === is) return []
+  const weaker = FORCE_PUSH.indexOf(is) > FORCE_PUSH.indexOf(was)
+  return [{aspect: 'force push', before: was, after: is, classification: weaker ? 'weakened' : 'strengthened', ruleId: 'branch-protection/force-push-allowed'}]
+}
+
 const jobsText = (jobs: readonly string[]) => (jobs.length === 0 ? 'none' : [...jobs].sort().map((j) => `"${j}"`).join(', '))
 
 function branchAspects(
@@ -70,7 +90,6 @@ function branchAspects(
   after: EffectiveBranchProtection | null,
   settings: AuditSettings,
 ): AspectChange[] {
-  const semantics = settings.protectionSemantics
   if (before === null && after === null) return []
   if (before === null || after === null) {
     return [
@@ -84,7 +103,7 @@ function branchAspects(
     ]
   }
   const out: AspectChange[] = [
-    ...flag('force push', canForcePush(before, semantics), canForcePush(after, semantics), 'branch-protection/force-push-allowed'),
+    ...forcePush(before, after, settings),
     ...flag('deletion', !before.preventDeletion, !after.preventDeletion, 'branch-protection/deletion-allowed'),
     // Creating a checked branch that exists touches no rule: such a weakening is low.
     ...flag('creation', !before.preventCreation, !after.preventCreation),
