@@ -107,6 +107,7 @@ export function compareChanges(a: Change, b: Change): number {
   return (
     CLASS_ORDER[a.classification] - CLASS_ORDER[b.classification] ||
     rank(a.severity ?? 'info') - rank(b.severity ?? 'info') ||
+    (a.project ? 0 : 1) - (b.project ? 0 : 1) ||
     text(a.project?.path ?? '', b.project?.path ?? '') ||
     text(a.role?.name ?? '', b.role?.name ?? '') ||
     text(a.kind, b.kind) ||
