@@ -4,19 +4,13 @@
  * projects changed (a force push allowed, a job secret widened, a web hook's secret removed, one
  * project renamed), compared by `onedev-audit diff OLD NEW --format json` in a fresh process, against
  * a plain `scan --snapshot OLD --format json` of one of them. Wall time from spawn to exit (median of
- * the runs, alternating) and peak RSS from GNU time.
+ * the runs, alternating) and peak RSS from GNU time, both measured by run.mjs's own helpers.
  */
-import {spawn} from 'node:child_process'
-import {existsSync} from 'node:fs'
 import {mkdtemp, readFile, stat, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
-import {dirname, join} from 'node:path'
-import {performance} from 'node:perf_hooks'
-import {fileURLToPath} from 'node:url'
+import {join} from 'node:path'
 
 import {buildProjects, buildRoles, buildSetting} from './simulator.mjs'
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 function snapshotOf(projects, roles, settingOf) {
   return {
@@ -40,32 +34,8 @@ function changed(project) {
   return setting
 }
 
-function run(args) {
-  const started = performance.now()
-  const child = spawn(process.execPath, args, {cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, NO_COLOR: '1'}})
-  let stderr = ''
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  return new Promise((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 || code === 1 ? resolve({ms: performance.now() - started, stderr}) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`)))),
-  )
-}
-
-async function peakRssMb(args) {
-  if (!existsSync('/usr/bin/time')) return Number.NaN
-  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe']})
-  let stderr = ''
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  await new Promise((resolve) => child.on('exit', resolve))
-  return Number(stderr.trim().split('\n').pop()) / 1024
-}
-
-const median = (numbers) => {
-  const sorted = [...numbers].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
-export async function diffBench(projectCount, roleCount, runs) {
+/** `tools`: run.mjs's timeCommand (spawn to exit, with stderr), peakRssMb (GNU time) and median. */
+export async function diffBench(projectCount, roleCount, runs, {timeCommand, peakRssMb, median}) {
   const dir = await mkdtemp(join(tmpdir(), 'oda-diff-bench-'))
   const projects = buildProjects(projectCount)
   const roles = buildRoles(roleCount)
@@ -78,8 +48,8 @@ export async function diffBench(projectCount, roleCount, runs) {
   const diff = ['bin/run.js', 'diff', oldFile, newFile, '--format', 'json', '--output', join(dir, 'diff.json'), '--fail-on', 'none']
   const samples = {scanMs: [], diffMs: [], compareMs: []}
   for (let i = 0; i < runs; i++) {
-    samples.scanMs.push((await run(scan)).ms)
-    const measured = await run([...diff, '--debug'])
+    samples.scanMs.push((await timeCommand(scan)).ms)
+    const measured = await timeCommand([...diff, '--debug'])
     samples.diffMs.push(measured.ms)
     samples.compareMs.push(Number(/compared: .* in (\d+)ms/.exec(measured.stderr)?.[1] ?? Number.NaN))
   }

@@ -304,7 +304,7 @@ async function main() {
   if (flags['diff-only']) {
     const {diffBench, diffLines} = await import('./diff.mjs')
     const runs = Math.max(1, Number(flags.runs))
-    const diff = await diffBench(Number(flags['offline-projects']), Number(flags.roles), runs)
+    const diff = await diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median})
     process.stdout.write(flags.json ? `${JSON.stringify({diff}, null, 2)}\n` : `${diffLines(diff, runs).join('\n')}\n`)
     return
   }
@@ -372,7 +372,7 @@ async function main() {
   }
   const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
   report.offline = offline
-  if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs)
+  if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median})
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     return

@@ -84,24 +84,29 @@ function forcePush(before: EffectiveBranchProtection, after: EffectiveBranchProt
 
 const jobsText = (jobs: readonly string[]) => (jobs.length === 0 ? 'none' : [...jobs].sort().map((j) => `"${j}"`).join(', '))
 
+type Sourced = {sources: Located<{pointer: string; branches?: string | null; tags?: string | null}>[]}
+
+/** A name some protection applies to on one side only: one change, not one per aspect. */
+function presence(pair: ProjectPair, before: Sourced | null, after: Sourced | null, ruleId: string): AspectChange[] {
+  if (before === null && after === null) return []
+  return [
+    {
+      aspect: 'protection',
+      before: before ? sourcesText(pair.before, before.sources) : 'none',
+      after: after ? sourcesText(pair.after, after.sources) : 'none',
+      classification: after === null ? 'weakened' : 'strengthened',
+      ruleId,
+    },
+  ]
+}
+
 function branchAspects(
   pair: ProjectPair,
   before: EffectiveBranchProtection | null,
   after: EffectiveBranchProtection | null,
   settings: AuditSettings,
 ): AspectChange[] {
-  if (before === null && after === null) return []
-  if (before === null || after === null) {
-    return [
-      {
-        aspect: 'protection',
-        before: before ? sourcesText(pair.before, before.sources) : 'none',
-        after: after ? sourcesText(pair.after, after.sources) : 'none',
-        classification: after === null ? 'weakened' : 'strengthened',
-        ruleId: 'branch-protection/unprotected-branch',
-      },
-    ]
-  }
+  if (before === null || after === null) return presence(pair, before, after, 'branch-protection/unprotected-branch')
   const out: AspectChange[] = [
     ...forcePush(before, after, settings),
     ...flag('deletion', !before.preventDeletion, !after.preventDeletion, 'branch-protection/deletion-allowed'),
@@ -147,18 +152,7 @@ function branchAspects(
 }
 
 function tagAspects(pair: ProjectPair, before: EffectiveTagProtection | null, after: EffectiveTagProtection | null): AspectChange[] {
-  if (before === null && after === null) return []
-  if (before === null || after === null) {
-    return [
-      {
-        aspect: 'protection',
-        before: before ? sourcesText(pair.before, before.sources) : 'none',
-        after: after ? sourcesText(pair.after, after.sources) : 'none',
-        classification: after === null ? 'weakened' : 'strengthened',
-        ruleId: 'tag-protection/unprotected-tags',
-      },
-    ]
-  }
+  if (before === null || after === null) return presence(pair, before, after, 'tag-protection/unprotected-tags')
   const out: AspectChange[] = [
     ...flag('update', !before.preventUpdate, !after.preventUpdate, 'tag-protection/update-allowed'),
     ...flag('deletion', !before.preventDeletion, !after.preventDeletion, 'tag-protection/deletion-allowed'),

@@ -25,10 +25,11 @@ export function formatDiffMarkdown(input: DiffReportInput): string {
 
   let listed = 0
   const changes = (title: string, list: Change[]) => {
-    if (list.length === 0) return
+    const shown = list.slice(0, MARKDOWN_MAX_FINDINGS - listed)
+    if (shown.length === 0) return
+    listed += shown.length
     out.push(`## ${title}`, '', row(['Severity', 'Where', 'Change', 'Rule']), row(['---', '---', '---', '---']))
-    for (const change of list) {
-      if (listed++ >= MARKDOWN_MAX_FINDINGS) break
+    for (const change of shown) {
       out.push(row([change.severity ? `**${change.severity}**` : '', where(change), md(change.message), change.ruleId ? md(change.ruleId) : '']))
     }
     out.push('')
@@ -38,10 +39,11 @@ export function formatDiffMarkdown(input: DiffReportInput): string {
   changes('Neutral', result.changes.filter((c) => c.classification === 'neutral'))
 
   const findings = (title: string, list: Finding[]) => {
-    if (list.length === 0) return
+    const shown = list.slice(0, MARKDOWN_MAX_FINDINGS - listed)
+    if (shown.length === 0) return
+    listed += shown.length
     out.push(`## ${title}`, '', row(['Severity', 'Where', 'Rule', 'Message']), row(['---', '---', '---', '---']))
-    for (const finding of list) {
-      if (listed++ >= MARKDOWN_MAX_FINDINGS) break
+    for (const finding of shown) {
       out.push(row([`**${finding.severity}**`, where(finding), md(finding.ruleId), md(finding.message)]))
     }
     out.push('')
@@ -49,7 +51,7 @@ export function formatDiffMarkdown(input: DiffReportInput): string {
   findings('New findings', result.findings.new)
   findings('Fixed findings', result.findings.fixed)
   const total = result.changes.length + result.findings.new.length + result.findings.fixed.length
-  if (listed > MARKDOWN_MAX_FINDINGS) out.push(`${total - MARKDOWN_MAX_FINDINGS} more are not listed here; the JSON and SARIF reports have them all.`, '')
+  if (listed < total) out.push(`${total - listed} more are not listed here; the JSON and SARIF reports have them all.`, '')
 
   if (result.errors.length > 0) {
     out.push('## Errors', '', 'Part of the server could not be read, so changes there are unknown:', '')
