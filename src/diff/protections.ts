@@ -6,7 +6,7 @@
  * what applies changes.
  */
 import type {AuditSettings} from '../engine/rule.js'
-import type {Project} from '../model/types.js'
+import type {BranchProtection, Project, TagProtection} from '../model/types.js'
 import {canForcePush} from '../onedev/protection-judgement.js'
 import {
   branchProtectionHierarchy,
@@ -217,37 +217,41 @@ function toChanges(
   })
 }
 
+/** For each name and each principal class either side distinguishes: what changed, grouped across principals. */
+function compareNames<T extends (BranchProtection | TagProtection) & {enabled: boolean; userMatch: string}, E>(
+  kind: 'branch-protection' | 'tag-protection',
+  pair: ProjectPair,
+  names: string[],
+  hierarchies: [Hierarchy<T>, Hierarchy<T>],
+  effective: (hierarchy: Hierarchy<T>, name: string, principal: Principal) => E | null,
+  aspects: (before: E | null, after: E | null) => AspectChange[],
+): Change[] {
+  const [before, after] = hierarchies
+  const principals = principalsOf(before, after)
+  return names.flatMap((name) => {
+    const perPrincipal = principals.map((principal) => ({principal, aspects: aspects(effective(before, name, principal), effective(after, name, principal))}))
+    return toChanges(kind, pair, name, grouped(perPrincipal))
+  })
+}
+
 export function compareProtections(pair: ProjectPair, settings: AuditSettings): Change[] {
   const semantics = settings.protectionSemantics
-  const out: Change[] = []
-  const branchBefore = branchProtectionHierarchy(pair.before, pair.beforeAncestors)
-  const branchAfter = branchProtectionHierarchy(pair.after, pair.afterAncestors)
-  const branchPrincipals = principalsOf(branchBefore, branchAfter)
-  for (const branch of unionOf(checkedBranchesOf(pair.before, settings), checkedBranchesOf(pair.after, settings))) {
-    const perPrincipal = branchPrincipals.map((principal) => ({
-      principal,
-      aspects: branchAspects(
-        pair,
-        effectiveBranchProtection(branchBefore, branch, principal, semantics),
-        effectiveBranchProtection(branchAfter, branch, principal, semantics),
-        settings,
-      ),
-    }))
-    out.push(...toChanges('branch-protection', pair, branch, grouped(perPrincipal)))
-  }
-  const tagBefore = tagProtectionHierarchy(pair.before, pair.beforeAncestors)
-  const tagAfter = tagProtectionHierarchy(pair.after, pair.afterAncestors)
-  const tagPrincipals = principalsOf(tagBefore, tagAfter)
-  for (const tag of unionOf(checkedTagsOf(pair.before, settings), checkedTagsOf(pair.after, settings))) {
-    const perPrincipal = tagPrincipals.map((principal) => ({
-      principal,
-      aspects: tagAspects(
-        pair,
-        effectiveTagProtection(tagBefore, tag, principal, semantics),
-        effectiveTagProtection(tagAfter, tag, principal, semantics),
-      ),
-    }))
-    out.push(...toChanges('tag-protection', pair, tag, grouped(perPrincipal)))
-  }
-  return out
+  return [
+    ...compareNames(
+      'branch-protection',
+      pair,
+      unionOf(checkedBranchesOf(pair.before, settings), checkedBranchesOf(pair.after, settings)),
+      [branchProtectionHierarchy(pair.before, pair.beforeAncestors), branchProtectionHierarchy(pair.after, pair.afterAncestors)],
+      (hierarchy, name, principal) => effectiveBranchProtection(hierarchy, name, principal, semantics),
+      (before, after) => branchAspects(pair, before, after, settings),
+    ),
+    ...compareNames(
+      'tag-protection',
+      pair,
+      unionOf(checkedTagsOf(pair.before, settings), checkedTagsOf(pair.after, settings)),
+      [tagProtectionHierarchy(pair.before, pair.beforeAncestors), tagProtectionHierarchy(pair.after, pair.afterAncestors)],
+      (hierarchy, name, principal) => effectiveTagProtection(hierarchy, name, principal, semantics),
+      (before, after) => tagAspects(pair, before, after),
+    ),
+  ]
 }
