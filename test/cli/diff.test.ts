@@ -24,6 +24,9 @@ let withSecrets: string
 /** Weakened: force push, a secret's reach, a web hook's secret, a role's privileges; a project renamed. */
 let weakened: string
 
+/** Each test spawns the CLI several times; on 2 shared cores with other suites running that takes a while. */
+const SLOW = 120_000
+
 type Snapshot = {projects: Array<{id: number; path: string; setting: any}>; roles: any[]}
 
 async function write(name: string, snapshot: unknown): Promise<string> {
@@ -58,7 +61,7 @@ beforeAll(async () => {
   app.setting.webHooks[0].secret = null
   changed.roles.find((r: any) => r.name === 'Issue Reporter').manageProject = true
   weakened = await write('weakened.json', changed)
-})
+}, SLOW)
 afterAll(async () => {
   await server.close()
 })
@@ -69,7 +72,7 @@ describe('diff', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/✔ No change \(\d+ unchanged findings\)\n$/)
-  })
+  }, SLOW)
 
   it('secret values are never compared: NEW holding every secret in clear gives no change, and none of them in any output', async () => {
     for (const format of ['stylish', 'json', 'markdown', 'sarif']) {
@@ -81,7 +84,7 @@ describe('diff', () => {
     const json = JSON.parse((await runCli(['diff', oldFile, withSecrets, '--format', 'json'])).stdout)
     expect(json.changes).toEqual([])
     expect(json.summary).toMatchObject({weakened: 0, strengthened: 0, neutral: 0, findings: {new: 0, fixed: 0}})
-  })
+  }, SLOW)
 
   it('weakenings: the exact changes in JSON (valid against the schema), exit 1, and a rename rather than a removal and an addition', async () => {
     const result = await runCli(['diff', withSecrets, weakened, '--format', 'json'])
@@ -111,14 +114,14 @@ describe('diff', () => {
     expect(report.findings.fixed).toEqual([])
     expect(report.summary).toMatchObject({weakened: 10, strengthened: 0, neutral: 1})
     expectNoCanary(result.stdout)
-  })
+  }, SLOW)
 
   it('--fail-on applies to weakenings', async () => {
     expect((await runCli(['diff', withSecrets, weakened, '--fail-on', 'high'])).code).toBe(1)
     expect((await runCli(['diff', withSecrets, weakened, '--fail-on', 'critical'])).code).toBe(0)
     expect((await runCli(['diff', weakened, withSecrets, '--fail-on', 'low'])).code).toBe(0)
     expect((await runCli(['diff', withSecrets, weakened, '--fail-on', 'none'])).code).toBe(0)
-  })
+  }, SLOW)
 
   it('stylish and markdown say what weakened, in words', async () => {
     const stylish = await runCli(['diff', withSecrets, weakened])
@@ -129,7 +132,7 @@ describe('diff', () => {
     expect(markdown.stdout).toContain('## Weakened')
     expect(markdown.stdout).toContain('## New findings')
     expectNoCanary(stylish.stdout + markdown.stdout)
-  })
+  }, SLOW)
 
   it('SARIF: valid, GitHub-ready, every result with a baselineState, its own category', async () => {
     const output = join(dir, 'diff.sarif')
@@ -159,7 +162,7 @@ describe('diff', () => {
     expect(absent).toHaveLength(5)
     expect(absent.every((r: any) => r.kind === 'pass' && r.level === 'none')).toBe(true)
     expect(validateSarif(back)).toEqual([])
-  })
+  }, SLOW)
 
   it('a broken or missing snapshot: exit 2 and exactly one line naming the side and the file', async () => {
     const broken = join(dir, 'broken.json')
@@ -176,7 +179,7 @@ describe('diff', () => {
     const future = await runCli(['diff', newer, oldFile])
     expect(future.code).toBe(2)
     expect(future.stderr).toMatch(/^onedev-audit: error: OLD snapshot .*newer\.json: snapshot format 99 \(written by onedev-audit [^)]*\) is newer than this onedev-audit reads \(1\): upgrade onedev-audit\n$/)
-  })
+  }, SLOW)
 
   it('without NEW: compares OLD with the live server', async () => {
     const result = await runCli(['diff', oldFile, '--all-projects'], {env: serverEnv(server)})
@@ -186,5 +189,5 @@ describe('diff', () => {
     const missing = await runCli(['diff', oldFile], {env: serverEnv(server)})
     expect(missing.code).toBe(2)
     expect(missing.stderr).toBe('onedev-audit: error: NEW is omitted, so the live server is compared: give --all-projects or --project ID (as OLD was collected)\n')
-  })
+  }, SLOW)
 })
