@@ -137,8 +137,26 @@ function sideErrors(side: SideError['side'], errors: readonly AuditError[]): Sid
   return errors.map((error) => ({side, ...error}))
 }
 
+/** Roles a side could not read (403 for a token without owner permissions): then neither side's roles are compared. */
+function rolesUnread(model: AuditModel): boolean {
+  return model.roles.length === 0 && model.errors.some((e) => e.path?.split('?')[0]!.endsWith('/roles'))
+}
+
+/** Projects whose setting one side could not read: their findings are neither new nor fixed. */
+function unreadProjects(before: AuditModel, after: AuditModel): Set<number> {
+  const ids = new Set<number>()
+  for (const [id, project] of after.projectsById) {
+    const old = before.projectsById.get(id)
+    if (old && (old.setting === null) !== (project.setting === null)) ids.add(id)
+  }
+  return ids
+}
+
 export function diffModels(input: DiffInput): DiffResult {
-  const {before, after, settings} = input
+  const withoutRoles = rolesUnread(input.before) || rolesUnread(input.after)
+  const before = withoutRoles ? {...input.before, roles: [], rolesRaw: []} : input.before
+  const after = withoutRoles ? {...input.after, roles: [], rolesRaw: []} : input.after
+  const {settings} = input
   const notices: Notice[] = []
   if (serverKey(before) !== serverKey(after)) {
     notices.push({
@@ -153,6 +171,12 @@ export function diffModels(input: DiffInput): DiffResult {
   const old = evaluateSide(asNamedIn(before, after))
   const now = evaluateSide(after)
   const findings = compareFindings(old.findings, now.findings)
+  const unread = unreadProjects(before, after)
+  if (unread.size > 0) {
+    const readable = (f: Finding) => f.project === null || !unread.has(f.project.id)
+    findings.new = findings.new.filter(readable)
+    findings.fixed = findings.fixed.filter(readable)
+  }
   const changes = compareModels(before, after, settings)
   for (const change of changes) {
     if (change.classification === 'weakened') change.severity = severityOf(change, findings.new, input.ruleSeverities)

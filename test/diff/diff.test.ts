@@ -93,3 +93,22 @@ describe('diffModels', () => {
     expect((await run(model(), after)).errors).toEqual([{side: 'new', kind: 'forbidden', message: 'roles: 403 Forbidden'}])
   })
 })
+
+describe('diffModels with a side that could not read everything', () => {
+  it('roles a side could not read (403) are not all "removed", and their findings not all "fixed"', async () => {
+    const after = model({projects: [project({id: 1})]})
+    after.errors.push({kind: 'forbidden', message: 'reading the roles failed: 403 Forbidden', path: '/~api/roles', status: 403})
+    const result = await run(model({projects: [project({id: 1})], roles: [role({id: 1, name: 'Dev', manageProject: true})]}), after)
+    expect(result.changes).toEqual([])
+    expect(result.findings.fixed).toEqual([])
+    expect(result.errors).toHaveLength(1)
+  })
+
+  it('a project whose setting one side could not read: its findings are neither new nor fixed', async () => {
+    const after = model({projects: [{...project({id: 1}), setting: null, raw: null}]})
+    after.errors.push({kind: 'forbidden', message: '403 Forbidden', project: {id: 1, path: 'acme/project-1'}, path: '/~api/projects/1/setting', status: 403})
+    const result = await run(model({projects: [project({id: 1, webHooks: [{hasSecret: false}]})]}), after)
+    expect(result.changes).toEqual([])
+    expect(result.findings.fixed).toEqual([])
+  })
+})
