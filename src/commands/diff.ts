@@ -5,7 +5,7 @@ import {checkWritable, type Prepared, prepare, stopwatch} from '../cli/audit.js'
 import type {CollectFlags} from '../cli/collect-source.js'
 import {diffAndReport, type DiffSide, readSide, sideOf} from '../cli/diff.js'
 import {UsageError} from '../cli/errors.js'
-import {commonFlags, failOnFlag, reportFlags, serverFlags} from '../cli/flags.js'
+import {commonFlags, FAIL_ON, reportFlags, serverFlags} from '../cli/flags.js'
 
 export default class Diff extends AuditCommand {
   static override summary = 'Show what changed, and what weakened, between two snapshots (or a snapshot and the server).'
@@ -34,7 +34,12 @@ Exit codes: 0 nothing weakened at or above --fail-on; 1 something did; 2 a snaps
     branch: Flags.string({char: 'b', description: 'A branch whose protection is compared (repeatable; default from the configuration, else main).', multiple: true, helpValue: 'NAME'}),
     concurrency: Flags.integer({description: 'Without NEW: projects fetched in parallel.', default: 8, min: 1, max: 64}),
     ...reportFlags,
-    'fail-on': failOnFlag('low'),
+    category: Flags.string({description: 'SARIF runAutomationDetails.id (GitHub\'s upload category). Default: onedev-audit-diff/<server host>/, apart from scan\'s.', helpValue: 'ID'}),
+    'fail-on': Flags.option({
+      options: [...FAIL_ON],
+      default: 'low' as const,
+      description: 'Exit 1 when a weakening (a weakened setting or a new finding) is at or above this severity (none: never). Exit 2 means a snapshot cannot be read or a side is incomplete.',
+    })(),
     ...commonFlags,
   }
 
