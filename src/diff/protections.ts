@@ -13,13 +13,14 @@ import {
   type EffectiveBranchProtection,
   type EffectiveTagProtection,
   effectiveBranchProtection,
+  effectiveFileProtection,
   effectiveTagProtection,
   type Hierarchy,
   type Located,
   principalClasses,
   tagProtectionHierarchy,
 } from '../onedev/protection.js'
-import {formatReviewRequirement, missingReviews} from '../onedev/review-requirement.js'
+import {formatReviewRequirement, missingReviews, type ReviewRequirement} from '../onedev/review-requirement.js'
 import {describePrincipal, type Principal, samePrincipal} from '../onedev/user-match.js'
 import {type Change, change, type Classification, classify, projectRef} from './change.js'
 import {checkedBranchesOf, checkedTagsOf, unionOf} from './checked.js'
@@ -145,10 +146,32 @@ function branchAspects(
       ruleId: 'branch-protection/signature-not-required',
     })
   }
+  out.push(...buildSpecReviews(before, after))
   if (sourcesKey(before.sources) !== sourcesKey(after.sources)) {
     out.push({aspect: 'decided by', before: sourcesText(pair.before, before.sources), after: sourcesText(pair.after, after.sources), classification: 'neutral'})
   }
   return out
+}
+
+const BUILD_SPEC = '.onedev-buildspec.yml'
+
+/** Reviews a change of the build spec needs from its file protections (what decides which jobs run with which secrets). */
+function buildSpecReviews(before: EffectiveBranchProtection, after: EffectiveBranchProtection): AspectChange[] {
+  const none: ReviewRequirement = {users: [], groups: []}
+  const was = effectiveFileProtection(before, BUILD_SPEC)?.reviewRequirement ?? none
+  const is = effectiveFileProtection(after, BUILD_SPEC)?.reviewRequirement ?? none
+  const lost = missingReviews(is, was)
+  const gained = missingReviews(was, is)
+  if (lost.length === 0 && gained.length === 0) return []
+  return [
+    {
+      aspect: `${BUILD_SPEC} review`,
+      before: formatReviewRequirement(was) || 'none',
+      after: formatReviewRequirement(is) || 'none',
+      classification: classify(lost.length > 0, gained.length > 0),
+      ruleId: 'file-protection/buildspec-unprotected',
+    },
+  ]
 }
 
 function tagAspects(pair: ProjectPair, before: EffectiveTagProtection | null, after: EffectiveTagProtection | null): AspectChange[] {

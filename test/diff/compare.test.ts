@@ -137,6 +137,14 @@ describe('branch protections', () => {
     ])
   })
 
+  it('the build spec\'s file protection losing its reviewers is weakened', () => {
+    const spec = (reviewRequirement: string | null) => ({branchProtections: [{fileProtections: [{paths: '.onedev-buildspec.yml', reviewRequirement}]}]})
+    expect(projectDiff(spec('group(ci-owners)'), spec(null))).toEqual([
+      {kind: 'branch-protection', change: 'changed', classification: 'weakened', ruleId: 'file-protection/buildspec-unprotected', subject: 'main', aspect: '.onedev-buildspec.yml review', principals: EVERYONE, before: 'group(ci-owners)', after: 'none'},
+    ])
+    expect(projectDiff(spec(null), spec('group(ci-owners)'))[0]).toMatchObject({classification: 'strengthened'})
+  })
+
   it('a branch no protection applies to any more is one change, not one per aspect', () => {
     expect(projectDiff({branchProtections: [{}]}, {branchProtections: [{branches: 'master'}]})).toEqual([
       {kind: 'branch-protection', change: 'changed', classification: 'weakened', ruleId: 'branch-protection/unprotected-branch', subject: 'main', aspect: 'protection', principals: EVERYONE, before: '/branchProtections/0 ("main")', after: 'none'},
