@@ -1,5 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, protectedBranches} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../../src/onedev/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -21,14 +21,14 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
-    for (const {branch, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of protectedBranches(context)) {
       if (effective.jobNames.length > 0) continue
       const source = effective.sources[0]!
       findings.push({
         subject: branch,
         ...at(context, source, memberPointer(context, source, source.item.pointer, 'jobNames')),
         message:
-          `Changes can reach branch "${branch}" without a successful build: ${describeSources(context, effective.sources, 'branch protection')} requires no jobs.` +
+          `Changes can reach ${branchPhrase(ref)} without a successful build: ${describeSources(context, effective.sources, 'branch protection')} requires no jobs.` +
           ` Add the CI jobs under "Required Builds" on that protection in ${fixWhere(context, source, BRANCH_PROTECTION_UI)}.`,
       })
     }

@@ -1,5 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, protectedBranches} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../../src/onedev/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -21,14 +21,14 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
-    for (const {branch, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of protectedBranches(context)) {
       if (effective.preventDeletion) continue
       const source = effective.sources[0]!
       findings.push({
         subject: branch,
         ...at(context, source, memberPointer(context, source, source.item.pointer, 'preventDeletion')),
         message:
-          `Branch "${branch}" can be deleted: ${describeSources(context, effective.sources, 'branch protection')} does not prevent deletion.` +
+          `Branch "${branch}" (${ref.reason}) can be deleted: ${describeSources(context, effective.sources, 'branch protection')} does not prevent deletion.` +
           ` Check "Prevent Deletion" on that protection in ${fixWhere(context, source, BRANCH_PROTECTION_UI)}.`,
       })
     }

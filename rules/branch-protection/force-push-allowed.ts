@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {forcePushBlockedByReviews} from '../../src/onedev/protection.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, protectedBranches} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../../src/onedev/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -25,7 +25,7 @@ export default defineRule({
     if (context.scope !== 'project') return []
     const semantics = context.settings.protectionSemantics
     const findings: FindingDraft[] = []
-    for (const {branch, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of protectedBranches(context)) {
       if (effective.preventForcedPush) continue
       const source = effective.sources[0]!
       const blocked = forcePushBlockedByReviews(effective, semantics)
@@ -34,7 +34,7 @@ export default defineRule({
         ...at(context, source, memberPointer(context, source, source.item.pointer, 'preventForcedPush')),
         ...(blocked ? {severity: 'low' as const} : {}),
         message:
-          `Forced pushes to branch "${branch}" are not prevented by ${describeSources(context, effective.sources, 'branch protection')}` +
+          `Forced pushes to ${branchPhrase(ref)} are not prevented by ${describeSources(context, effective.sources, 'branch protection')}` +
           (blocked
             ? ': they are rejected today only because the branch requires reviews; if the review requirement is removed, anyone with write access can rewrite its history.'
             : ', so anyone with write access can rewrite its history.') +

@@ -1,5 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, protectedBranches} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../../src/onedev/protection-findings.js'
 import {hasReviewers} from '../../src/onedev/review-requirement.js'
 
 export default defineRule({
@@ -22,14 +22,14 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
-    for (const {branch, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of protectedBranches(context)) {
       if (hasReviewers(effective.reviewRequirement)) continue
       const source = effective.sources[0]!
       findings.push({
         subject: branch,
         ...at(context, source, memberPointer(context, source, source.item.pointer, 'reviewRequirement')),
         message:
-          `Changes can reach branch "${branch}" without review: ${describeSources(context, effective.sources, 'branch protection')} requires no reviewers, so direct pushes are accepted.` +
+          `Changes can reach ${branchPhrase(ref)} without review: ${describeSources(context, effective.sources, 'branch protection')} requires no reviewers, so direct pushes are accepted.` +
           ` Set "Required Reviewers" (e.g. group(core-devs):2) on that protection in ${fixWhere(context, source, BRANCH_PROTECTION_UI)}.`,
       })
     }

@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {branchProtectionHierarchy, effectiveBranchProtection} from '../../src/onedev/protection.js'
-import {BRANCH_PROTECTION_UI, listPointer, uniqueNames} from '../../src/onedev/protection-findings.js'
+import {BRANCH_PROTECTION_UI, branchPhrase, checkedBranchesOf, listPointer} from '../../src/onedev/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
 export default defineRule({
@@ -8,10 +8,12 @@ export default defineRule({
     id: 'branch-protection/unprotected-branch',
     shortDescription: 'A checked branch has no branch protection',
     fullDescription:
-      'Finds checked branches (setting `branches`, default `main`) to which no enabled branch protection applies for an ordinary user, counting the protections the project inherits from its parent projects. OneDev then allows everything on that branch: anyone with write access can force-push, delete it and push without review or builds.',
+      'Finds checked branches (each project\'s default branch, plus the existing branches matching the setting `branches`) to which no enabled branch protection applies for an ordinary user, counting the protections the project inherits from its parent projects. OneDev then allows everything on that branch: anyone with write access can force-push, delete it and push without review or builds.',
     defaultSeverity: 'high',
     help: [
       '**Risk.** When no enabled branch protection matches a branch for the pushing user, OneDev applies no restriction at all: force pushes, deletion, and direct pushes without review, signature or successful builds are all accepted. New projects have no branch protection.',
+      '',
+      '**Which branches are checked** (by every branch-protection rule). Each project\'s default branch, as the server names it (`master`, `develop`, `main`, ...), plus the existing branches that match an entry of the configuration\'s `branches` or of `--branch` (OneDev path patterns such as `release/**`; default: none). Only branches that exist are judged; a repository with no commit yet has none. On a server without the repository endpoints, entries without wildcards are judged as named, else `main`, and the report says so once.',
       '',
       '**How OneDev decides.** The project\'s own protections are tried first, then the parent\'s, then the grandparent\'s. Current servers use the first enabled protection whose *Branches* pattern set matches the branch and whose *Applicable Users* match the user. Patterns are case-sensitive, `*` stays within one `/` segment (`release/*` does not match `release/1/x`; `release/**` does), and `-main` means every branch but `main`.',
       '',
@@ -26,14 +28,15 @@ export default defineRule({
     if (context.scope !== 'project') return []
     const hierarchy = branchProtectionHierarchy(context.project, context.ancestors)
     const findings: FindingDraft[] = []
-    for (const branch of uniqueNames(context.settings.branches)) {
+    for (const ref of checkedBranchesOf(context)) {
+      const branch = ref.name
       if (effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, context.settings.protectionSemantics)) continue
       const hints = nearMisses(hierarchy, branch)
       findings.push({
         subject: branch,
         pointer: listPointer(context.project, 'branchProtections'),
         message:
-          `No enabled branch protection applies to branch "${branch}" for everyone else, so anyone with write access can force-push, delete it and push to it without review or builds.` +
+          `No enabled branch protection applies to ${branchPhrase(ref)} for everyone else, so anyone with write access can force-push, delete it and push to it without review or builds.` +
           (hints.length > 0 ? ` Near misses: ${hints.join('; ')}.` : '') +
           ` Add a protection for "${branch}" in ${BRANCH_PROTECTION_UI} (Branches: ${branch}, Applicable Users: anyone).`,
       })

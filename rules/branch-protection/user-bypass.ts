@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {branchProtectionHierarchy, effectiveBranchProtection, principalClasses} from '../../src/onedev/protection.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, listPhrase, memberPointer, uniqueNames} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, listPhrase, branchPhrase, checkedBranchesOf, memberPointer} from '../../src/onedev/protection-findings.js'
 import {weakerThanOthers} from '../../src/onedev/protection-judgement.js'
 import {describePrincipal} from '../../src/onedev/user-match.js'
 
@@ -27,7 +27,8 @@ export default defineRule({
     const hierarchy = branchProtectionHierarchy(context.project, context.ancestors)
     const principals = principalClasses(hierarchy).filter((p) => p.kind !== 'others')
     const findings: FindingDraft[] = []
-    for (const branch of uniqueNames(context.settings.branches)) {
+    for (const ref of checkedBranchesOf(context)) {
+      const branch = ref.name
       const forOthers = effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, semantics)
       if (!forOthers) continue
       for (const principal of principals) {
@@ -47,7 +48,7 @@ export default defineRule({
           key: who,
           ...location,
           message:
-            `On branch "${branch}", for ${who}: ${what}, so they can ${listPhrase(weaker)}, which everyone else cannot.` +
+            `On ${branchPhrase(ref)}, for ${who}: ${what}, so they can ${listPhrase(weaker)}, which everyone else cannot.` +
             (forPrincipal
               ? ` Make that protection as strict as the one everyone else gets, or change the user matches so that the stricter one applies to ${who} too, in ${fixWhere(context, forPrincipal.sources[0]!, BRANCH_PROTECTION_UI)}.`
               : ` Remove the exception, or add an equally strict protection for ${who} after it, in ${fixWhere(context, othersSource, BRANCH_PROTECTION_UI)}.`),

@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {effectiveFileProtection} from '../../src/onedev/protection.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, protectedBranches} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../../src/onedev/protection-findings.js'
 import {hasReviewers} from '../../src/onedev/review-requirement.js'
 
 /** `BuildSpec.BLOB_PATH`: where OneDev reads a project's CI definition. */
@@ -26,7 +26,7 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
-    for (const {branch, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of protectedBranches(context)) {
       if (hasReviewers(effective.reviewRequirement)) continue
       const fileProtection = effectiveFileProtection(effective, BUILD_SPEC)
       if (fileProtection && hasReviewers(fileProtection.reviewRequirement)) continue
@@ -39,7 +39,7 @@ export default defineRule({
         subject: branch,
         ...location,
         message:
-          `The build spec ${BUILD_SPEC} can be changed on branch "${branch}" without review: ${describeSources(context, effective.sources, 'branch protection')} requires no reviewers` +
+          `The build spec ${BUILD_SPEC} can be changed on ${branchPhrase(ref)} without review: ${describeSources(context, effective.sources, 'branch protection')} requires no reviewers` +
           (fileSource
             ? `, and the file protection ${fileSource.item.pointer} ("${fileSource.item.paths ?? ''}") that matches it only requires builds, which run the changed build spec itself.`
             : ' and has no file protection for it.') +

@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {effectiveTagProtection, tagProtectionHierarchy} from '../../src/onedev/protection.js'
-import {listPointer, TAG_PROTECTION_UI, uniqueNames} from '../../src/onedev/protection-findings.js'
+import {checkedTagsOf, examplesPhrase, listPointer, TAG_PROTECTION_UI} from '../../src/onedev/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
 export default defineRule({
@@ -8,7 +8,7 @@ export default defineRule({
     id: 'tag-protection/unprotected-tags',
     shortDescription: 'Release tags have no tag protection',
     fullDescription:
-      'Checks the tag names of the audit setting `tags` (default `v1.0.0`, standing for release tags) and reports those to which no enabled tag protection applies for an ordinary user, counting protections inherited from parent projects. Unprotected tags can be created, moved and deleted by anyone with write access, so a release tag can be pointed at different code.',
+      'Checks the project\'s existing tags (those matching the setting `tags`, or all of them when it is empty; where the server cannot list tags, the configured names or the sample `v1.0.0`) and reports, in one finding, those to which no enabled tag protection applies for an ordinary user, counting protections inherited from parent projects. Unprotected tags can be created, moved and deleted by anyone with write access, so a release tag can be pointed at different code.',
     defaultSeverity: 'high',
     help: [
       '**Risk.** Builds, deployments and users trust release tags. Without a tag protection OneDev lets anyone with write access create a tag with a release name, move an existing tag to another commit, or delete it. New projects have no tag protection.',
@@ -23,19 +23,23 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const hierarchy = tagProtectionHierarchy(context.project, context.ancestors)
-    const findings: FindingDraft[] = []
-    for (const tag of uniqueNames(context.settings.tags)) {
-      if (effectiveTagProtection(hierarchy, tag, {kind: 'others'}, context.settings.protectionSemantics)) continue
-      const hints = nearMisses(hierarchy, tag)
-      findings.push({
-        subject: tag,
+    const unprotected = checkedTagsOf(context)
+      .map((ref) => ref.name)
+      .filter((tag) => !effectiveTagProtection(hierarchy, tag, {kind: 'others'}, context.settings.protectionSemantics))
+    if (unprotected.length === 0) return []
+    // One finding for all of them: the gap is the same, and a new release tag must not open a new alert.
+    const hints = nearMisses(hierarchy, unprotected[0]!)
+    const what = unprotected.length === 1 ? `tag "${unprotected[0]}"` : `${unprotected.length} tags (${examplesPhrase(unprotected)})`
+    const findings: FindingDraft[] = [
+      {
+        subject: 'tags',
         pointer: listPointer(context.project, 'tagProtections'),
         message:
-          `No enabled tag protection applies to tag "${tag}" for everyone else, so anyone with write access can create, move or delete it.` +
+          `No enabled tag protection applies to ${what} for everyone else, so anyone with write access can create, move or delete ${unprotected.length === 1 ? 'it' : 'them'}.` +
           (hints.length > 0 ? ` Near misses: ${hints.join('; ')}.` : '') +
-          ` Add a protection covering "${tag}" (e.g. Tags: v*) in ${TAG_PROTECTION_UI}.`,
-      })
-    }
+          ` Add a protection covering ${unprotected.length === 1 ? `"${unprotected[0]}"` : 'them'} (e.g. Tags: v*) in ${TAG_PROTECTION_UI}.`,
+      },
+    ]
     return findings
   },
 })

@@ -1,5 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, describeSources, fixWhere, memberPointer, protectedTags, TAG_PROTECTION_UI} from '../../src/onedev/protection-findings.js'
+import {at, describeSources, fixWhere, memberPointer, protectedTagGroups, TAG_PROTECTION_UI, tagGroupSubject, tagsPhrase} from '../../src/onedev/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -21,14 +21,15 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
-    for (const {tag, effective} of protectedTags(context)) {
+    for (const group of protectedTagGroups(context)) {
+      const {effective} = group
       if (effective.preventUpdate) continue
       const source = effective.sources[0]!
       findings.push({
-        subject: tag,
+        subject: tagGroupSubject(group),
         ...at(context, source, memberPointer(context, source, source.item.pointer, 'preventUpdate')),
         message:
-          `Tag "${tag}" can be moved to another commit: ${describeSources(context, effective.sources, 'tag protection')} does not prevent updates.` +
+          `${tagsPhrase(group.tags)} can be moved to another commit: ${describeSources(context, effective.sources, 'tag protection')} does not prevent updates.` +
           ` Check "Prevent Update" on that protection in ${fixWhere(context, source, TAG_PROTECTION_UI)}.`,
       })
     }

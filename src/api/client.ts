@@ -14,7 +14,7 @@ import {Buffer} from 'node:buffer'
 import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import type {AuditError, ErrorKind} from '../model/types.js'
-import {ApiError, type ApiClient, type ClientOptions, type Query} from './types.js'
+import {ApiError, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter} from '../util/limit.js'
 
@@ -113,6 +113,11 @@ export function permissionNeeded(path: string): string {
   if (/^\/settings\/issue$/.test(path)) return 'administrator rights (the global issue setting is admin-only)'
   const setting = /^\/projects\/(\d+)\/setting$/.exec(path)
   if (setting) return `the manage-project permission on project ${setting[1]} or one of its ancestors`
+  const repository = /^\/repositories\/(\d+)\//.exec(path)
+  if (repository) return `the read-code permission on project ${repository[1]}`
+  if (/^\/(settings|groups|users|sso-providers|agents|agent-tokens)(\/|$)/.test(path)) return 'administrator rights (this endpoint is admin-only)'
+  const authorizations = /^\/projects\/(\d+)\/(base|group|user)-authorizations$/.exec(path)
+  if (authorizations) return `the manage-project permission on project ${authorizations[1]} or one of its ancestors`
   if (/^\/projects(\/|$)/.test(path)) return 'access to that project'
   return 'a permission this endpoint requires'
 }
@@ -482,7 +487,8 @@ export function createClient(options: ClientOptions): ApiClient {
     if (answer.status !== 200 && answer.status !== 204) throw fail(statusError('POST', at, answer, path))
   }
 
-  async function paged(path: string, query?: Query, pagingOptions?: {pageSize?: number; maxPages?: number}): Promise<unknown[]> {
+  async function paged(path: string, query?: Query, pagingOptions?: PagingOptions): Promise<unknown[]> {
+    const schedule = pagingOptions?.schedule ?? (<T>(request: () => Promise<T>) => request())
     const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pagingOptions?.pageSize ?? MAX_PAGE_SIZE)))
     const maxPages = pagingOptions?.maxPages ?? 10_000
     const at = fullPathOf(path)
@@ -498,7 +504,7 @@ export function createClient(options: ClientOptions): ApiClient {
           path: at,
         })
       }
-      const data = await getJson(path, {...query, offset: page * pageSize, count: pageSize})
+      const data = await schedule(() => getJson(path, {...query, offset: page * pageSize, count: pageSize}))
       if (!Array.isArray(data)) {
         throw fail({kind: 'invalid-payload', message: `GET ${at}: expected a JSON array, got ${typeof data === 'object' ? (data === null ? 'null' : 'an object') : typeof data}`, path: at, status: 200})
       }
@@ -525,6 +531,7 @@ export function createClient(options: ClientOptions): ApiClient {
       previous = data
       previousFirst = first
       previousLength = data.length
+      pagingOptions?.onPage?.(data)
       for (const item of data) items.push(item)
       if (data.length < pageSize) return items
     }

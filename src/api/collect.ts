@@ -2,8 +2,8 @@
  * Collection: fetch roles, the audited projects, their settings and the settings of their
  * ancestors (for inheritance), and turn the payloads into the model through src/model/ingest.ts.
  *
- * - At most `concurrency` requests are in flight (one slot per roles listing, project listing or
- *   project; a project's own requests run one after the other).
+ * - At most `concurrency` requests are in flight (one slot per request, the roles and project
+ *   listings holding one each while they page). A project's setting and repository are read at once.
  * - Each ancestor is fetched once, however many children need it (the in-flight work is memoized).
  * - Failures are values: each becomes an AuditError (with its project when it concerns one) and the
  *   others go on. After a 401 nothing new starts; the error is recorded once.
@@ -11,10 +11,13 @@
  *   projects) then project id.
  * Raw payloads are handed to ingest and dropped: only the redacted raw it returns is kept.
  */
-import {ingestProjectList, ingestProjectSetting, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
-import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
+import {ingestDefaultBranch, ingestProjectList, ingestProjectSetting, ingestRefNames, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
+import type {AuditError, AuditModel, Project, RepositoryInfo, Role} from '../model/types.js'
+import {redactServerPayload} from '../model/redact.js'
+import type {ServerData} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter} from '../util/limit.js'
+import {NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
 import {ApiError, type ApiClient} from './types.js'
 
 export interface CollectRequest {
@@ -27,6 +30,15 @@ export interface CollectRequest {
   filter?: (path: string) => boolean
   /** Aborting it stops the collection: nothing new starts, requests in flight are cancelled (the client's own signal), and the model holds what was collected, with one `interrupted` error. */
   signal?: AbortSignal
+  /**
+   * Fetch each audited project's branch list (GET /repositories/{id}/branches) besides its default
+   * branch and tags: needed when some `branches` entry may name another branch (checked-refs.ts).
+   */
+  branchList?: boolean
+  /** Optional server-wide data sources (data-sources.ts); none by default. */
+  serverFetchers?: readonly ServerFetcher[]
+  /** Optional per-project data sources, run for audited projects and their ancestors. */
+  projectFetchers?: readonly ProjectFetcher[]
   /** called after each project completes, for progress on a TTY */
   onProgress?: (done: number, total: number) => void
 }
@@ -35,7 +47,7 @@ export const DEFAULT_CONCURRENCY = 8
 
 /** Where an error sorts: auth first, then roles, the project listing, then projects by id. */
 /** Order of errors in the model: those about the whole run (credentials refused, interrupted) first. */
-const Group = {Run: 0, Roles: 1, Listing: 2, Project: 3} as const
+const Group = {Run: 0, Roles: 1, Listing: 2, Server: 3, Project: 4} as const
 type Group = (typeof Group)[keyof typeof Group]
 
 interface RecordedError {
@@ -45,6 +57,11 @@ interface RecordedError {
   error: AuditError
 }
 
+
+/** 404 or 405: the server does not offer the endpoint (a known path with an unknown id is not asked). */
+function isMissingEndpoint(error: unknown): boolean {
+  return error instanceof ApiError && (error.error.status === 404 || error.error.status === 405)
+}
 
 function byPathThenId(a: {path: string; id: number}, b: {path: string; id: number}): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1
@@ -56,10 +73,50 @@ function describeUnexpected(error: unknown): string {
   return error instanceof Error ? error.name.replace(/[^\w.-]/g, '').slice(0, 60) || 'Error' : 'unknown error'
 }
 
+/** The server data document with its keys in one order, whatever order the answers came in. */
+function sortedKeys(data: ServerData): ServerData {
+  const out: ServerData = {}
+  for (const key of Object.keys(data).sort()) out[key] = data[key]
+  return out
+}
+
+/** A JSON body read as text (so that 204 is told apart); an ApiError naming the path when it is not JSON. */
+function parseOptionalJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ApiError({kind: 'not-json', message: `GET ${path}: the answer is not valid JSON`, path})
+  }
+}
+
 export async function collectModel(client: ApiClient, request: CollectRequest): Promise<AuditModel> {
   const collectedAt = new Date().toISOString()
   const limit = createLimiter(Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY))
   const keep = request.filter ?? (() => true)
+  // Every request takes a slot of the one limiter: at most `concurrency` in flight, whatever asks.
+  // Once the collection stopped (401, Ctrl-C), queued requests are not sent: they fail as
+  // `interrupted`, which is never recorded on its own. What a failure teaches (credentials refused,
+  // an endpoint the server lacks) is learnt inside the slot, before the next queued request starts.
+  const notSent = () => Promise.reject(new ApiError({kind: 'interrupted', message: 'not sent: the collection stopped'}))
+  const send = <T>(request: () => Promise<T>, onFailure?: (error: unknown) => void): Promise<T> => {
+    if (stopped) return notSent()
+    return request().catch((error: unknown) => {
+      if (error instanceof ApiError && error.error.kind === 'auth') stopped = true
+      onFailure?.(error)
+      throw error
+    })
+  }
+  const get = (path: string) => limit(() => send(() => client.getJson(path)))
+  // Listing pages go before every queued project request: the listing feeds the pipeline.
+  const listingPage = <T>(request: () => Promise<T>) => limit(() => send(request), {priority: true})
+  // Servers that speak only the contract (and OneDev before 7.4) have no repository endpoints: the
+  // first 404 or 405 says so, and no other project asks again (not even requests already queued).
+  let repositoryEndpoints = true
+  const noRepositoryEndpoints = (error: unknown) => {
+    if (isMissingEndpoint(error)) repositoryEndpoints = false
+  }
+  const getRepository = (path: string, text: boolean) =>
+    limit(() => (repositoryEndpoints ? send(() => (text ? client.getText(path) : client.getJson(path)), noRepositoryEndpoints) : notSent()))
   const recorded: RecordedError[] = []
   let stopped = false
   let authRecorded = false
@@ -88,6 +145,9 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     else record(group, {kind: 'internal', message: `${what}: ${describeUnexpected(error)}`}, project)
   }
 
+  // Which projects are audited (their repositories are read too); filled as they become known.
+  const auditedIds = new Set<number>()
+
   // Project facts (id, path, name, parent) by id, from the listing or GET /projects/{id}.
   const known = new Map<number, ProjectListItem>()
   const infoRequests = new Map<number, Promise<ProjectListItem>>()
@@ -96,15 +156,21 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     return {id, path: String(id), name: null, parentId: null}
   }
 
+  // With --all-projects, a parent seen before its own listing page is found in the listing when it ends.
+  let listingDone: Promise<void> = Promise.resolve()
+
   function projectInfo(id: number): Promise<ProjectListItem> {
     const have = known.get(id)
     if (have) return Promise.resolve(have)
     let pending = infoRequests.get(id)
     if (!pending) {
       pending = (async () => {
+        await listingDone
+        const listed = known.get(id)
+        if (listed) return listed
         if (stopped) return fallbackInfo(id)
         try {
-          const ingested = ingestProjectList([await client.getJson(`/projects/${id}`)])
+          const ingested = ingestProjectList([await get(`/projects/${id}`)])
           for (const error of ingested.errors) record(Group.Project, error, {id, path: String(id)})
           const info = ingested.projects.find((candidate) => candidate.id === id) ?? ingested.projects[0]
           if (info && info.id === id) {
@@ -121,90 +187,196 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     return pending
   }
 
+
+  // Optional endpoints (optional.ts): payloads land, redacted, in one document keyed by path.
+  const serverData: ServerData = {}
+  const notEvaluated = new NotEvaluatedLog()
+
+  function optionalFetch(group: Group, project?: ProjectRef): OptionalFetch {
+    return {
+      async get(path: string, spec: OptionalGet): Promise<unknown> {
+        if (notEvaluated.has(spec.endpoint)) return undefined
+        try {
+          const missing = (error: unknown) => {
+            if (isMissingEndpoint(error)) notEvaluated.add({endpoint: spec.endpoint, status: (error as ApiError).error.status!, checks: spec.checks})
+          }
+          const body = await limit(() => {
+            if (notEvaluated.has(spec.endpoint)) return Promise.resolve(undefined)
+            return send(() => (spec.paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), missing)
+          })
+          if (body === undefined) return undefined
+          const key = path.replace(/^\/+/, '')
+          const redacted = redactServerPayload(key, body, true)
+          serverData[key] = redacted
+          return redacted
+        } catch (error) {
+          if (!isMissingEndpoint(error)) recordFailure(group, error, `reading ${path} failed`, project)
+          return undefined
+        }
+      },
+    }
+  }
+
+  /** A ref list, or null when the server has no such endpoint. */
+  async function refNames(id: number, ref: ProjectRef, what: 'branches' | 'tags'): Promise<string[] | null> {
+    try {
+      const ingested = ingestRefNames(await getRepository(`/repositories/${id}/${what}`, false), ref, what)
+      for (const error of ingested.errors) record(Group.Project, error, ref)
+      return ingested.names
+    } catch (error) {
+      if (!isMissingEndpoint(error)) recordFailure(Group.Project, error, `reading the ${what} of project ${oneLine(ref.path, 200)} (#${id}) failed`, ref)
+      return null
+    }
+  }
+
+  /** The repository's default branch, tags and (when asked) branches; null when the server cannot say. */
+  async function loadRepository(id: number, ref: ProjectRef): Promise<RepositoryInfo | null> {
+    if (!repositoryEndpoints || stopped) return null
+    let body: string | null
+    try {
+      body = (await getRepository(`/repositories/${id}/default-branch`, true)) as string | null
+    } catch (error) {
+      if (!isMissingEndpoint(error)) recordFailure(Group.Project, error, `reading the default branch of project ${oneLine(ref.path, 200)} (#${id}) failed`, ref)
+      return null
+    }
+    const ingested = ingestDefaultBranch(body, ref)
+    for (const error of ingested.errors) record(Group.Project, error, ref)
+    if (ingested.errors.length > 0) return null
+    // Not initialized: no branch and no tag to judge.
+    if (ingested.defaultBranch === null) return {defaultBranch: null, branches: [], tags: []}
+    const [branches, tags] = await Promise.all([request.branchList ? refNames(id, ref, 'branches') : null, refNames(id, ref, 'tags')])
+    return {defaultBranch: ingested.defaultBranch, branches, tags}
+  }
+
+  /** The repository of an audited project, read once (a project may turn out audited after its load started as an ancestor). */
+  const repositoryLoads = new Map<number, Promise<void>>()
+
+  function readRepository(project: Project): void {
+    if (repositoryLoads.has(project.id)) return
+    repositoryLoads.set(
+      project.id,
+      loadRepository(project.id, {id: project.id, path: project.path}).then((repository) => {
+        project.repository = repository
+      }),
+    )
+  }
+
   async function loadProject(id: number): Promise<Project | undefined> {
     if (stopped) return undefined
+    // Requested at once, before the project's facts are known (an ancestor's may wait for the listing).
+    const body = get(`/projects/${id}/setting`).then(
+      (value) => ({value}),
+      (error: unknown) => ({error}),
+    )
     const info = await projectInfo(id)
     const ref: ProjectRef = {id, path: info.path}
     const project: Project = {id, path: info.path, name: info.name, parentId: info.parentId, setting: null, raw: null}
-    if (stopped) return project
-    try {
+    projectObjects.set(id, project)
+    if (auditedIds.has(id)) readRepository(project)
+    const optional = Promise.all((request.projectFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Project, ref), {id, path: info.path, audited: auditedIds.has(id)})))
+    const answer = await body
+    if ('error' in answer) {
+      recordFailure(Group.Project, answer.error, `reading the setting of project ${oneLine(info.path, 200)} (#${id}) failed`, ref)
+    } else {
       // A freshly parsed body held nowhere else: redacted in place.
-      const ingested = ingestProjectSetting(await client.getJson(`/projects/${id}/setting`), ref, {owned: true})
+      const ingested = ingestProjectSetting(answer.value, ref, {owned: true})
       project.setting = ingested.setting
       project.raw = ingested.raw
       for (const error of ingested.errors) record(Group.Project, error, ref)
-    } catch (error) {
-      recordFailure(Group.Project, error, `reading the setting of project ${oneLine(info.path, 200)} (#${id}) failed`, ref)
     }
+    await optional
+    await repositoryLoads.get(id)
     return project
   }
 
   let roles: Role[] = []
   let rolesRaw: unknown[] = []
-  const rolesDone = limit(async () => {
+  // The roles listing runs beside the project listing, each of its pages one request of the limiter.
+  const rolesDone = (async () => {
     if (stopped) return
     try {
-      const ingested = ingestRoles(await client.paged('/roles'), {owned: true})
+      const ingested = ingestRoles(await client.paged('/roles', undefined, {schedule: listingPage}), {owned: true})
       roles = ingested.roles
       rolesRaw = ingested.raw
       for (const error of ingested.errors) record(Group.Roles, error)
     } catch (error) {
       recordFailure(Group.Roles, error, 'reading the roles failed')
     }
-  })
+  })()
 
-  // Which projects are audited.
-  let audited: number[] = []
-  if (request.projects === 'all') {
-    await limit(async () => {
-      if (stopped) return
-      try {
-        const ingested = ingestProjectList(await client.paged('/projects'))
-        for (const error of ingested.errors) record(Group.Listing, error)
-        for (const info of ingested.projects) known.set(info.id, info)
-        audited = ingested.projects.filter((info) => keep(info.path)).map((info) => info.id)
-      } catch (error) {
-        recordFailure(Group.Listing, error, 'listing the projects failed')
-      }
-    })
-  } else {
-    const ids = [...new Set(request.projects)]
-    await Promise.all(ids.map((id) => limit(() => projectInfo(id))))
-    // A project whose facts could not be read is kept: its path is unknown, so the filter cannot judge it.
-    audited = ids.filter((id) => {
-      const info = known.get(id)
-      return info === undefined || keep(info.path)
-    })
-  }
+  const serverDone = Promise.all((request.serverFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Server)).catch((error: unknown) => recordFailure(Group.Server, error, 'reading the server data failed'))))
 
-  // Audited projects, then their ancestors, each loaded once.
-  const auditedIds = new Set(audited)
+  // Audited projects, then their ancestors, each loaded once, as soon as they are known.
+  const audited: number[] = []
   const loads = new Map<number, Promise<void>>()
+  const projectObjects = new Map<number, Project>()
   const projectsById = new Map<number, Project>()
   let done = 0
-  const total = audited.length
 
   function schedule(id: number): void {
     if (loads.has(id)) return
     loads.set(
       id,
-      limit(() => loadProject(id)).then((project) => {
+      loadProject(id).then((project) => {
         if (project) {
           projectsById.set(id, project)
           if (project.parentId !== null) schedule(project.parentId)
         }
-        if (auditedIds.has(id)) request.onProgress?.(++done, total)
+        if (auditedIds.has(id)) request.onProgress?.(++done, audited.length)
       }),
     )
   }
 
-  for (const id of audited) schedule(id)
+  function audit(id: number): void {
+    if (auditedIds.has(id)) return
+    auditedIds.add(id)
+    audited.push(id)
+    // Already loading (or loaded) as an ancestor: it needs its repository too.
+    const project = projectObjects.get(id)
+    if (project) readRepository(project)
+    if (projectsById.has(id)) request.onProgress?.(++done, audited.length)
+    schedule(id)
+  }
+
+  if (request.projects === 'all') {
+    // Pipelined: each listing page's projects are requested as soon as it arrives, while the next
+    // page is fetched (pages take the limiter's priority lane).
+    listingDone = (async () => {
+      let offset = 0
+      try {
+        await client.paged('/projects', undefined, {
+          schedule: listingPage,
+          onPage: (items) => {
+            const ingested = ingestProjectList(items, offset)
+            offset += items.length
+            for (const error of ingested.errors) record(Group.Listing, error)
+            for (const info of ingested.projects) known.set(info.id, info)
+            for (const info of ingested.projects) if (keep(info.path)) audit(info.id)
+          },
+        })
+      } catch (error) {
+        recordFailure(Group.Listing, error, 'listing the projects failed')
+      }
+    })()
+    await listingDone
+  } else {
+    const ids = [...new Set(request.projects)]
+    await Promise.all(ids.map((id) => projectInfo(id)))
+    // A project whose facts could not be read is kept: its path is unknown, so the filter cannot judge it.
+    for (const id of ids) {
+      const info = known.get(id)
+      if (info === undefined || keep(info.path)) audit(id)
+    }
+  }
+
   for (let settled = 0; settled < loads.size; ) {
     const pending = [...loads.values()]
     await Promise.all(pending)
     settled = pending.length
   }
+  await Promise.all(repositoryLoads.values())
   await rolesDone
+  await serverDone
 
   request.signal?.removeEventListener('abort', stop)
   const projects = audited.flatMap((id) => projectsById.get(id) ?? []).sort(byPathThenId)
@@ -222,5 +394,6 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     .sort((a, b) => a.group - b.group || a.projectId - b.projectId || a.sequence - b.sequence)
     .map((entry) => entry.error)
 
-  return {server: request.server, collectedAt, projects, projectsById: sortedById, roles, rolesRaw, errors}
+  const optionalData = request.serverFetchers?.length || request.projectFetchers?.length ? {serverData: sortedKeys(serverData), notEvaluated: notEvaluated.list()} : {}
+  return {server: request.server, collectedAt, projects, projectsById: sortedById, roles, rolesRaw, errors, ...optionalData}
 }

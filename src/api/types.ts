@@ -45,6 +45,16 @@ export class ApiError extends Error {
 
 export type Query = Record<string, string | number | undefined>
 
+export interface PagingOptions {
+  /** Items per page, at most 100 (default 100). */
+  pageSize?: number
+  maxPages?: number
+  /** Runs each page's request (e.g. through a limiter); default: at once. */
+  schedule?: <T>(request: () => Promise<T>) => Promise<T>
+  /** Receives each page as it arrives, before the next one is requested. */
+  onPage?: (items: unknown[]) => void
+}
+
 export interface ApiClient {
   /** GET {prefix}{path}: parsed JSON of a 200 answer; ApiError otherwise. */
   getJson(path: string, query?: Query): Promise<unknown>
@@ -56,7 +66,7 @@ export interface ApiClient {
    * Pages through a listing with `offset` and `count` (pageSize, at most 100) until a short page.
    * Stops with an ApiError of kind `paging` when a page repeats the previous one or past maxPages.
    */
-  paged(path: string, query?: Query, options?: {pageSize?: number; maxPages?: number}): Promise<unknown[]>
+  paged(path: string, query?: Query, options?: PagingOptions): Promise<unknown[]>
   /** Requests sent so far (retries included). */
   readonly requestCount: number
   close(): Promise<void>

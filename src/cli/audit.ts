@@ -6,6 +6,7 @@ import {access, constants, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 
 import {type LoadedConfig, loadConfig, resolveSettings} from '../engine/config.js'
+import {coverageOf} from '../engine/coverage.js'
 import {evaluate} from '../engine/evaluate.js'
 import {loadAllRules, resolveRuleSet, type RuleSet} from '../engine/registry.js'
 import type {AuditSettings, RuleScope} from '../engine/rule.js'
@@ -26,10 +27,10 @@ export interface Prepared {
 }
 
 /** Reads the configuration and resolves every rule (built-in and plugins) before any request is made. */
-export async function prepare(configPath: string | undefined, branches?: string[]): Promise<Prepared> {
+export async function prepare(configPath: string | undefined, refs: {branches?: string[]; tags?: string[]} = {}): Promise<Prepared> {
   const loaded = await loadConfig(configPath)
   const ruleSet = resolveRuleSet(await loadAllRules(loaded), loaded)
-  return {loaded, ruleSet, settings: resolveSettings(loaded.config, {branches})}
+  return {loaded, ruleSet, settings: resolveSettings(loaded.config, refs)}
 }
 
 /** Fails early, before any request, when the report could not be written. */
@@ -92,6 +93,8 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   let filtered = applySuppressions(evaluation.findings, prepared.loaded.config.suppressions ?? [], today)
   if (request.baseline) filtered = applyBaseline(filtered, request.baseline)
   const errors = [...model.errors, ...evaluation.errors]
+  const coverage = request.scopes.includes('project') ? coverageOf(model, prepared.settings) : {uninitialized: [], notices: []}
+  const notices = [...coverage.notices, ...filtered.notices]
 
   const locations = locationSourceFromModel(model)
   if (request.issueSetting) locations.file = {path: request.issueSetting.file, text: request.issueSetting.text}
@@ -102,7 +105,8 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     findings: filtered.findings,
     suppressed: filtered.suppressed,
     errors,
-    notices: filtered.notices,
+    notices,
+    uninitialized: coverage.uninitialized,
     rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
     // A project whose setting could not be read was not audited: its error says so.
     counts: {projects: model.projects.filter((p) => p.setting !== null).length, roles: model.roles.length},
@@ -122,7 +126,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   const shownInline = toTerminal && request.format === 'stylish'
   if (!shownInline) {
     for (const error of errors) request.say(`onedev-audit: error: ${describeAuditError(error)}`)
-    for (const notice of filtered.notices) request.say(`onedev-audit: ${notice.kind}: ${escapeControl(notice.message)}`)
+    for (const notice of notices) request.say(`onedev-audit: ${notice.kind}: ${escapeControl(notice.message)}`)
   }
   for (const warning of report.warnings) request.say(`onedev-audit: warning: ${escapeControl(warning)}`)
   if (!toTerminal) {

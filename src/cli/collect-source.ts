@@ -5,6 +5,8 @@
 import {setMaxListeners} from 'node:events'
 
 import {collectModel} from '../api/collect.js'
+import {PROJECT_FETCHERS, SERVER_FETCHERS} from '../api/data-sources.js'
+import {needsBranchList} from '../onedev/checked-refs.js'
 import type {AuditModel} from '../model/types.js'
 import type {Source} from '../report/report-types.js'
 import type {Prepared} from './audit.js'
@@ -47,7 +49,16 @@ function interruptible(io: Io): {signal: AbortSignal; release: () => void} {
   return {signal: controller.signal, release: () => process.off('SIGINT', onSignal)}
 }
 
-export async function collectFromServer(flags: CollectFlags & {debug?: boolean}, prepared: Prepared, io: Io): Promise<{model: AuditModel; source: Source}> {
+/**
+ * Collects the selected projects from the server. `allBranches` fetches every project's branch list
+ * even when no `branches` entry needs it (a snapshot may later be scanned with other entries).
+ */
+export async function collectFromServer(
+  flags: CollectFlags & {debug?: boolean},
+  prepared: Prepared,
+  io: Io,
+  options: {allBranches?: boolean} = {},
+): Promise<{model: AuditModel; source: Source}> {
   const interrupt = interruptible(io)
   try {
     const {client, url} = await connect(flags, io.debug, io.say, interrupt.signal)
@@ -59,6 +70,9 @@ export async function collectFromServer(flags: CollectFlags & {debug?: boolean},
         server,
         projects: flags['all-projects'] ? 'all' : (flags.project ?? []),
         concurrency: flags.concurrency,
+        branchList: options.allBranches === true || needsBranchList(prepared.settings.branches),
+        serverFetchers: SERVER_FETCHERS,
+        projectFetchers: PROJECT_FETCHERS,
         ...(filter ? {filter} : {}),
         ...(onProgress ? {onProgress} : {}),
         signal: interrupt.signal,

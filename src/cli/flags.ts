@@ -45,6 +45,22 @@ export const reportFlags = {
   category: Flags.string({description: 'SARIF runAutomationDetails.id (GitHub\'s upload category). Default: onedev-audit/<server host>/.', helpValue: 'ID'}),
 }
 
+/** Which branches and tags are judged besides the default branch (they replace the configuration's lists). */
+export const refFlags = {
+  branch: Flags.string({
+    char: 'b',
+    description:
+      "A branch pattern judged besides each project's default branch, e.g. 'release/**' (repeatable; replaces the configuration's branches). Only branches that exist are judged.",
+    multiple: true,
+    helpValue: 'PATTERN',
+  }),
+  tag: Flags.string({
+    description: "A tag pattern judged, e.g. 'v*' (repeatable; replaces the configuration's tags). Default: every existing tag.",
+    multiple: true,
+    helpValue: 'PATTERN',
+  }),
+}
+
 export function failOnFlag(defaultValue: FailOn) {
   return Flags.option({
     options: [...FAIL_ON],

@@ -9,7 +9,7 @@ import {saveSnapshotDir, saveSnapshotFile} from '../snapshot/snapshot.js'
 export default class Collect extends AuditCommand {
   static override summary = 'Fetch what scan would audit and save it as a redacted snapshot.'
 
-  static override description = `Fetches exactly what scan fetches (roles, the selected projects and the ancestors they inherit from) and writes it as one JSON document (--output) or as a folder of pretty-printed files (--output-dir: projects/<path>.json, roles.json and snapshot.json) for teams that keep their settings under version control.
+  static override description = `Fetches what scan fetches (roles, the selected projects and the ancestors they inherit from, each project's default branch, branches and tags) and writes it as one JSON document (--output) or as a folder of pretty-printed files (--output-dir: projects/<path>.json, roles.json and snapshot.json) for teams that keep their settings under version control.
 
 Every secret value is redacted before it touches disk: job secret values, web hook secrets and header values, passwords and tokens in URLs. Evaluate a snapshot later, with no server, with \`scan --snapshot\`.
 
@@ -38,7 +38,7 @@ Exit codes: 0 everything was collected; 2 something could not be collected (the 
     if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
     if (flags.output) await checkWritable(flags.output)
     const prepared = await prepare(flags.config)
-    const {model} = await (await import('../cli/collect-source.js')).collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
+    const {model} = await (await import('../cli/collect-source.js')).collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)}, {allBranches: true})
     const tool = {name: 'onedev-audit' as const, version: this.config.version}
     if (flags.output) await saveSnapshotFile(model, flags.output, tool)
     else await saveSnapshotDir(model, flags['output-dir']!, tool)

@@ -3,7 +3,7 @@ import {Flags} from '@oclif/core'
 import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, evaluateAndReport, prepare, stopwatch} from '../cli/audit.js'
 import {UsageError} from '../cli/errors.js'
-import {commonFlags, failOnFlag, reportFlags, serverFlags} from '../cli/flags.js'
+import {commonFlags, failOnFlag, refFlags, reportFlags, serverFlags} from '../cli/flags.js'
 import {readBaseline} from '../engine/suppress.js'
 import {readSnapshot} from '../cli/sources.js'
 
@@ -12,12 +12,15 @@ export default class Scan extends AuditCommand {
 
   static override description = `Fetches every selected project's settings and the roles, runs the rules over them, and writes a report.
 
+Branches judged: each project's default branch (read from the server), plus the existing branches matching --branch or the configuration's \`branches\`. Tags judged: the existing tags matching --tag or \`tags\`, else every existing tag. A project whose repository is not initialized gets no branch or tag findings.
+
 The secret (a password or an access token of an administrator) comes from ONEDEV_TOKEN, or from standard input with --token-stdin; it is never a flag value, and never printed.
 
 Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit could not run or is incomplete (bad flags or configuration, unreachable server, 401/403, a project that could not be fetched or parsed). An incomplete audit still writes its report with everything collected, plus the errors.`
 
   static override examples = [
     {description: 'Audit every project of a current OneDev server', command: 'ONEDEV_TOKEN=… <%= config.bin %> <%= command.id %> --url https://onedev.example.com --api-prefix /~api --all-projects'},
+    {description: "Judge release branches besides each project's default branch", command: "<%= config.bin %> <%= command.id %> --all-projects --branch 'release/**'"},
     {description: 'Two projects, SARIF for code scanning, failing only on high and critical', command: '<%= config.bin %> <%= command.id %> --url https://onedev.example.com --project 12 --project 40 --format sarif --output onedev.sarif --fail-on high'},
     {description: 'Evaluate a snapshot written by collect, no server needed', command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json'},
     {description: 'Report only findings that are not in the baseline', command: '<%= config.bin %> <%= command.id %> --snapshot settings/ --baseline onedev-audit.baseline.json'},
@@ -31,7 +34,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
       description: 'Evaluate a snapshot written by `collect --output FILE` or `collect --output-dir DIR` instead of calling a server.',
       helpValue: 'FILE|DIR',
     }),
-    branch: Flags.string({char: 'b', description: 'A branch whose protection is judged (repeatable; default from the configuration, else main).', multiple: true, helpValue: 'NAME'}),
+    ...refFlags,
     concurrency: Flags.integer({description: 'Projects fetched in parallel over one keep-alive connection pool.', default: 8, min: 1, max: 64}),
     ...reportFlags,
     'fail-on': failOnFlag('low'),
@@ -56,7 +59,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
     await checkWritable(flags['update-baseline'], '--update-baseline')
     // Configuration and rules first: a bad configuration fails before any request.
     const timer = stopwatch(this.debugLine)
-    const prepared = await prepare(flags.config, flags.branch)
+    const prepared = await prepare(flags.config, {branches: flags.branch, tags: flags.tag})
     // Read before collecting, so a broken baseline never costs a collection.
     const baseline = flags.baseline ? await readBaseline(flags.baseline) : undefined
     timer(`loaded the configuration and ${prepared.ruleSet.listing.length} rules`)
@@ -75,7 +78,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
       updateBaseline: flags['update-baseline'],
       version: this.config.version,
       source,
-      scopes: ['project', 'role'],
+      scopes: ['project', 'role', 'server'],
       model,
       color: flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
       say: (line) => this.say(line),

@@ -35,8 +35,20 @@ export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
     rules: z.record(z.string(), ruleSettingSchema).optional().meta({description: 'Per-rule settings, keyed by rule id.'}),
-    branches: z.array(z.string().min(1)).min(1).optional().meta({description: 'Branch names whose protection is judged. Default: ["main"].'}),
-    tags: z.array(z.string().min(1)).min(1).optional().meta({description: 'Tag names whose protection is judged. Default: ["v1.0.0"].'}),
+    branches: z
+      .array(z.string().min(1))
+      .optional()
+      .meta({
+        description:
+          'Branches judged besides each project\'s default branch: OneDev path patterns (`main`, `release/**`, `hotfix/*`) matched against the branches that exist. Default: [] (the default branch alone). On a server that cannot list branches, entries without wildcards are judged as literal names, else `main`.',
+      }),
+    tags: z
+      .array(z.string().min(1))
+      .optional()
+      .meta({
+        description:
+          'Tags judged: OneDev path patterns (`v*`, `release/**`) matched against the tags that exist. Default: [] (every existing tag). On a server that cannot list tags, entries without wildcards are judged as literal names, else the sample `v1.0.0`.',
+      }),
     allowedAdminRoles: z.array(z.string().min(1)).optional().meta({description: 'Roles allowed to hold manageProject. Default: ["Project Owner"].'}),
     protectionSemantics: z
       .enum(['first-match', 'merged'])

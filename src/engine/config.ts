@@ -70,17 +70,17 @@ export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Pr
 }
 
 export const DEFAULT_SETTINGS: AuditSettings = {
-  branches: ['main'],
-  tags: ['v1.0.0'],
+  branches: [],
+  tags: [],
   allowedAdminRoles: ['Project Owner'],
   protectionSemantics: 'first-match',
 }
 
 /** Audit settings from the configuration, with flags (e.g. `--branch`) taking precedence. */
-export function resolveSettings(config: AuditConfig, overrides: {branches?: string[]} = {}): AuditSettings {
+export function resolveSettings(config: AuditConfig, overrides: {branches?: string[]; tags?: string[]} = {}): AuditSettings {
   return {
     branches: overrides.branches?.length ? overrides.branches : (config.branches ?? DEFAULT_SETTINGS.branches),
-    tags: config.tags ?? DEFAULT_SETTINGS.tags,
+    tags: overrides.tags?.length ? overrides.tags : (config.tags ?? DEFAULT_SETTINGS.tags),
     allowedAdminRoles: config.allowedAdminRoles ?? DEFAULT_SETTINGS.allowedAdminRoles,
     protectionSemantics: config.protectionSemantics ?? DEFAULT_SETTINGS.protectionSemantics,
   }

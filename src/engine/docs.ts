@@ -13,12 +13,15 @@ const AREAS: Record<string, string> = {
   role: 'Roles',
   notification: 'Notifications',
   webhook: 'Web hooks',
+  access: 'Access (who can do what)',
+  server: 'Server settings',
   'issue-setting': 'Issue workflow (issue-setting lint)',
 }
 
 const SCOPES: Record<RuleMeta['scope'], string> = {
   project: 'each audited project (with the settings it inherits)',
   role: 'each role',
+  server: 'the server as a whole (security and administration settings, groups, users; needs an administrator token)',
   'issue-setting': 'the global issue setting file (`onedev-audit issue-setting lint`)',
 }
 

@@ -91,6 +91,8 @@ interface Target {
   project: ProjectRef | null
   role: RoleRef | null
   file?: string
+  /** Findings of this target point into the server data document. */
+  document?: 'server'
   label: string
 }
 
@@ -121,6 +123,16 @@ function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {se
       role: {id: role.id, name: role.name},
       label: `role ${role.name}`,
     }
+  }
+  // One server target: server rules read model.serverData and stay silent on what is not there.
+  yield {
+    scope: 'server',
+    context: (options) => ({scope: 'server', settings, model, options}),
+    owner: 'server',
+    project: null,
+    role: null,
+    document: 'server',
+    label: 'the server',
   }
   if (issueSetting) {
     yield {
@@ -183,5 +195,6 @@ function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, mode
     if (source) finding.source = {id: source.id, path: source.path}
   }
   if (target.file !== undefined) finding.file = target.file
+  if (draft.document === 'server' || target.document === 'server') finding.document = 'server'
   return finding
 }

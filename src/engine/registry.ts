@@ -14,7 +14,7 @@ import {ConfigError, describeIssues} from './config.js'
 import type {ActiveRule} from './evaluate.js'
 import {type Rule, type RuleMeta, SEVERITIES, type Severity} from './rule.js'
 
-const SCOPES = ['project', 'role', 'issue-setting']
+const SCOPES = ['project', 'role', 'server', 'issue-setting']
 const RULE_ID = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)+$/
 
 /** A rule as listed by `onedev-audit rules` and in SARIF's tool.driver.rules. */

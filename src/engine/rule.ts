@@ -12,8 +12,11 @@ export type {Finding, Severity}
 
 export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info']
 
-/** What a rule looks at: each project, each role, or an issue setting (global workflow file). */
-export type RuleScope = 'project' | 'role' | 'issue-setting'
+/**
+ * What a rule looks at: each project, each role, the server as a whole (security and admin settings,
+ * groups, users: `model.serverData`), or an issue setting (global workflow file).
+ */
+export type RuleScope = 'project' | 'role' | 'server' | 'issue-setting'
 
 export interface RuleMeta {
   /** Public and stable: `area/name`, e.g. `branch-protection/force-push-allowed`. */
@@ -35,9 +38,12 @@ export interface RuleMeta {
 
 /** Settings of the whole audit that rules share (from the configuration file and flags). */
 export interface AuditSettings {
-  /** Branch names to judge protections for (default `main`). */
+  /**
+   * Branch patterns judged besides each project's default branch (default none). Which branches are
+   * checked in a project: src/onedev/checked-refs.ts (rules use checkedBranchesOf).
+   */
   branches: string[]
-  /** Tag names to judge tag protections for (default `v1.0.0`). */
+  /** Tag patterns judged (default none: every existing tag). */
   tags: string[]
   /** Roles allowed to hold manageProject (default `Project Owner`). */
   allowedAdminRoles: string[]
@@ -65,13 +71,18 @@ export interface RoleContext<O> extends ContextBase<O> {
   role: Role
 }
 
+/** The whole server, once per audit: rules read `model.serverData` through the typed views in src/model/. */
+export interface ServerContext<O> extends ContextBase<O> {
+  scope: 'server'
+}
+
 export interface IssueSettingContext<O> extends ContextBase<O> {
   scope: 'issue-setting'
   /** The parsed issue setting (see src/model/issue-setting.ts). */
   issueSetting: import('../model/issue-setting.js').IssueSetting
 }
 
-export type RuleContext<O = Record<string, unknown>> = ProjectContext<O> | RoleContext<O> | IssueSettingContext<O>
+export type RuleContext<O = Record<string, unknown>> = ProjectContext<O> | RoleContext<O> | ServerContext<O> | IssueSettingContext<O>
 
 /** What a rule reports; the engine adds rule id, severity, project/role refs and the fingerprint. */
 export interface FindingDraft {
@@ -87,6 +98,11 @@ export interface FindingDraft {
   sourceProjectId?: number
   /** Distinguishes two findings of one rule with the same subject (part of the fingerprint). */
   key?: string
+  /**
+   * `server`: `pointer` points into the server data document (model.serverData, server.json), e.g.
+   * `/projects~142~1base-authorizations/0`, instead of the project's setting. Implied for server-scope rules.
+   */
+  document?: 'server'
 }
 
 export interface Rule<O = Record<string, unknown>> {

@@ -104,20 +104,20 @@ export interface ProjectListItem {
   parentId: number | null
 }
 
-/** Items of GET /projects (or GET /projects/{id}) → id, path (or name, or id), parentId. */
-export function ingestProjectList(items: unknown[]): {projects: ProjectListItem[]; errors: AuditError[]} {
+/** Items of GET /projects (or GET /projects/{id}) → id, path (or name, or id), parentId. `offset`: the first item's position in the whole listing (a page's). */
+export function ingestProjectList(items: unknown[], offset = 0): {projects: ProjectListItem[]; errors: AuditError[]} {
   if (!Array.isArray(items)) {
     return {projects: [], errors: [{kind: 'invalid-payload', message: `projects: (root): expected array, got ${jsonTypeName(items)}`, pointer: ''}]}
   }
   const projects: ProjectListItem[] = []
   const errors: AuditError[] = []
   for (let index = 0; index < items.length; index++) {
-    const subject = `project list item #${index}`
+    const subject = `project list item #${offset + index}`
     try {
       const item = items[index]
       const issues = schemaIssues(ProjectListItemSchema, item, item)
       if (issues.length > 0) {
-        errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer: joinPointer('', index) + issues[0]!.pointer})
+        errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer: joinPointer('', offset + index) + issues[0]!.pointer})
         continue
       }
       const p = item as ProjectListItemPayload
@@ -129,4 +129,56 @@ export function ingestProjectList(items: unknown[]): {projects: ProjectListItem[
     }
   }
   return {projects, errors}
+}
+
+/** Longest branch or tag name accepted (git allows more, no real repository has it; a hostile server may send anything). */
+const MAX_REF_NAME = 1000
+
+function refNameIssue(name: unknown): string | null {
+  if (typeof name !== 'string') return `expected a string, got ${jsonTypeName(name)}`
+  if (name === '') return 'empty name'
+  if (name.length > MAX_REF_NAME) return `longer than ${MAX_REF_NAME} characters`
+  return null
+}
+
+/**
+ * The body of GET /repositories/{id}/default-branch → the branch name, or null for 204 (repository
+ * not initialized). Current servers send the bare name under `application/json` (not valid JSON);
+ * a JSON string (`"main"`) is accepted too.
+ */
+export function ingestDefaultBranch(body: string | null, project: ProjectRef): {defaultBranch: string | null; errors: AuditError[]} {
+  if (body === null) return {defaultBranch: null, errors: []}
+  let name: unknown = body.trim()
+  if (typeof name === 'string' && name.startsWith('"')) {
+    try {
+      name = JSON.parse(name)
+    } catch {
+      // A name that starts with a quote and is not a JSON string: judged as the issue below.
+    }
+  }
+  const issue = refNameIssue(name) ?? (typeof name === 'string' && /[\x00-\x1f\x7f]/.test(name) ? 'control characters in the name' : null)
+  if (issue) {
+    const error: AuditError = {kind: 'invalid-payload', message: `${describeProject(project)}: default branch: ${issue}`, project: {id: project.id, path: project.path}}
+    return {defaultBranch: null, errors: [error]}
+  }
+  return {defaultBranch: name as string, errors: []}
+}
+
+/** GET /repositories/{id}/branches or /tags (a JSON array of short names) → the names; bad items are left out with one error. */
+export function ingestRefNames(raw: unknown, project: ProjectRef, what: 'branches' | 'tags'): {names: string[]; errors: AuditError[]} {
+  const where = (pointer: string) => ({project: {id: project.id, path: project.path}, pointer})
+  if (!Array.isArray(raw)) {
+    return {names: [], errors: [{kind: 'invalid-payload', message: `${describeProject(project)}: ${what}: (root): expected array, got ${jsonTypeName(raw)}`, ...where('')}]}
+  }
+  const names: string[] = []
+  let firstBad: {index: number; issue: string} | null = null
+  let bad = 0
+  for (let index = 0; index < raw.length; index++) {
+    const issue = refNameIssue(raw[index])
+    if (issue === null) names.push(raw[index] as string)
+    else if (bad++ === 0) firstBad = {index, issue}
+  }
+  if (!firstBad) return {names, errors: []}
+  const more = bad > 1 ? ` (and ${bad - 1} more)` : ''
+  return {names, errors: [{kind: 'invalid-payload', message: `${describeProject(project)}: ${what}: /${firstBad.index}: ${firstBad.issue}${more}; left out`, ...where(`/${firstBad.index}`)}]}
 }

@@ -30,6 +30,19 @@ const EMBEDDED_URL = /[a-z][a-z0-9+.-]*:\/\/[^\s<>"]+/gi
 
 type PathKey = string | number
 
+/**
+ * A payload of an optional endpoint, redacted for the server data document: `path` is its endpoint
+ * path without prefix and leading slash (`settings/security`, `users/6/access-tokens`), which decides
+ * the positional rules (token values, groovy script content, users' email addresses) on top of the
+ * key rules every payload gets. `owned`: the caller just parsed it and holds it nowhere else.
+ */
+export function redactServerPayload(path: string, value: unknown, owned = false): unknown {
+  const trail = path.split('/')
+  // A string payload (an endpoint answering a bare value) is judged by its endpoint's last segment.
+  if (typeof value === 'string') return isSecretKey(trail.at(-1) ?? '') ? maskSecret(value) : redactString(value, trail.at(-1))
+  return walk(value, trail, 0, owned)
+}
+
 /** A redacted deep copy of a project setting payload (either generation). Never mutates its input. */
 export function redactProjectSetting(raw: unknown): unknown {
   return redactDeep(raw, [])
@@ -117,11 +130,19 @@ function isSecretKey(key: string): boolean {
   return secret
 }
 
+/** Keys of personal data that the server data document never keeps (a user is named by login name). */
+const PERSONAL_KEY = /e-?mail/i
+
 function isSecretPlace(parent: Record<string, unknown>, key: string, child: unknown, trail: PathKey[]): boolean {
   if (isSecretKey(key)) return !(SECRET_CONTAINERS.has(key) && child !== null && typeof child === 'object')
+  // Server data (redactServerPayload): the trail starts with the endpoint's path segments.
+  if (trail[0] === 'users' && PERSONAL_KEY.test(key)) return true
+  if (key === 'content') return trail[0] === 'settings' && trail[1] === 'groovy-scripts'
   if (key !== 'value') return false
   const n = trail.length
   if (n >= 2 && typeof trail[n - 1] === 'number' && (trail[n - 2] === 'jobSecrets' || trail[n - 2] === 'headers')) return true
+  // Access-token and agent-token values are live credentials.
+  if (n >= 2 && (trail[n - 2] === 'access-tokens' || trail[n - 2] === 'agent-tokens')) return true
   const name = Object.prototype.hasOwnProperty.call(parent, 'name') ? parent.name : undefined
   return typeof name === 'string' && isSecretKey(name)
 }

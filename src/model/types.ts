@@ -113,6 +113,19 @@ export interface ProjectSetting {
   webHooks: WebHook[]
 }
 
+/**
+ * What the server says about a project's Git repository (onedev-access-reference.md §1): which
+ * branches and tags exist. It decides which branches and tags the protection rules judge.
+ */
+export interface RepositoryInfo {
+  /** The default branch; null when the repository is not initialized (the server answered 204). */
+  defaultBranch: string | null
+  /** Every existing branch, or null when the list was not fetched (no `branches` entry needed it). */
+  branches: string[] | null
+  /** Every existing tag, or null when the server could not list them. */
+  tags: string[] | null
+}
+
 export interface Project {
   id: number
   /** Full slash path (`group/sub/repo`); falls back to the name, then to the id. */
@@ -123,6 +136,11 @@ export interface Project {
   setting: ProjectSetting | null
   /** The redacted raw payload the setting came from, for locations. */
   raw: unknown
+  /**
+   * Its repository's branches and tags; null (or absent, in snapshots of older versions) when they
+   * are unknown: the server does not offer the repository endpoints, or they were not fetched.
+   */
+  repository?: RepositoryInfo | null
 }
 
 export interface JobPrivilege {
@@ -188,6 +206,28 @@ export interface AuditError {
   pointer?: string
 }
 
+/**
+ * An optional endpoint the server did not offer (404 or 405, onedev-access-reference.md §7): the
+ * checks that need it are not evaluated, never reported as passed.
+ */
+export interface NotEvaluated {
+  /** The endpoint as a template, e.g. `/settings/security` or `/projects/{id}/base-authorizations`. */
+  endpoint: string
+  status: number
+  /** What could not be evaluated without it, e.g. `two-factor and sign-up checks`. */
+  checks: string
+}
+
+/**
+ * Payloads of the optional endpoints beyond project settings and roles (security and admin settings,
+ * groups, users, authorizations, ...), redacted at ingest, keyed by the endpoint's path without the
+ * prefix and query: `settings/security`, `groups`, `groups/2/memberships`, `projects/42/base-authorizations`.
+ * One JSON document: `collect --output-dir` writes it as server.json, and findings about it point into it.
+ * A key that is absent was not fetched (or not offered: see `notEvaluated`). Typed views of it are
+ * parsed in src/model/ (e.g. access-data.ts) and memoized per model.
+ */
+export type ServerData = Record<string, unknown>
+
 /** Everything the rules evaluate: the normalized server state. */
 export interface AuditModel {
   server: {url: string; apiPrefix: string} | null
@@ -200,4 +240,8 @@ export interface AuditModel {
   errors: AuditError[]
   /** When the payloads were fetched (ISO 8601); set by collection, kept by snapshots. */
   collectedAt?: string
+  /** Payloads of optional endpoints, redacted (see ServerData); absent in models built without them. */
+  serverData?: ServerData
+  /** Optional endpoints the server does not offer, once each. */
+  notEvaluated?: NotEvaluated[]
 }

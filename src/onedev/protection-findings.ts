@@ -7,6 +7,7 @@ import type {FindingDraft, ProjectContext} from '../engine/rule.js'
 import {hasPointer, memberPointer as memberPointerIn} from '../model/pointer.js'
 import type {Project} from '../model/types.js'
 import {RecentMemo} from '../util/recent.js'
+import {type CheckedRef, checkedBranches, checkedTags} from './checked-refs.js'
 import {
   branchProtectionHierarchy,
   type EffectiveBranchProtection,
@@ -68,13 +69,36 @@ export function listPointer(project: Project, key: 'branchProtections' | 'tagPro
   return hasPointer(project.raw, `/${key}`) ? `/${key}` : ''
 }
 
-const unique = new WeakMap<readonly string[], readonly string[]>()
+/** Checked branches and tags of the project being judged, computed once per project (its settings never change during a run). */
+const checkedRefs = new RecentMemo<Project, {entries: readonly string[]; tagEntries: readonly string[]; branches: CheckedRef[]; tags: CheckedRef[]}>()
 
-/** Checked names, each once, in the configured order (shared: the settings' lists never change during a run). */
-export function uniqueNames(names: readonly string[]): readonly string[] {
-  let once = unique.get(names)
-  if (!once) unique.set(names, (once = [...new Set(names)]))
-  return once
+function refsOf(ctx: ProjectContext<unknown>) {
+  const {branches: entries, tags: tagEntries} = ctx.settings
+  const build = () => ({entries, tagEntries, branches: checkedBranches(ctx.project.repository, entries), tags: checkedTags(ctx.project.repository, tagEntries)})
+  const known = checkedRefs.get(ctx.project, build)
+  if (known.entries !== entries || known.tagEntries !== tagEntries) Object.assign(known, build())
+  return known
+}
+
+/** The branches the rules judge in this project (issue "judge the branches that really exist"), each with why. */
+export function checkedBranchesOf(ctx: ProjectContext<unknown>): readonly CheckedRef[] {
+  return refsOf(ctx).branches
+}
+
+/** The tags the rules judge in this project. */
+export function checkedTagsOf(ctx: ProjectContext<unknown>): readonly CheckedRef[] {
+  return refsOf(ctx).tags
+}
+
+/** `branch "master" (default branch)`: how findings name a checked branch and why it was checked. */
+export function branchPhrase(ref: CheckedRef): string {
+  return `branch "${ref.name}" (${ref.reason})`
+}
+
+/** At most `max` names, quoted, then "and N more": `"v1", "v2" and 3 more`. */
+export function examplesPhrase(names: readonly string[], max = 5): string {
+  const shown = names.slice(0, max).map((name) => `"${name}"`)
+  return names.length > max ? `${shown.join(', ')} and ${names.length - max} more` : listPhrase(shown)
 }
 
 /** "a", "a and b", "a, b and c". */
@@ -94,45 +118,81 @@ export function describeSources(
   return `the ${sources.length} ${noun}s that apply together (${sources.map((l) => `${l.item.pointer} ("${text(l) ?? ''}")${inheritedSuffix(ctx, l)}`).join('; ')})`
 }
 
-type Checked<K extends string, E> = ({[key in K]: string} & {effective: E})[]
-
 /**
- * Most protection rules of a project start from the same list: each checked name (under `key`)
- * with what applies to everyone else, names nothing protects left out. It is built once per
- * hierarchy (the engine hands all rules of a project the same one) and shared: do not modify it.
+ * Most protection rules of a project start from the same list: each checked branch with what
+ * applies to everyone else, branches nothing protects left out. It is built once per hierarchy (the
+ * engine hands all rules of a project the same one) and shared: do not modify it.
  */
-const checkedLists = new RecentMemo<object, {names: readonly string[]; semantics: string; list: unknown}>()
+const branchLists = new RecentMemo<object, {refs: readonly CheckedRef[]; semantics: string; list: ProtectedBranch[]}>()
 
-function checkedNames<K extends 'branch' | 'tag', E>(
-  key: K,
-  hierarchy: object,
-  names: readonly string[],
-  semantics: string,
-  effectiveOf: (name: string) => E | null,
-): Checked<K, E> {
-  const build = () => {
-    const list: Checked<K, E> = []
-    for (const name of uniqueNames(names)) {
-      const effective = effectiveOf(name)
-      if (effective) list.push({[key]: name, effective} as Checked<K, E>[number])
-    }
-    return list
-  }
-  const known = checkedLists.get(hierarchy, () => ({names, semantics, list: build()}))
-  if (known.names !== names || known.semantics !== semantics) Object.assign(known, {names, semantics, list: build()})
-  return known.list as Checked<K, E>
+export interface ProtectedBranch {
+  branch: string
+  /** Why it is checked (`default branch`, `matches release/**`). */
+  ref: CheckedRef
+  effective: EffectiveBranchProtection
 }
 
 /** Each checked branch with the protection that applies to everyone else; unprotected branches are left out (unprotected-branch reports them). */
-export function protectedBranches(ctx: ProjectContext<unknown>): Checked<'branch', EffectiveBranchProtection> {
+export function protectedBranches(ctx: ProjectContext<unknown>): ProtectedBranch[] {
   const hierarchy = branchProtectionHierarchy(ctx.project, ctx.ancestors)
-  const {branches, protectionSemantics: semantics} = ctx.settings
-  return checkedNames('branch', hierarchy, branches, semantics, (branch) => effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, semantics))
+  const refs = checkedBranchesOf(ctx)
+  const semantics = ctx.settings.protectionSemantics
+  const build = () => {
+    const list: ProtectedBranch[] = []
+    for (const ref of refs) {
+      const effective = effectiveBranchProtection(hierarchy, ref.name, {kind: 'others'}, semantics)
+      if (effective) list.push({branch: ref.name, ref, effective})
+    }
+    return list
+  }
+  const known = branchLists.get(hierarchy, () => ({refs, semantics, list: build()}))
+  if (known.refs !== refs || known.semantics !== semantics) Object.assign(known, {refs, semantics, list: build()})
+  return known.list
 }
 
-/** Each checked tag name with the tag protection that applies to everyone else; unprotected ones are left out. */
-export function protectedTags(ctx: ProjectContext<unknown>): Checked<'tag', EffectiveTagProtection> {
+/**
+ * Checked tags that share one gap: the same protection applies to all of them for everyone else.
+ * A project with 3,000 release tags under one protection gets one group, so one finding per rule.
+ */
+export interface ProtectedTagGroup {
+  /** The tags, in the server's order. */
+  tags: string[]
+  effective: EffectiveTagProtection
+}
+
+const tagLists = new RecentMemo<object, {refs: readonly CheckedRef[]; semantics: string; list: ProtectedTagGroup[]}>()
+
+/** Checked tags grouped by the tag protection that applies to everyone else; unprotected tags are left out (unprotected-tags reports them). */
+export function protectedTagGroups(ctx: ProjectContext<unknown>): ProtectedTagGroup[] {
   const hierarchy = tagProtectionHierarchy(ctx.project, ctx.ancestors)
-  const {tags, protectionSemantics: semantics} = ctx.settings
-  return checkedNames('tag', hierarchy, tags, semantics, (tag) => effectiveTagProtection(hierarchy, tag, {kind: 'others'}, semantics))
+  const refs = checkedTagsOf(ctx)
+  const semantics = ctx.settings.protectionSemantics
+  const build = () => {
+    const groups = new Map<string, ProtectedTagGroup>()
+    for (const ref of refs) {
+      const effective = effectiveTagProtection(hierarchy, ref.name, {kind: 'others'}, semantics)
+      if (!effective) continue
+      const key = effective.sources.map((source) => `${source.projectId}${source.item.pointer}`).join('|')
+      const group = groups.get(key)
+      if (group) group.tags.push(ref.name)
+      else groups.set(key, {tags: [ref.name], effective})
+    }
+    return [...groups.values()]
+  }
+  const known = tagLists.get(hierarchy, () => ({refs, semantics, list: build()}))
+  if (known.refs !== refs || known.semantics !== semantics) Object.assign(known, {refs, semantics, list: build()})
+  return known.list
+}
+
+/**
+ * A tag group's identity in fingerprints: the tag patterns and user match of the protection(s) that
+ * apply, never the tags themselves (a new release tag must not make a new alert) or positions.
+ */
+export function tagGroupSubject(group: ProtectedTagGroup): string {
+  return group.effective.sources.map((source) => `${source.item.tags ?? ''}`).join(' + ')
+}
+
+/** `Tag "v1.0"` or `3 tags ("v1", "v2" and "v3")`, to start a sentence. */
+export function tagsPhrase(tags: readonly string[]): string {
+  return tags.length === 1 ? `Tag "${tags[0]}"` : `${tags.length} tags (${examplesPhrase(tags)})`
 }

@@ -31,6 +31,8 @@ export interface ReportInput {
   /** Every known rule with its effective severity. */
   rules: ReportRule[]
   counts: {projects: number; roles: number}
+  /** Audited projects whose repository is not initialized (nothing to judge on branches and tags). */
+  uninitialized?: {id: number; path: string}[]
   /** Raw payloads for locations. */
   locations?: LocationSource
   /** SARIF runAutomationDetails.id; default `onedev-audit/<server host or 'snapshot'>/`. */

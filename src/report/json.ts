@@ -33,6 +33,7 @@ export function findingOf(finding: Finding): Finding {
     pointer: finding.pointer,
     ...(finding.source ? {source: projectRef(finding.source)} : {}),
     ...(finding.file === undefined ? {} : {file: finding.file}),
+    ...(finding.document === undefined ? {} : {document: finding.document}),
     fingerprint: finding.fingerprint,
   }
 }
@@ -67,6 +68,7 @@ export function buildJsonReport(input: ReportInput): AuditReport {
     suppressed: input.suppressed.map(suppressedOf),
     errors: input.errors.map(errorOf),
     notices: input.notices.map(noticeOf),
+    uninitializedProjects: (input.uninitialized ?? []).map(projectRef),
     summary: summaryOf(input),
   }
 }

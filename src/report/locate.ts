@@ -26,6 +26,8 @@ export interface LocationSource {
   rolesRaw: unknown[] | undefined
   /** Position of a role in the roles listing; when absent, the listing is searched for the role's id. */
   roleIndex?(roleId: number): number | undefined
+  /** The server data document (model.serverData), written as server.json by `collect --output-dir`. */
+  serverData?: unknown
   /** For issue-setting lint: the file's path (relative) and its text. */
   file?: {path: string; text: string}
 }
@@ -51,6 +53,7 @@ export function locationSourceFromModel(model: AuditModel): LocationSource {
     projectPath: (id) => model.projectsById.get(id)?.path ?? model.projects.find((project) => project.id === id)?.path,
     rolesRaw: model.rolesRaw,
     roleIndex: (id) => roleIndexes.get(id),
+    ...(model.serverData ? {serverData: model.serverData} : {}),
   }
 }
 
@@ -75,6 +78,7 @@ function pretty(raw: unknown): PrettyJsonLines | undefined {
  */
 export function createLocator(source: LocationSource | undefined): (finding: Finding) => FindingLocation {
   let rolesText: PrettyJsonLines | undefined | null = null
+  let serverText: PrettyJsonLines | undefined | null = null
   let fileText: JsonLines | undefined | null = null
 
   // A project's file and line table are the same for all its findings (thousands in a large audit).
@@ -106,6 +110,10 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
         line: fileText?.lineOf(finding.pointer) ?? 1,
         fullyQualifiedName: `${path}#${finding.pointer}`,
       }
+    }
+    if (finding.document === 'server') {
+      if (serverText === null) serverText = pretty(source?.serverData)
+      return {uri: SERVER_FILE, line: serverText?.lineOf(finding.pointer) ?? 1, fullyQualifiedName: `server#${finding.pointer}`}
     }
     const owner = finding.source ?? finding.project
     if (owner) {

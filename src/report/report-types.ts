@@ -54,6 +54,10 @@ export interface AuditReport {
    * Things the user should know that are not findings: expired or unused suppressions, truncation.
    */
   notices: Notice[]
+  /**
+   * Audited projects whose repository is not initialized (no commit yet): they get no branch, tag or file-protection findings.
+   */
+  uninitializedProjects: ProjectRef[]
   summary: Summary
 }
 /**
@@ -90,6 +94,10 @@ export interface Finding {
    * The linted file, for findings of issue-setting lint.
    */
   file?: string
+  /**
+   * `server`: `pointer` points into the server data document (server.json of a folder snapshot: security and admin settings, groups, users, authorizations), not into a project's setting.
+   */
+  document?: 'server'
   /**
    * Stable across runs for the same finding: rule, server, project path, subject.
    */
@@ -147,7 +155,7 @@ export interface AuditError {
  * via the `definition` "Notice".
  */
 export interface Notice {
-  kind: 'suppression-expired' | 'suppression-unused' | 'truncated' | 'warning'
+  kind: 'suppression-expired' | 'suppression-unused' | 'truncated' | 'warning' | 'not-evaluated'
   message: string
 }
 /**
@@ -177,6 +185,10 @@ export interface Summary {
   }
   suppressed: number
   errors: number
+  /**
+   * Audited projects whose repository is not initialized: no branch or tag to judge.
+   */
+  uninitialized: number
 }
 /**
  * Where the audited settings came from (the formatters' input); the report spells it as server, snapshot, file and collectedAt.

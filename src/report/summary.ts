@@ -20,6 +20,7 @@ export function summaryOf(input: ReportInput): Summary {
     bySeverity: countBySeverity(input.findings),
     suppressed: input.suppressed.length,
     errors: input.errors.length,
+    uninitialized: input.uninitialized?.length ?? 0,
   }
 }
 
@@ -30,9 +31,11 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 }
 
 /** `40 projects and 9 roles`, or the linted file for issue-setting lint. Not escaped. */
-export function scopePhrase(input: Pick<ReportInput, 'counts' | 'source'>): string {
+export function scopePhrase(input: Pick<ReportInput, 'counts' | 'source' | 'uninitialized'>): string {
   if (input.source.kind === 'file') return input.source.file ?? 'the issue setting'
-  return `${plural(input.counts.projects, 'project')} and ${plural(input.counts.roles, 'role')}`
+  const empty = input.uninitialized?.length ?? 0
+  const projects = plural(input.counts.projects, 'project') + (empty > 0 ? ` (${empty} with an empty repository)` : '')
+  return `${projects} and ${plural(input.counts.roles, 'role')}`
 }
 
 /** The server's host (with port), lower-cased, or null. */

@@ -3,6 +3,7 @@
  *
  *   snapshot.json             the index: server, time, projects (ids, paths, parents, files), errors
  *   roles.json                the redacted roles listing
+ *   server.json               the redacted payloads of the optional endpoints (when collected)
  *   projects/<path>.json      each project's redacted setting payload
  *
  * A project path comes from the server and is hostile: each segment is percent-encoded so that a
@@ -13,6 +14,8 @@ import {createHash} from 'node:crypto'
 
 export const INDEX_FILE = 'snapshot.json'
 export const ROLES_FILE = 'roles.json'
+/** The server data document (security and admin settings, groups, users, authorizations). */
+export const SERVER_DATA_FILE = 'server.json'
 export const PROJECTS_DIR = 'projects'
 
 /** Longest encoded segment kept whole; longer ones are cut and end in a hash (file names are ≤ 255 bytes). */

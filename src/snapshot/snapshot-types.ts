@@ -28,6 +28,16 @@ export interface Snapshot {
   roles: {
     [k: string]: unknown
   }[]
+  /**
+   * Redacted payloads of the optional endpoints (security and admin settings, groups, users, authorizations, ...), keyed by endpoint path without the prefix, e.g. `settings/security`, `groups/2/memberships`, `projects/42/base-authorizations`.
+   */
+  serverData?: {
+    [k: string]: unknown
+  }
+  /**
+   * Optional endpoints the server does not offer.
+   */
+  notEvaluated?: NotEvaluated[]
   errors: AuditError[]
 }
 /**
@@ -68,6 +78,47 @@ export interface SnapshotProject {
   setting: {
     [k: string]: unknown
   } | null
+  /**
+   * null or absent: unknown (the server has no repository endpoints, or the snapshot was written by an older version); audited projects only.
+   */
+  repository?: Repository | null
+}
+/**
+ * What the server said about the project's Git repository (GET {prefix}/repositories/{id}/default-branch, /branches, /tags). It decides which branches and tags are judged.
+ *
+ * This interface was referenced by `Snapshot`'s JSON-Schema
+ * via the `definition` "Repository".
+ */
+export interface Repository {
+  /**
+   * The default branch; null when the repository is not initialized (the server answered 204).
+   */
+  defaultBranch: string | null
+  /**
+   * Every existing branch; null when the list was not fetched.
+   */
+  branches: string[] | null
+  /**
+   * Every existing tag; null when the server could not list them.
+   */
+  tags: string[] | null
+}
+/**
+ * An optional endpoint the server did not offer (404 or 405): the checks that need it were not evaluated.
+ *
+ * This interface was referenced by `Snapshot`'s JSON-Schema
+ * via the `definition` "NotEvaluated".
+ */
+export interface NotEvaluated {
+  /**
+   * The endpoint as a template, e.g. `/settings/security`.
+   */
+  endpoint: string
+  status: number
+  /**
+   * What was not evaluated without it.
+   */
+  checks: string
 }
 /**
  * This interface was referenced by `Snapshot`'s JSON-Schema
@@ -114,6 +165,14 @@ export interface SnapshotIndex {
   collectedAt: string
   projects: IndexProject[]
   rolesFile: 'roles.json'
+  /**
+   * The server data document (see Snapshot.serverData), when the snapshot has one.
+   */
+  serverFile?: 'server.json'
+  /**
+   * Optional endpoints the server does not offer.
+   */
+  notEvaluated?: NotEvaluated[]
   errors: AuditError[]
 }
 /**
@@ -130,4 +189,8 @@ export interface IndexProject {
    * projects/<encoded path>.json, relative to the folder; null when the setting could not be fetched.
    */
   settingFile: string | null
+  /**
+   * null or absent: unknown (the server has no repository endpoints, or the snapshot was written by an older version); audited projects only.
+   */
+  repository?: Repository | null
 }

@@ -12,9 +12,9 @@ import {z} from 'zod'
 
 import {ingestProjectSetting, ingestRoles} from '../model/ingest.js'
 import {describeIssues, schemaIssues} from '../model/normalize.js'
-import {redactDeep, redactProjectSetting, redactText, redactUrl} from '../model/redact.js'
-import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type Project} from '../model/types.js'
-import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, isSafeProjectFile, projectFilePath} from './layout.js'
+import {redactDeep, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../model/redact.js'
+import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type NotEvaluated, type Project, type RepositoryInfo, type ServerData} from '../model/types.js'
+import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, SERVER_DATA_FILE, isSafeProjectFile, projectFilePath} from './layout.js'
 import type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject} from './snapshot-types.js'
 import {parseJson} from '../util/json.js'
 
@@ -60,7 +60,22 @@ const ErrorSchema = z.strictObject({
   status: integer().optional(),
   pointer: z.string().optional(),
 })
-const projectInfo = {id: integer(), path: z.string(), name: z.string().nullable(), parentId: integer().nullable(), audited: z.boolean()}
+const RepositorySchema = z.strictObject({
+  defaultBranch: z.string().min(1).nullable(),
+  branches: z.array(z.string()).nullable(),
+  tags: z.array(z.string()).nullable(),
+})
+const projectInfo = {
+  id: integer(),
+  path: z.string(),
+  name: z.string().nullable(),
+  parentId: integer().nullable(),
+  audited: z.boolean(),
+  repository: RepositorySchema.nullable().optional(),
+}
+
+const NotEvaluatedSchema = z.strictObject({endpoint: z.string(), status: integer(), checks: z.string()})
+const optionalData = {serverData: z.record(z.string(), z.unknown()).optional(), notEvaluated: z.array(NotEvaluatedSchema).optional()}
 
 const SnapshotSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -70,6 +85,7 @@ const SnapshotSchema = z.strictObject({
   collectedAt: z.string(),
   projects: z.array(z.strictObject({...projectInfo, setting: z.record(z.string(), z.unknown()).nullable()})),
   roles: z.array(z.unknown()),
+  ...optionalData,
   errors: z.array(ErrorSchema),
 })
 
@@ -82,6 +98,8 @@ const SnapshotIndexSchema = z.strictObject({
   collectedAt: z.string(),
   projects: z.array(z.strictObject({...projectInfo, settingFile: z.string().refine(isSafeProjectFile, 'not a file under projects/').nullable()})),
   rolesFile: z.literal(ROLES_FILE),
+  serverFile: z.literal(SERVER_DATA_FILE).optional(),
+  notEvaluated: optionalData.notEvaluated,
   errors: z.array(ErrorSchema),
 })
 
@@ -159,11 +177,21 @@ export function toSnapshot(model: AuditModel, tool: ToolInfo): Snapshot {
       name: project.name,
       parentId: project.parentId,
       audited,
+      ...(audited && project.repository !== undefined ? {repository: project.repository} : {}),
       setting: storedSetting(project),
     })),
     roles: model.rolesRaw.map((role, index) => redactDeep(role, [index])) as Snapshot['roles'],
+    ...(model.serverData ? {serverData: storedServerData(model.serverData)} : {}),
+    ...(model.notEvaluated ? {notEvaluated: model.notEvaluated.map((entry) => ({...entry}))} : {}),
     errors: storedErrors(model.errors),
   }
+}
+
+/** The server data document, each payload redacted again by its path (cheap, idempotent). */
+function storedServerData(data: ServerData): ServerData {
+  const out: ServerData = {}
+  for (const key of Object.keys(data)) out[key] = redactServerPayload(key, data[key])
+  return out
 }
 
 function pretty(value: unknown): string {
@@ -242,7 +270,15 @@ export async function saveSnapshotDir(model: AuditModel, dir: string, tool: Tool
       taken.add(settingFile.toLowerCase())
       writes.push({file: settingFile, setting: entry.setting})
     }
-    return {id: entry.id, path: entry.path, name: entry.name, parentId: entry.parentId, audited: entry.audited, settingFile}
+    return {
+      id: entry.id,
+      path: entry.path,
+      name: entry.name,
+      parentId: entry.parentId,
+      audited: entry.audited,
+      ...(entry.repository !== undefined ? {repository: entry.repository} : {}),
+      settingFile,
+    }
   })
   const folders = new Set(writes.map(({file}) => dirname(file)))
   for (const folder of [...folders].sort()) {
@@ -254,6 +290,8 @@ export async function saveSnapshotDir(model: AuditModel, dir: string, tool: Tool
   }
   await inBatches(writes, 32, ({file, setting}) => writeAtomic(join(dir, ...file.split('/')), pretty(setting)))
   await writeAtomic(join(dir, ROLES_FILE), pretty(snapshot.roles))
+  if (snapshot.serverData) await writeAtomic(join(dir, SERVER_DATA_FILE), pretty(snapshot.serverData))
+  else await rm(join(dir, SERVER_DATA_FILE), {force: true}).catch(() => undefined)
   const index: SnapshotIndex = {
     $schema: SNAPSHOT_SCHEMA_URL,
     snapshotVersion: SNAPSHOT_VERSION,
@@ -263,6 +301,8 @@ export async function saveSnapshotDir(model: AuditModel, dir: string, tool: Tool
     collectedAt: snapshot.collectedAt,
     projects,
     rolesFile: ROLES_FILE,
+    ...(snapshot.serverData ? {serverFile: SERVER_DATA_FILE} : {}),
+    ...(snapshot.notEvaluated ? {notEvaluated: snapshot.notEvaluated} : {}),
     errors: snapshot.errors,
   }
   await writeAtomic(join(dir, INDEX_FILE), pretty(index))
@@ -296,6 +336,7 @@ interface LoadedProject {
   name: string | null
   parentId: number | null
   audited: boolean
+  repository?: RepositoryInfo | null | undefined
   setting: unknown
 }
 
@@ -304,7 +345,7 @@ function errorKey(error: AuditError): string {
 }
 
 function buildModel(
-  envelope: {server: Snapshot['server']; collectedAt: string; errors: AuditError[]},
+  envelope: {server: Snapshot['server']; collectedAt: string; errors: AuditError[]; serverData?: ServerData | undefined; notEvaluated?: NotEvaluated[] | undefined},
   projects: LoadedProject[],
   roles: unknown[],
   label: string,
@@ -322,6 +363,8 @@ function buildModel(
   for (const [index, entry] of projects.entries()) {
     if (model.projectsById.has(entry.id)) fail('config', `${label}: /projects/${index}/id: duplicate project id ${entry.id}`)
     let project: Project = {id: entry.id, path: entry.path, name: entry.name, parentId: entry.parentId, setting: null, raw: null}
+    // Absent in snapshots of older versions: unknown, judged as the server that cannot say.
+    if (entry.repository !== undefined) project.repository = entry.repository
     if (entry.setting !== null) {
       // Parsed from the snapshot just now and held nowhere else: redacted in place, not copied.
       const ingested = ingestProjectSetting(entry.setting, {id: entry.id, path: entry.path}, {owned: true})
@@ -332,6 +375,13 @@ function buildModel(
     model.projectsById.set(project.id, project)
     if (entry.audited) model.projects.push(project)
   }
+  if (envelope.serverData) {
+    // Parsed from the snapshot just now: redacted in place, by each payload's path.
+    const data: ServerData = {}
+    for (const key of Object.keys(envelope.serverData).sort()) data[key] = redactServerPayload(key, envelope.serverData[key], true)
+    model.serverData = data
+  }
+  if (envelope.notEvaluated) model.notEvaluated = envelope.notEvaluated
   const ingested = ingestRoles(roles, {owned: true})
   model.roles = ingested.roles
   model.rolesRaw = ingested.raw
@@ -352,6 +402,12 @@ async function loadFolder(dir: string, index: unknown, label: string): Promise<A
   const roles = await readJson(join(dir, ROLES_FILE), ROLES_FILE)
   if (!Array.isArray(roles)) fail('config', `${ROLES_FILE}: (root): expected array`)
   const projects: LoadedProject[] = valid.projects.map((entry) => ({...entry, setting: null}))
+  let serverData: ServerData | undefined
+  if (valid.serverFile) {
+    const data = await readJson(join(dir, SERVER_DATA_FILE), SERVER_DATA_FILE)
+    if (!isObject(data)) fail('config', `${SERVER_DATA_FILE}: (root): expected object`)
+    serverData = data
+  }
   await inBatches([...projects.keys()], 32, async (i) => {
     const file = valid.projects[i]!.settingFile
     if (file === null) return
@@ -359,7 +415,7 @@ async function loadFolder(dir: string, index: unknown, label: string): Promise<A
     if (!isObject(setting)) fail('config', `${file}: (root): expected object`)
     projects[i]!.setting = setting
   })
-  return buildModel(valid, projects, roles, label)
+  return buildModel({...valid, serverData}, projects, roles, label)
 }
 
 /**

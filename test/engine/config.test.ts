@@ -33,7 +33,7 @@ describe('configuration file', () => {
     const dir = await mkdtemp(join(tmpdir(), 'oda-empty-'))
     const loaded = await loadConfig(undefined, dir)
     expect(loaded.path).toBeNull()
-    expect(resolveSettings(loaded.config)).toEqual({branches: ['main'], tags: ['v1.0.0'], allowedAdminRoles: ['Project Owner'], protectionSemantics: 'first-match'})
+    expect(resolveSettings(loaded.config)).toEqual({branches: [], tags: [], allowedAdminRoles: ['Project Owner'], protectionSemantics: 'first-match'})
   })
 
   it('a named file that does not exist is an error', async () => {

@@ -3,9 +3,9 @@
  * payload generations, and the roles. Used by the CLI tests and to regenerate examples/.
  *
  *   acme (#1)            root; a strict protection of main that children inherit
- *   ├── acme/app (#2)    the full current (16.x) fixture
- *   └── acme/empty (#4)  no settings of its own: inherits acme's
- *   legacy/tool (#3)     the full legacy (8.0.x) fixture
+ *   ├── acme/app (#2)    the full current (16.x) fixture; default branch `master`
+ *   └── acme/empty (#4)  no settings of its own: inherits acme's; repository not initialized (204)
+ *   legacy/tool (#3)     the full legacy (8.0.x) fixture; default branch `develop`, sent as a JSON string
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -47,11 +47,20 @@ export const FIXTURE_PROJECTS = [
   {id: 4, path: 'acme/empty', name: 'empty', parentId: 1},
 ]
 
+/** What GET /repositories/{id}/default-branch, /branches and /tags answer. */
+export const FIXTURE_REPOSITORIES = {
+  1: {defaultBranch: 'main', branches: ['main', 'release/1.x'], tags: ['v1.0.0', 'v1.1.0']},
+  2: {defaultBranch: 'master', branches: ['master', 'develop', 'release/2.x', 'feature/login'], tags: ['v2.0.0', 'v2.1.0', 'nightly-2026-11-01']},
+  3: {defaultBranch: 'develop', branches: ['develop', 'main'], tags: [], jsonString: true},
+  4: {defaultBranch: null},
+}
+
 export function fixtureServerOptions(overrides: OneDevServerOptions = {}): OneDevServerOptions {
   return {
     roles: fixture('roles.json'),
     projects: FIXTURE_PROJECTS,
     settings: {1: PARENT_SETTING, 2: fixture('current/setting-full.json'), 3: fixture('legacy/setting-full.json'), 4: EMPTY_SETTING},
+    repositories: FIXTURE_REPOSITORIES,
     ...overrides,
   }
 }

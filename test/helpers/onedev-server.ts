@@ -12,6 +12,10 @@
  *   GET  /projects/{id}                  one project (404 text/plain when unknown)
  *   GET  /projects/{id}/setting          `settings[id]` (404 when absent)
  *   GET  /settings/issue, POST /settings/issue (stores the posted JSON; 200 with an empty body)
+ *   GET  /repositories/{id}/default-branch, /branches, /tags   from `repositories[id]` (onedev-access-reference.md §1):
+ *        the bare branch name under application/json (a JSON string with `jsonString`), 204 when
+ *        `defaultBranch` is null; 404 `HTTP 404 Not Found` for every /repositories path when the option
+ *        is absent (a server that speaks only the contract)
  * Paging: offset and count are required (406 `Missing query params: [...]`), count > 100 → 406,
  * any unknown query parameter → 406 `Unexpected query params: [...]`.
  * Credentials: HTTP Basic `user:secret` (defaults `auditor` / `s3cr3t-token-value`); none → 401
@@ -50,6 +54,15 @@ export interface FixtureProject {
   [key: string]: unknown
 }
 
+export interface FixtureRepository {
+  /** null: not initialized (204). */
+  defaultBranch: string | null
+  branches?: string[]
+  tags?: string[]
+  /** Send the default branch as a JSON string (`"main"`) instead of the bare name current servers send. */
+  jsonString?: boolean
+}
+
 export interface Fault {
   /** Answer this status (with `text`, `html` or `json` as the body). */
   status?: number
@@ -82,6 +95,8 @@ export interface OneDevServerOptions {
   /** Project setting payloads by project id. */
   settings?: Record<number, unknown>
   issueSetting?: unknown
+  /** Repositories by project id; absent: the server has no /repositories endpoints (404). */
+  repositories?: Record<number, FixtureRepository>
   /** Accepted Basic credentials; null accepts any request. */
   credentials?: {user: string; secret: string} | null
 }
@@ -222,6 +237,10 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
     }
 
     const body = route(recorded, path, fault)
+    if (body.status === 204) {
+      response.writeHead(204)
+      return void response.end()
+    }
     if (body.status !== 200) return sendText(response, body.status, body.text)
     const json = body.text
     if (fault?.truncate) return sendJson(response, json.slice(0, Math.floor(json.length / 2)), fault.headers)
@@ -269,6 +288,17 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
       return project
         ? {status: 200, text: pretty(projectData(project))}
         : {status: 404, text: `No row with the given identifier exists: [io.onedev.server.model.Project#${id}]`}
+    }
+    const repositoryMatch = /^\/repositories\/(\d+)\/(default-branch|branches|tags)$/.exec(path)
+    if (method === 'GET' && repositoryMatch && options.repositories) {
+      const repository = options.repositories[Number(repositoryMatch[1])]
+      if (!repository) return {status: 404, text: `No row with the given identifier exists: [io.onedev.server.model.Project#${repositoryMatch[1]}]`}
+      if (repositoryMatch[2] === 'default-branch') {
+        if (repository.defaultBranch === null) return {status: 204, text: ''}
+        return {status: 200, text: repository.jsonString ? JSON.stringify(repository.defaultBranch) : repository.defaultBranch}
+      }
+      const names = repositoryMatch[2] === 'branches' ? (repository.branches ?? (repository.defaultBranch ? [repository.defaultBranch] : [])) : (repository.tags ?? [])
+      return {status: 200, text: pretty(names)}
     }
     if (path === '/settings/issue' && method === 'GET') return {status: 200, text: pretty(issueSetting)}
     if (path === '/settings/issue' && method === 'POST') {

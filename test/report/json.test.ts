@@ -21,6 +21,7 @@ describe('JSON report', () => {
       findings: 5,
       bySeverity: {critical: 1, high: 1, medium: 1, low: 1, info: 1},
       suppressed: 2,
+      uninitialized: 0,
       errors: 1,
     })
   })
@@ -46,6 +47,7 @@ describe('JSON report', () => {
       findings: 0,
       bySeverity: {critical: 0, high: 0, medium: 0, low: 0, info: 0},
       suppressed: 0,
+      uninitialized: 0,
       errors: 0,
     })
   })
@@ -66,7 +68,7 @@ describe('JSON report', () => {
       sampleInput({findings: [sloppy], source: {collectedAt: '2026-11-21', kind: 'server', server: {apiPrefix: '/~api', url: 'https://h'}}}),
     )
     expect(validateReportJson(report)).toEqual([])
-    expect(Object.keys(report)).toEqual(['$schema', 'reportVersion', 'tool', 'generatedAt', 'server', 'collectedAt', 'complete', 'findings', 'suppressed', 'errors', 'notices', 'summary'])
+    expect(Object.keys(report)).toEqual(['$schema', 'reportVersion', 'tool', 'generatedAt', 'server', 'collectedAt', 'complete', 'findings', 'suppressed', 'errors', 'notices', 'uninitializedProjects', 'summary'])
     expect(Object.keys(report.findings[0]!)).toEqual(['ruleId', 'severity', 'message', 'project', 'role', 'subject', 'pointer', 'fingerprint'])
     expect(report.findings[0]!.project).toEqual({id: 1, path: 'p'})
     expect(report.server).toEqual({url: 'https://h', apiPrefix: '/~api'})

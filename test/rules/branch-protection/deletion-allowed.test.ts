@@ -15,7 +15,7 @@ ruleTester(rule, {
     {
       name: 'deletion allowed even with reviews',
       model: model({projects: [project({branchProtections: [{preventDeletion: false, reviewRequirement: 'group(core)'}]})]}),
-      findings: [{subject: 'main', severity: 'medium', pointer: '/branchProtections/0/preventDeletion', messageIncludes: 'Branch "main" can be deleted'}],
+      findings: [{subject: 'main', severity: 'medium', pointer: '/branchProtections/0/preventDeletion', messageIncludes: 'Branch "main" (configured) can be deleted'}],
     },
     {
       name: 'exclusion-only pattern applies to develop',

@@ -58,7 +58,7 @@ const LEGACY = [
   'medium branch-protection/review-not-required develop /branchProtections/1/reviewRequirement',
   'medium branch-protection/signature-not-required develop /branchProtections/1/signatureRequired',
   'low branch-protection/build-not-required develop /branchProtections/1/jobNames',
-  'low tag-protection/signature-not-required v1.0.0 /tagProtections/0/signatureRequired',
+  'low tag-protection/signature-not-required v* /tagProtections/0/signatureRequired',
   'info branch-protection/disabled-rule hotfix/* /branchProtections/2/enabled',
 ]
 
@@ -85,7 +85,7 @@ describe('protection rules on the payload fixtures', () => {
   'medium branch-protection/signature-not-required hotfix/1 /branchProtections/3/commitSignatureRequired',
   'low branch-protection/build-not-required develop /branchProtections/1/jobNames',
   'low branch-protection/build-not-required hotfix/1 /branchProtections/3/jobNames',
-  'low tag-protection/signature-not-required v1.0.0 /tagProtections/0/commitSignatureRequired',
+  'low tag-protection/signature-not-required v* /tagProtections/0/commitSignatureRequired',
   'info branch-protection/disabled-rule hotfix/* /branchProtections/2/enabled',
     ])
   })
@@ -104,7 +104,7 @@ describe('protection rules on the payload fixtures', () => {
   'medium branch-protection/signature-not-required hotfix/1 /branchProtections/3/commitSignatureRequired',
   'low branch-protection/build-not-required develop /branchProtections/1/jobNames',
   'low branch-protection/build-not-required hotfix/1 /branchProtections/3/jobNames',
-  'low tag-protection/signature-not-required v1.0.0 /tagProtections/0/commitSignatureRequired',
+  'low tag-protection/signature-not-required v* /tagProtections/0/commitSignatureRequired',
   'info branch-protection/disabled-rule hotfix/* /branchProtections/2/enabled',
     ])
   })

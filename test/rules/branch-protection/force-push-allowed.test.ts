@@ -26,7 +26,7 @@ ruleTester(rule, {
     {
       name: 'own protection allows forced pushes',
       model: model({projects: [project({branchProtections: [{preventForcedPush: false}]})]}),
-      findings: [{subject: 'main', severity: 'high', pointer: '/branchProtections/0/preventForcedPush', sourceId: null, messageIncludes: 'Forced pushes to branch "main" are not prevented by the branch protection /branchProtections/0 ("main")'}],
+      findings: [{subject: 'main', severity: 'high', pointer: '/branchProtections/0/preventForcedPush', sourceId: null, messageIncludes: 'Forced pushes to branch "main" (configured) are not prevented by the branch protection /branchProtections/0 ("main")'}],
     },
     {
       name: 'an earlier broad rule wins under first-match',

@@ -30,7 +30,7 @@ ruleTester(rule, {
     {
       name: 'no reviewers and no file protection',
       model: model({projects: [project({branchProtections: [{jobNames: ['ci']}]})]}),
-      findings: [{subject: 'main', severity: 'high', pointer: '/branchProtections/0/fileProtections', messageIncludes: ['.onedev-buildspec.yml can be changed on branch "main" without review', 'has no file protection for it']}],
+      findings: [{subject: 'main', severity: 'high', pointer: '/branchProtections/0/fileProtections', messageIncludes: ['.onedev-buildspec.yml can be changed on branch "main" (configured) without review', 'has no file protection for it']}],
     },
     {
       name: 'a required build alone does not stop it',

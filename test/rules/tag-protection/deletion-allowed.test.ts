@@ -11,7 +11,7 @@ ruleTester(rule, {
     {
       name: 'deletion allowed',
       model: model({projects: [project({tagProtections: [{preventDeletion: false}]})]}),
-      findings: [{subject: 'v1.0.0', severity: 'medium', pointer: '/tagProtections/0/preventDeletion', messageIncludes: 'Tag "v1.0.0" can be deleted'}],
+      findings: [{subject: 'v*', severity: 'medium', pointer: '/tagProtections/0/preventDeletion', messageIncludes: 'Tag "v1.0.0" can be deleted'}],
     },
   ],
 })

@@ -11,7 +11,7 @@ ruleTester(rule, {
     {
       name: 'default: no signature',
       model: model({projects: [project({tagProtections: [{}]})]}),
-      findings: [{subject: 'v1.0.0', severity: 'low', pointer: '/tagProtections/0/commitSignatureRequired', messageIncludes: 'without a valid signature'}],
+      findings: [{subject: 'v*', severity: 'low', pointer: '/tagProtections/0/commitSignatureRequired', messageIncludes: 'without a valid signature'}],
     },
   ],
 })

@@ -13,28 +13,28 @@ ruleTester(rule, {
     {
       name: 'no tag protection',
       model: model({projects: [project()]}),
-      findings: [{subject: 'v1.0.0', severity: 'high', pointer: '/tagProtections', messageIncludes: ['No enabled tag protection applies to tag "v1.0.0"', 'Project Settings > Tag Protection']}],
+      findings: [{subject: 'tags', severity: 'high', pointer: '/tagProtections', messageIncludes: ['No enabled tag protection applies to tag "v1.0.0"', 'Project Settings > Tag Protection']}],
     },
     {
       name: 'case-sensitive: V* does not cover v1.0.0',
       model: model({projects: [project({tagProtections: [{tags: 'V*'}]})]}),
-      findings: [{subject: 'v1.0.0', messageIncludes: 'because matching is case-sensitive'}],
+      findings: [{subject: 'tags', messageIncludes: 'because matching is case-sensitive'}],
     },
     {
       name: 'exclusion-only pattern that excludes the release tags',
       model: model({projects: [project({tagProtections: [{tags: '-v*'}]})]}),
-      findings: [{subject: 'v1.0.0'}],
+      findings: [{subject: 'tags'}],
     },
     {
       name: 'disabled protection',
       model: model({projects: [project({tagProtections: [{enabled: false}]})]}),
-      findings: [{subject: 'v1.0.0', messageIncludes: 'matches but is disabled'}],
+      findings: [{subject: 'tags', messageIncludes: 'matches but is disabled'}],
     },
     {
       name: 'checked tags from the settings',
       model: model({projects: [project({tagProtections: [{tags: 'v*'}]})]}),
       settings: {tags: ['v2.0', 'release-1']},
-      findings: [{subject: 'release-1'}],
+      findings: [{subject: 'tags', messageIncludes: 'applies to tag "release-1"'}],
     },
   ],
 })

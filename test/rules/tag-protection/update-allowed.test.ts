@@ -18,17 +18,17 @@ ruleTester(rule, {
     {
       name: 'update allowed',
       model: model({projects: [project({tagProtections: [{preventUpdate: false}]})]}),
-      findings: [{subject: 'v1.0.0', severity: 'high', pointer: '/tagProtections/0/preventUpdate', messageIncludes: 'Tag "v1.0.0" can be moved to another commit: the tag protection /tagProtections/0 ("v*")'}],
+      findings: [{subject: 'v*', severity: 'high', pointer: '/tagProtections/0/preventUpdate', messageIncludes: 'Tag "v1.0.0" can be moved to another commit: the tag protection /tagProtections/0 ("v*")'}],
     },
     {
       name: 'first-match: earlier broad rule decides',
       model: model({projects: [project({tagProtections: [{tags: '**', preventUpdate: false}, {tags: 'v*'}]})]}),
-      findings: [{subject: 'v1.0.0', pointer: '/tagProtections/0/preventUpdate'}],
+      findings: [{subject: '**', pointer: '/tagProtections/0/preventUpdate'}],
     },
     {
       name: 'inherited from the parent',
       model: model({projects: [project({id: 91, parentId: 90, path: 'acme/app'})], ancestors: [parent]}),
-      findings: [{subject: 'v1.0.0', sourceId: 90, pointer: '/tagProtections/0/preventUpdate', messageIncludes: 'inherited from parent project acme'}],
+      findings: [{subject: '**', sourceId: 90, pointer: '/tagProtections/0/preventUpdate', messageIncludes: 'inherited from parent project acme'}],
     },
   ],
 })

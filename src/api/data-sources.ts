@@ -1,0 +1,10 @@
+/**
+ * The optional data sources a collection reads besides project settings and roles. A new source is
+ * a fetcher here (in its own module of src/api/), a parser of its payloads in src/model/, a pure
+ * judgement in src/onedev/, and rules on top.
+ */
+import type {ProjectFetcher, ServerFetcher} from './optional.js'
+
+export const SERVER_FETCHERS: readonly ServerFetcher[] = []
+
+export const PROJECT_FETCHERS: readonly ProjectFetcher[] = []

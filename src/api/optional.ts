@@ -1,0 +1,51 @@
+/**
+ * Optional endpoints: everything beyond the contract's project settings and roles (security and
+ * admin settings, groups, users, authorizations, ...; onedev-access-reference.md §7). Each data source
+ * is a fetcher that asks for the payloads it needs through `OptionalFetch.get`; collection stores them,
+ * redacted, in the model's server data document, and records an endpoint the server does not offer
+ * (404, 405) once as not evaluated, never as passed. Fetchers are listed in data-sources.ts.
+ */
+import type {NotEvaluated} from '../model/types.js'
+
+export interface OptionalGet {
+  /** The endpoint as a template for messages and notices, e.g. `/groups/{id}/memberships`. */
+  endpoint: string
+  /** What is not evaluated without it, e.g. `administrator and two-factor checks`. */
+  checks: string
+  /** Page through it with offset and count (a listing). */
+  paged?: boolean
+}
+
+export interface OptionalFetch {
+  /**
+   * GET `path` (under the prefix, e.g. `/settings/security`): the payload, redacted and stored in the
+   * server data document under `path` without its leading slash, or undefined when the server does not
+   * offer the endpoint (recorded once as not evaluated) or the request failed (recorded as an error).
+   * A 204 answer is stored as null.
+   */
+  get(path: string, spec: OptionalGet): Promise<unknown>
+}
+
+/** Reads server-wide data once per collection. */
+export type ServerFetcher = (fetch: OptionalFetch) => Promise<void>
+
+/** Reads per-project data, for each audited project and each ancestor it inherits from (once each). */
+export type ProjectFetcher = (fetch: OptionalFetch, project: {id: number; path: string; audited: boolean}) => Promise<void>
+
+/** The not-evaluated endpoints of a collection, one per endpoint template. */
+export class NotEvaluatedLog {
+  private readonly byEndpoint = new Map<string, NotEvaluated>()
+
+  add(entry: NotEvaluated): void {
+    if (!this.byEndpoint.has(entry.endpoint)) this.byEndpoint.set(entry.endpoint, entry)
+  }
+
+  has(endpoint: string): boolean {
+    return this.byEndpoint.has(endpoint)
+  }
+
+  /** By endpoint: the same whatever order the answers came in. */
+  list(): NotEvaluated[] {
+    return [...this.byEndpoint.values()].sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0))
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * What the audit could not judge as asked, said once instead of passing silently: projects whose
+ * repository has no commit yet (nothing to judge on branches and tags), and projects whose default
+ * branch the server did not say (judged on configured names or `main`), and optional endpoints the
+ * server does not offer (the checks that need them are not evaluated, never passed).
+ */
+import {checkedBranches, checkedTags} from '../onedev/checked-refs.js'
+import type {AuditModel} from '../model/types.js'
+import type {Notice, ProjectRef} from '../report/report-types.js'
+import type {AuditSettings} from './rule.js'
+
+export interface Coverage {
+  /** Audited projects whose repository is not initialized, by path. */
+  uninitialized: ProjectRef[]
+  notices: Notice[]
+}
+
+function names(refs: {name: string}[]): string {
+  return refs.map((ref) => `"${ref.name}"`).join(', ')
+}
+
+export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage {
+  const uninitialized: ProjectRef[] = []
+  let unknown = 0
+  let audited = 0
+  for (const project of model.projects) {
+    if (!project.setting) continue
+    audited++
+    if (project.repository === null || project.repository === undefined) unknown++
+    else if (project.repository.defaultBranch === null) uninitialized.push({id: project.id, path: project.path})
+  }
+  const notices: Notice[] = []
+  if (unknown > 0) {
+    const branches = names(checkedBranches(null, settings.branches))
+    const tags = names(checkedTags(null, settings.tags))
+    notices.push({
+      kind: 'not-evaluated',
+      message:
+        `default branches were unknown for ${unknown} of ${audited} projects (the server does not offer GET /repositories/{id}/default-branch, or the snapshot predates it): ` +
+        `their branch protections were judged for ${branches} and their tag protections for ${tags} instead of the branches and tags that exist`,
+    })
+  }
+  for (const entry of model.notEvaluated ?? []) {
+    notices.push({kind: 'not-evaluated', message: `GET ${entry.endpoint}: the server does not offer it (${entry.status}), so ${entry.checks} were not evaluated`})
+  }
+  return {uninitialized, notices}
+}

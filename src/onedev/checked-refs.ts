@@ -1,0 +1,80 @@
+/**
+ * Which branches and tags of a project the protection rules judge: the ones that exist.
+ *
+ * - Branches: the project's default branch, plus every existing branch that matches an entry of the
+ *   `branches` setting (OneDev path patterns: `main`, `release/**`, `hotfix/*`), each with why it is
+ *   checked. A repository that is not initialized has no branch to judge.
+ * - Tags: every existing tag matching an entry of `tags`, or every existing tag when `tags` is empty.
+ * - When the server did not say which branches exist (it has no repository endpoints, or a snapshot
+ *   of an older version), entries without wildcards are judged as literal names, and `main` when
+ *   there is none; tags fall back to the configured names or the sample `v1.0.0`.
+ * Pure: the caller decides what to do with an unknown repository (a notice, once).
+ */
+import type {RepositoryInfo} from '../model/types.js'
+import {pathMatcher} from './matchers.js'
+
+export interface CheckedRef {
+  name: string
+  /** Why it is checked, for messages: `default branch`, `matches release/**`, `configured`, ... */
+  reason: string
+}
+
+/** The branch judged when neither the default branch nor any literal entry is known. */
+export const FALLBACK_BRANCH = 'main'
+/** The tag name judged when the server cannot list tags and none is configured: stands for release tags. */
+export const FALLBACK_TAG = 'v1.0.0'
+
+export function hasWildcard(pattern: string): boolean {
+  return pattern.includes('*') || pattern.includes('?')
+}
+
+/** Whether collecting a project's branch list is needed for these entries (an entry may name a branch other than the default one). */
+export function needsBranchList(entries: readonly string[]): boolean {
+  return entries.length > 0
+}
+
+/** Each existing name that matches an entry, with the first entry it matches, in the server's order, each once. */
+function matching(existing: readonly string[], entries: readonly string[], skip: ReadonlySet<string>): CheckedRef[] {
+  const out: CheckedRef[] = []
+  const seen = new Set(skip)
+  for (const name of existing) {
+    if (typeof name !== 'string' || seen.has(name)) continue
+    const entry = entries.find((pattern) => pathMatcher(pattern, name))
+    if (entry === undefined) continue
+    seen.add(name)
+    out.push({name, reason: `matches ${entry}`})
+  }
+  return out
+}
+
+/** Literal (wildcard-free) entries, each once, as configured names. */
+function literals(entries: readonly string[], reason: string): CheckedRef[] {
+  return [...new Set(entries.filter((entry) => !hasWildcard(entry)))].map((name) => ({name, reason}))
+}
+
+export function checkedBranches(repository: RepositoryInfo | null | undefined, entries: readonly string[]): CheckedRef[] {
+  if (!repository) {
+    const named = literals(entries, 'configured')
+    return named.length > 0 ? named : [{name: FALLBACK_BRANCH, reason: 'assumed default branch'}]
+  }
+  if (repository.defaultBranch === null) return []
+  const checked: CheckedRef[] = [{name: repository.defaultBranch, reason: 'default branch'}]
+  if (entries.length === 0) return checked
+  if (repository.branches === null) return [...checked, ...literals(entries, 'configured').filter((b) => b.name !== repository.defaultBranch)]
+  return [...checked, ...matching(repository.branches, entries, new Set([repository.defaultBranch]))]
+}
+
+export function checkedTags(repository: RepositoryInfo | null | undefined, entries: readonly string[]): CheckedRef[] {
+  if (repository?.defaultBranch === null) return []
+  if (!repository || repository.tags === null) {
+    const named = literals(entries, 'configured')
+    return named.length > 0 ? named : [{name: FALLBACK_TAG, reason: 'sample release tag name'}]
+  }
+  if (entries.length === 0) return [...new Set(repository.tags.filter((tag) => typeof tag === 'string'))].map((name) => ({name, reason: 'existing tag'}))
+  return matching(repository.tags, entries, new Set())
+}
+
+/** Whether the repository is known to have no commit yet (the server answered 204 for its default branch). */
+export function isUninitialized(repository: RepositoryInfo | null | undefined): boolean {
+  return repository?.defaultBranch === null
+}
