@@ -5,12 +5,14 @@ import {checkWritable, type Prepared, prepare, stopwatch} from '../cli/audit.js'
 import type {CollectFlags} from '../cli/collect-source.js'
 import {diffAndReport, type DiffSide, readSide, sideOf} from '../cli/diff.js'
 import {UsageError} from '../cli/errors.js'
-import {commonFlags, FAIL_ON, reportFlags, serverFlags} from '../cli/flags.js'
+import {commonFlags, FAIL_ON, refFlags, reportFlags, serverFlags} from '../cli/flags.js'
 
 export default class Diff extends AuditCommand {
   static override summary = 'Show what changed, and what weakened, between two snapshots (or a snapshot and the server).'
 
   static override description = `Compares two states of a OneDev server by what the settings mean, not by their text: for each project and checked branch the protection each class of users gets (force push, deletion, creation, reviews, required builds, signatures, reviews of a build spec change, and which protection decides), the same for tags, the reach of each job secret's authorization, each role's privileges and job privileges, web hooks and notifications (added, removed, pointed elsewhere, secret removed), projects and roles added, removed or renamed; and the findings of both, new, fixed and unchanged. Each change is weakened, strengthened or neutral; a weakening has the severity of the rule it touches, or of the new finding it causes.
+
+Branches and tags compared: those scan judges (each project's default branch and the existing branches and tags matching --branch/--tag or the configuration), on either side.
 
 OLD and NEW are snapshots written by \`collect\` (a file or an --output-dir folder), of either payload generation. Without NEW, the live server is collected as scan collects it (give --all-projects or --project). Secret values are never compared: snapshots never hold them.
 
@@ -31,7 +33,7 @@ Exit codes: 0 nothing weakened at or above --fail-on; 1 something did; 2 a snaps
     ...serverFlags,
     project: Flags.integer({char: 'p', description: 'Without NEW: id of a project to collect (repeatable).', multiple: true, min: 1, helpValue: 'ID'}),
     'all-projects': Flags.boolean({description: 'Without NEW: collect every project the credentials can see.'}),
-    branch: Flags.string({char: 'b', description: 'A branch whose protection is compared (repeatable; default from the configuration, else main).', multiple: true, helpValue: 'NAME'}),
+    ...refFlags,
     concurrency: Flags.integer({description: 'Without NEW: projects fetched in parallel.', default: 8, min: 1, max: 64}),
     ...reportFlags,
     category: Flags.string({description: 'SARIF runAutomationDetails.id (GitHub\'s upload category). Default: onedev-audit-diff/<server host>/, apart from scan\'s.', helpValue: 'ID'}),
@@ -57,7 +59,7 @@ Exit codes: 0 nothing weakened at or above --fail-on; 1 something did; 2 a snaps
     if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
     await checkWritable(flags.output)
     const timer = stopwatch(this.debugLine)
-    const prepared = await prepare(flags.config, flags.branch)
+    const prepared = await prepare(flags.config, {branches: flags.branch, tags: flags.tag})
     // OLD first: a broken snapshot never costs a collection.
     const before = await readSide('OLD', args.old, prepared)
     const after = live ? await this.collectNew(flags, prepared) : await readSide('NEW', args.new!, prepared)
