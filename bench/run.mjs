@@ -6,6 +6,7 @@
  *   node bench/run.mjs [--projects 2000] [--latency 10] [--concurrency 16] [--roles 300] [--runs 3] [--json]
  *   node bench/run.mjs --offline-only [--offline-projects 10000]   (only the offline snapshot scan)
  *   node bench/run.mjs --projects 10000 --latency 50 --concurrency 32   (the live case of a large real server)
+ *   node bench/run.mjs --diff | --diff-only   (adds, or runs only, diff of two snapshots with 1 % changed: bench/diff.mjs)
  *
  * The simulator runs in its own child process; each measured phase runs in a fresh child process
  * too (`--phase baseline|audit`), so neither shares an event loop with the server and each phase's
@@ -40,6 +41,8 @@ const {values: flags} = parseArgs({
     snapshot: {type: 'string'},
     'offline-projects': {type: 'string', default: '10000'},
     'offline-only': {type: 'boolean', default: false},
+    diff: {type: 'boolean', default: false},
+    'diff-only': {type: 'boolean', default: false},
   },
 })
 
@@ -306,6 +309,13 @@ function median(numbers) {
 }
 
 async function main() {
+  if (flags['diff-only']) {
+    const {diffBench, diffLines} = await import('./diff.mjs')
+    const runs = Math.max(1, Number(flags.runs))
+    const diff = await diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median})
+    process.stdout.write(flags.json ? `${JSON.stringify({diff}, null, 2)}\n` : `${diffLines(diff, runs).join('\n')}\n`)
+    return
+  }
   if (flags['offline-only']) {
     const runs = Math.max(1, Number(flags.runs))
     const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
@@ -370,6 +380,7 @@ async function main() {
   }
   const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
   report.offline = offline
+  if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median})
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     return
@@ -390,6 +401,7 @@ async function main() {
     `audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`,
     '',
     ...offlineLines(offline, runs),
+    ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }

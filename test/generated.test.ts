@@ -33,7 +33,8 @@ it('the oclif manifest does not depend on the order the command directories are 
 it('the check still fails when a command\'s flags change and nothing was regenerated', async () => {
   const copy = await mkdtemp(join(tmpdir(), 'onedev-audit-generated-'))
   try {
-    const parts = ['package.json', 'oclif.manifest.json', 'scripts', 'schemas', 'rules', 'docs', 'dist', 'src/report/report-types.ts', 'src/snapshot/snapshot-types.ts']
+    // src whole: every generated type file lives somewhere under it.
+    const parts = ['package.json', 'oclif.manifest.json', 'scripts', 'schemas', 'rules', 'docs', 'dist', 'src']
     for (const part of parts) await cp(join(root, part), join(copy, part), {recursive: true})
     await symlink(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir')
     expect(await check(copy)).toEqual({code: 0, stderr: ''})

@@ -4,16 +4,8 @@
  */
 import {jobPrivilegeKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {stringMatcher} from '../../src/onedev/matchers.js'
-import {matchesArbitraryNames, tryParsePatternSet} from '../../src/onedev/pattern-set.js'
+import {jobNamesMatchEveryJob as matchesEveryJob} from '../../src/onedev/job-match.js'
 import {memberPointer} from '../../src/onedev/url.js'
-
-/** Whether a job-names pattern set (string matcher) matches every job; null counts as every job. */
-function matchesEveryJob(jobNames: string | null): boolean {
-  if (jobNames === null || jobNames.trim() === '') return true
-  const set = tryParsePatternSet(jobNames)
-  return set !== null && matchesArbitraryNames(set, stringMatcher)
-}
 
 export default defineRule({
   meta: {

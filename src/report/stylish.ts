@@ -10,8 +10,8 @@ import type {ReportInput} from './input.js'
 import type {Finding, Notice, Severity} from './report-types.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
 
-const RESET = '\x1b[0m'
-const STYLE = {
+export const RESET = '\x1b[0m'
+export const STYLE = {
   red: '\x1b[31m',
   yellow: '\x1b[33m',
   cyan: '\x1b[36m',
@@ -21,9 +21,9 @@ const STYLE = {
   underline: '\x1b[4m',
   bold: '\x1b[1m',
 } as const
-type Style = keyof typeof STYLE
+export type Style = keyof typeof STYLE
 
-const SEVERITY_STYLE: Record<Severity, Style> = {critical: 'red', high: 'red', medium: 'yellow', low: 'cyan', info: 'gray'}
+export const SEVERITY_STYLE: Record<Severity, Style> = {critical: 'red', high: 'red', medium: 'yellow', low: 'cyan', info: 'gray'}
 const SEVERITY_WIDTH = 'critical'.length
 
 export const ROLES_GROUP = 'roles'
