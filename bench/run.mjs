@@ -24,8 +24,10 @@ const PREFIX = '/~api'
 const USER = 'bench'
 const SECRET = 'bench-token-not-a-secret'
 const PAGE_SIZE = 100
-const PHASES = ['baseline', 'client', 'audit', 'cli']
-const PHASE_LABELS = {baseline: '(a) bare undici', client: '(a2) audit client', audit: '(b) audit collect', cli: '(c) full CLI scan'}
+const PHASES = ['baseline', 'client', 'contract', 'audit', 'cli']
+const PHASE_LABELS = {baseline: '(a) bare undici', client: '(a2) audit client', contract: '(b0) collect, no /repositories', audit: '(b) audit collect', cli: '(c) full CLI scan'}
+/** The phase that runs against the simulator with its repository endpoints off (a contract-only server): the cost of reading default branches and tags is (b) - (b0). */
+const CONTRACT_PHASES = new Set(['contract'])
 const ROOT = join(HERE, '..')
 
 const {values: flags} = parseArgs({
@@ -48,6 +50,15 @@ const {values: flags} = parseArgs({
 
 // ---- phases (each runs in its own child process) --------------------------------------------
 
+/**
+ * What the audit reads of one project, the same way it does: its setting and its default branch at
+ * once, then its tags unless the repository is not initialized (204).
+ */
+async function readProject(get, id) {
+  const [, defaultBranch] = await Promise.all([get(`/projects/${id}/setting`), get(`/repositories/${id}/default-branch`)])
+  if (defaultBranch !== null) await get(`/repositories/${id}/tags`)
+}
+
 /** (a) The baseline: a bare undici client doing the same fetches at the same concurrency. */
 async function baselinePhase(url, concurrency) {
   const {Agent} = await import('undici')
@@ -57,8 +68,9 @@ async function baselinePhase(url, concurrency) {
   async function get(path) {
     const response = await agent.request({origin, path: PREFIX + path, method: 'GET', headers})
     const text = await response.body.text()
+    if (response.statusCode === 204) return null
     if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode}`)
-    return JSON.parse(text)
+    return path.endsWith('/default-branch') ? text : JSON.parse(text)
   }
   async function paged(path) {
     const items = []
@@ -76,7 +88,7 @@ async function baselinePhase(url, concurrency) {
     Array.from({length: concurrency}, async () => {
       while (next < projects.length) {
         const project = projects[next++]
-        await get(`/projects/${project.id}/setting`)
+        await readProject(get, project.id)
         settings++
       }
     }),
@@ -98,7 +110,7 @@ async function clientPhase(url, concurrency) {
     Array.from({length: concurrency}, async () => {
       while (next < projects.length) {
         const project = projects[next++]
-        await client.getJson(`/projects/${project.id}/setting`)
+        await readProject((path) => (path.endsWith('/default-branch') ? client.getText(path) : client.getJson(path)), project.id)
         settings++
       }
     }),
@@ -146,7 +158,7 @@ async function cliPhase(url, concurrency) {
 }
 
 if (flags.phase) {
-  const phases = {baseline: baselinePhase, client: clientPhase, audit: auditPhase, cli: cliPhase}
+  const phases = {baseline: baselinePhase, client: clientPhase, contract: auditPhase, audit: auditPhase, cli: cliPhase}
   const run = phases[flags.phase]
   if (!run || !flags.url) throw new Error('usage: --phase baseline|client|audit --url URL --concurrency C')
   const cpuBefore = process.cpuUsage()
@@ -181,15 +193,19 @@ function startSimulator(options) {
 }
 
 function ask(child, type) {
+  return askWith(child, {type})
+}
+
+function askWith(child, request) {
   return new Promise((resolve) => {
     const onMessage = (message) => {
-      if (message?.type === type) {
+      if (message?.type === request.type) {
         child.off('message', onMessage)
         resolve(message)
       }
     }
     child.on('message', onMessage)
-    child.send({type})
+    child.send(request)
   })
 }
 
@@ -327,11 +343,11 @@ async function main() {
   const concurrency = Number(flags.concurrency)
   const runs = Math.max(1, Number(flags.runs))
   const simulator = await startSimulator(options)
-  const results = {baseline: [], client: [], audit: [], cli: []}
+  const results = Object.fromEntries(PHASES.map((phase) => [phase, []]))
   try {
     for (let run = 0; run < runs; run++) {
       for (const phase of PHASES) {
-        await ask(simulator.child, 'reset')
+        await askWith(simulator.child, {type: 'reset', repositories: !CONTRACT_PHASES.has(phase)})
         const result = await runPhase(phase, simulator.url, concurrency)
         const stats = await ask(simulator.child, 'stats')
         results[phase].push({...result, requests: stats.requests, serverMaxInFlight: stats.maxInFlight})
@@ -399,6 +415,7 @@ async function main() {
     `audit / baseline: ${report.auditToBaseline.toFixed(2)}x   (client alone / baseline: ${report.clientToBaseline.toFixed(2)}x; the rest is validation, redaction and normalization)`,
     `full CLI / floor: ${report.cliToFloor.toFixed(2)}x   full CLI / baseline: ${report.cliToBaseline.toFixed(2)}x   (${summary.cli.findings} findings in the SARIF report)`,
     `audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`,
+    `default branches and tags (issue 10): ${audit.requests - summary.contract.requests} more requests (${summary.contract.requests} -> ${audit.requests}), ${ms(audit.wallMs - summary.contract.wallMs)} more wall time (${ms(summary.contract.wallMs)} -> ${ms(audit.wallMs)}, ${((audit.wallMs / summary.contract.wallMs - 1) * 100).toFixed(0)} %)`,
     '',
     ...offlineLines(offline, runs),
     ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),

@@ -176,13 +176,25 @@ function page(items, query) {
   return {status: 200, json: JSON.stringify(items.slice(offset, offset + count), null, 2)}
 }
 
-export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, latency = 10, port = 0} = {}) {
+/**
+ * A project's repository as a current server describes it: most default to `main`, every third to
+ * `master`, every 50th is not initialized (204); two release tags each.
+ */
+export function repositoryOf(id) {
+  if (id % 50 === 0) return {defaultBranch: null}
+  const defaultBranch = id % 3 === 0 ? 'master' : 'main'
+  return {defaultBranch, branches: [defaultBranch, 'develop'], tags: ['v1.0.0', 'v1.1.0']}
+}
+
+/** `repositories: false` answers 404 for /repositories/..., as a server that speaks only the contract. */
+export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, latency = 10, port = 0, repositories = true} = {}) {
   const projects = buildProjects(projectCount)
   const byId = new Map(projects.map((p) => [p.id, p]))
   // Pre-serialized, like a server answering from its cache: latency is the only cost we simulate.
   const settings = new Map(projects.map((p) => [p.id, JSON.stringify(buildSetting(p), null, 2)]))
   const roles = buildRoles(roleCount)
   const stats = {requests: 0, inFlight: 0, maxInFlight: 0}
+  const state = {repositories}
 
   function answer(request) {
     const url = new URL(request.url ?? '/', 'http://sim')
@@ -191,6 +203,12 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
     const path = url.pathname.slice(PREFIX.length)
     if (path === '/roles') return page(roles, url.searchParams)
     if (path === '/projects') return page(projects, url.searchParams)
+    const repository = /^\/repositories\/(\d+)\/(default-branch|branches|tags)$/.exec(path)
+    if (repository && state.repositories && byId.has(Number(repository[1]))) {
+      const info = repositoryOf(Number(repository[1]))
+      if (repository[2] === 'default-branch') return info.defaultBranch === null ? {status: 204, text: ''} : {status: 200, bare: info.defaultBranch}
+      return {status: 200, json: JSON.stringify(info[repository[2]] ?? [], null, 2)}
+    }
     const match = /^\/projects\/(\d+)(\/setting)?$/.exec(path)
     if (match) {
       const id = Number(match[1])
@@ -207,7 +225,11 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
     request.resume()
     setTimeout(() => {
       const result = answer(request)
-      if (result.json !== undefined) send(response, result.status, 'application/json', result.json)
+      if (result.status === 204) {
+        response.writeHead(204)
+        response.end()
+      } else if (result.bare !== undefined) send(response, result.status, 'application/json', result.bare) // a bare name, as OneDev sends it
+      else if (result.json !== undefined) send(response, result.status, 'application/json', result.json)
       else if (result.html !== undefined) send(response, result.status, 'text/html', result.html)
       else send(response, result.status, 'text/plain', result.text)
       stats.inFlight--
@@ -221,6 +243,10 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
         url: `http://127.0.0.1:${server.address().port}`,
         prefix: PREFIX,
         stats,
+        /** Turns the repository endpoints on or off (a current server, or one that speaks only the contract). */
+        setRepositories(enabled) {
+          state.repositories = enabled
+        },
         reset() {
           stats.requests = 0
           stats.maxInFlight = stats.inFlight
@@ -256,6 +282,7 @@ if (isMain) {
       if (message?.type === 'stats') process.send({type: 'stats', requests: simulator.stats.requests, maxInFlight: simulator.stats.maxInFlight})
       else if (message?.type === 'reset') {
         simulator.reset()
+        if (typeof message.repositories === 'boolean') simulator.setRepositories(message.repositories)
         process.send({type: 'reset'})
       } else if (message?.type === 'close') simulator.close().then(() => process.exit(0))
     })
