@@ -113,12 +113,10 @@ describe('baseline', () => {
     const old = join(dir, 'v1.baseline.json')
     const entry = {fingerprint: '0123456789abcdef0123456789abcdef', ruleId: 'webhook/missing-secret', project: 'acme/app', subject: 'ci.example.com'}
     await writeFile(old, JSON.stringify({baselineVersion: 1, findings: [entry]}, null, 2) + '\n')
-    for (const args of [['--baseline', old], ['--baseline', old, '--format', 'json'], ['--baseline', old, '--update-baseline', join(dir, 'new.baseline.json')]]) {
-      const result = await runCli(['scan', '--snapshot', SNAPSHOT, ...args])
-      expect(result.code).toBe(2)
-      expect(result.stdout).toBe('')
-      expect(result.stderr).toBe(`onedev-audit: error: baseline ${old} was written by an older onedev-audit whose fingerprints are no longer valid: regenerate it with --update-baseline\n`)
-    }
+    const result = await runCli(['scan', '--snapshot', SNAPSHOT, '--baseline', old, '--format', 'json'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(`onedev-audit: error: baseline ${old} was written by an older onedev-audit whose fingerprints are no longer valid: regenerate it with --update-baseline\n`)
   })
 
   it('a broken baseline is a one-line error naming the file, exit 2', async () => {
