@@ -452,24 +452,25 @@ describe('retries and time limits', () => {
     expect(lines.filter((line) => line.startsWith('retry'))).toHaveLength(2)
   })
 
+  // Counted on the client: on a loaded machine the server may record an abandoned request only after
+  // the client gave up on it (and after the next test started).
   it('times out a slow answer and retries it', async () => {
-    server.override('GET /projects/1', {delayMs: 400})
-    const started = Date.now()
-    const error = await failure(clientFor({timeoutMs: 60, retries: 1}).getJson('/projects/1'))
+    server.override('GET /projects/1', {delayMs: 10_000})
+    const client = clientFor({timeoutMs: 60, retries: 1})
+    const error = await failure(client.getJson('/projects/1'))
     expect(error).toEqual({kind: 'timeout', path: '/~api/projects/1', message: 'GET /~api/projects/1: no complete answer within 60 ms'})
-    expect(Date.now() - started).toBeLessThan(350)
-    expect(server.requests).toHaveLength(2)
+    expect(client.requestCount).toBe(2)
   })
 
   it('starts no request after the overall deadline', async () => {
-    server.override('GET /projects/1', {delayMs: 150})
+    server.override('GET /projects/1', {delayMs: 10_000})
     const client = clientFor({deadlineMs: 100, retries: 3})
     const first = await failure(client.getJson('/projects/1'))
     expect(first.kind).toBe('timeout')
     expect(first.message).toContain('overall deadline of 100 ms')
     const second = await failure(client.getJson('/projects/1'))
     expect(second.kind).toBe('timeout')
-    expect(server.requests).toHaveLength(1)
+    expect(client.requestCount).toBe(1)
   })
 
   it('does not wait for a Retry-After past the deadline', async () => {
