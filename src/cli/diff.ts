@@ -75,7 +75,8 @@ export function diffExitCode(result: DiffResult, failOn: FailOn): number {
 
 export async function diffAndReport(prepared: Prepared, before: DiffSide, after: DiffSide, request: DiffRequest): Promise<number> {
   const timer = stopwatch(request.debug)
-  const scopes = ['project', 'role']
+  // The scopes scan evaluates.
+  const scopes = ['project', 'role', 'server']
   const result = diffModels({
     before: before.model,
     after: after.model,
