@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import {unlinkSync} from 'node:fs'
-import {open, rename, rm} from 'node:fs/promises'
+import {type FileHandle, open, rename, rm} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 
 /** Pieces of text are written in batches of about this many characters. */
@@ -42,18 +42,21 @@ export async function writeChunksAtomic(path: string, chunks: Iterable<string>, 
     removeTemp()
     process.kill(process.pid, signal)
   }
-  const handle = await open(temp, 'wx', mode)
+  // Installed before the file exists: a signal right after it is created must not leave it.
   process.once('exit', removeTemp)
   for (const signal of signals) process.once(signal, onSignal)
+  let handle: FileHandle | undefined
   try {
+    handle = await open(temp, 'wx', mode)
     for (const batch of batched(chunks)) {
       const bytes = Buffer.from(batch, 'utf8')
       for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten
     }
     await handle.close()
+    handle = undefined
     await rename(temp, path)
   } catch (error) {
-    await handle.close().catch(() => undefined)
+    await handle?.close().catch(() => undefined)
     await rm(temp, {force: true})
     throw error
   } finally {
