@@ -113,6 +113,9 @@ export function permissionNeeded(path: string): string {
   if (/^\/settings\/issue$/.test(path)) return 'administrator rights (the global issue setting is admin-only)'
   const setting = /^\/projects\/(\d+)\/setting$/.exec(path)
   if (setting) return `the manage-project permission on project ${setting[1]} or one of its ancestors`
+  const authorizations = /^\/projects\/(\d+)\/(base|group|user)-authorizations$/.exec(path)
+  if (authorizations) return `the manage-project permission on project ${authorizations[1]} (its ${authorizations[2]} authorizations)`
+  if (/^\/(settings|groups|users)(\/|$)/.test(path)) return 'administrator rights (security settings, groups and users are admin-only)'
   if (/^\/projects(\/|$)/.test(path)) return 'access to that project'
   return 'a permission this endpoint requires'
 }
