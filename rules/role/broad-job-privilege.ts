@@ -6,6 +6,7 @@ import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {stringMatcher} from '../../src/onedev/matchers.js'
 import {matchesArbitraryNames, tryParsePatternSet} from '../../src/onedev/pattern-set.js'
 import {memberPointer} from '../../src/onedev/url.js'
+import {holdingNote} from '../../src/onedev/access.js'
 
 /** Whether a job-names pattern set (string matcher) matches every job; null counts as every job. */
 function matchesEveryJob(jobNames: string | null): boolean {
@@ -48,10 +49,12 @@ export default defineRule({
     // manageProject implies everything; role/over-privileged judges it.
     if (role.manageProject) return []
     const drafts: FindingDraft[] = []
+    const held = holdingNote(context.model, role, 'medium')
     if (role.manageBuilds) {
       drafts.push({
         subject: role.name,
-        message: `Role "${role.name}" has Build Management, which implies managing (and running) every job: the jobs get the secrets their authorizations admit. Clear it unless the role administers builds.`,
+        message: `Role "${role.name}" has Build Management, which implies managing (and running) every job: the jobs get the secrets their authorizations admit. Clear it unless the role administers builds.${held.text}`,
+        ...held.severity,
         pointer: memberPointer(role.raw, '', 'manageBuilds'),
         key: 'manageBuilds',
       })
@@ -64,8 +67,10 @@ export default defineRule({
         subject: role.name,
         message:
           `Role "${role.name}" may ${privilege.manageJob ? 'manage and run' : 'run'} every job (${names}): running a job hands it the secrets its authorization admits. ` +
-          'List only the jobs the role needs.',
+          'List only the jobs the role needs.' +
+          held.text,
         pointer: memberPointer(role.raw, privilege.pointer, flag),
+        ...held.severity,
         key: privilege.pointer,
       })
     }

@@ -27,7 +27,8 @@ import {
   type User,
   usersOf,
 } from '../model/access-data.js'
-import type {AuditModel, JobSecret, Project, Role} from '../model/types.js'
+import type {Severity} from '../report/report-types.js'
+import type {AuditModel, BranchProtection, JobSecret, Project, Role} from '../model/types.js'
 import type {CheckedRef} from './checked-refs.js'
 import {assessSecretAuthorization, type JobMatchExpression, type Truth} from './job-match.js'
 import {pathMatcher} from './matchers.js'
@@ -37,11 +38,13 @@ import {
   type EffectiveBranchProtection,
   effectiveBranchProtectionWhen,
   effectiveFileProtection,
+  type Hierarchy,
   type ProtectionSemantics,
+  userMatchOf,
 } from './protection.js'
 import {canForcePush} from './protection-judgement.js'
 import {hasReviewers} from './review-requirement.js'
-import type {UserMatch} from './user-match.js'
+import {namedPrincipals, type UserMatch} from './user-match.js'
 
 // ---------------------------------------------------------------- role permissions (onedev-reference.md §4)
 
@@ -208,7 +211,16 @@ export interface Administrator {
  * memberships or users were not read. (On servers before 11.9.2 an administrator default login
  * group makes every logged-in user one: see everyoneIsAdministrator.)
  */
+const adminMemo = new WeakMap<object, {value: Administrator[] | undefined}>()
+
 export function administratorsOf(model: AuditModel): Administrator[] | undefined {
+  if (!model.serverData) return undefined
+  let known = adminMemo.get(model.serverData)
+  if (!known) adminMemo.set(model.serverData, (known = {value: computeAdministrators(model)}))
+  return known.value
+}
+
+function computeAdministrators(model: AuditModel): Administrator[] | undefined {
   const data = accessDataOf(model)
   if (!data.groups || !data.users) return undefined
   const byId = new Map<number, Administrator>()
@@ -527,4 +539,139 @@ export function capabilitiesOf(
   add('manage-project', grantsFor(principal, (r) => r.manageProject))
   if (admin) out.push({id: 'administer', via: [{role: 'administrator', project: null}]})
   return out
+}
+
+// ---------------------------------------------------------------- where roles are held
+
+export interface RoleHolding {
+  /** Projects whose base authorizations (or pre-11.11 default role) give it to every logged-in user. */
+  base: Set<string>
+  groups: Set<number>
+  users: Set<number>
+  /** Every project where it is granted, by path. */
+  projects: Set<string>
+}
+
+export interface RoleHoldings {
+  /** By role id; a role absent here is held by nobody in what was read. */
+  byRole: Map<number, RoleHolding>
+  /** How many projects' authorizations were read. */
+  projectsRead: number
+}
+
+const AUTHORIZATIONS_KEY = /^projects\/(\d+)\/(base|group|user)-authorizations$/
+const OTHER_AUTHORIZATIONS_KEY = /^(groups|users|access-tokens)\/(\d+)\/authorizations$/
+const holdingsMemo = new WeakMap<object, {value: RoleHoldings | undefined}>()
+
+/**
+ * Where each role is held: every base, group, user and access-token authorization in the server data
+ * document, and the default roles of servers before 11.11. undefined when no project's
+ * authorizations were read (role holdings cannot be judged).
+ */
+export function roleHoldingsOf(model: AuditModel): RoleHoldings | undefined {
+  const data = model.serverData
+  if (!data) return undefined
+  let known = holdingsMemo.get(data)
+  if (!known) holdingsMemo.set(data, (known = {value: computeHoldings(model, data)}))
+  return known.value
+}
+
+function computeHoldings(model: AuditModel, data: Record<string, unknown>): RoleHoldings | undefined {
+  const byRole = new Map<number, RoleHolding>()
+  const holding = (roleId: number) => {
+    let h = byRole.get(roleId)
+    if (!h) byRole.set(roleId, (h = {base: new Set(), groups: new Set(), users: new Set(), projects: new Set()}))
+    return h
+  }
+  const pathOf = (id: number) => model.projectsById.get(id)?.path ?? `#${id}`
+  const read = new Set<number>()
+  for (const key of Object.keys(data)) {
+    const project = AUTHORIZATIONS_KEY.exec(key)
+    const other = project ? null : OTHER_AUTHORIZATIONS_KEY.exec(key)
+    if (!project && !other) continue
+    const list = data[key]
+    if (!Array.isArray(list)) continue
+    if (project) read.add(Number(project[1]))
+    for (const item of list) {
+      if (item === null || typeof item !== 'object') continue
+      const a = item as Record<string, unknown>
+      if (typeof a.roleId !== 'number') continue
+      const h = holding(a.roleId)
+      const projectId = project ? Number(project[1]) : typeof a.projectId === 'number' ? a.projectId : undefined
+      if (projectId !== undefined) h.projects.add(pathOf(projectId))
+      const kind = project ? project[2] : other![1] === 'groups' ? 'group' : other![1] === 'users' ? 'user' : 'token'
+      if (kind === 'base' && projectId !== undefined) h.base.add(pathOf(projectId))
+      else if (kind === 'group') {
+        const id = project ? a.groupId : Number(other![2])
+        if (typeof id === 'number') h.groups.add(id)
+      } else if (kind === 'user') {
+        const id = project ? a.userId : Number(other![2])
+        if (typeof id === 'number') h.users.add(id)
+      } else if (kind === 'token' && typeof a.tokenId === 'number') h.users.add(-a.tokenId)
+    }
+  }
+  for (const project of model.projectsById.values()) {
+    if (project.defaultRoleId === undefined) continue
+    read.add(project.id)
+    if (project.defaultRoleId === null) continue
+    const h = holding(project.defaultRoleId)
+    h.base.add(project.path)
+    h.projects.add(project.path)
+  }
+  if (read.size === 0) return undefined
+  return {byRole, projectsRead: read.size}
+}
+
+/** "every logged-in user on 2 projects, 1 group and 3 users": who holds a role, for messages. */
+export function describeHolding(holding: RoleHolding | undefined): string {
+  if (!holding) return 'held by nobody'
+  const parts: string[] = []
+  const n = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
+  if (holding.base.size > 0) parts.push(`every logged-in user (base role of ${n(holding.base.size, 'project')})`)
+  if (holding.groups.size > 0) parts.push(n(holding.groups.size, 'group'))
+  const tokens = [...holding.users].filter((id) => id < 0).length
+  const users = holding.users.size - tokens
+  if (users > 0) parts.push(n(users, 'user'))
+  if (tokens > 0) parts.push(n(tokens, 'access token'))
+  const where = [...holding.projects].sort()
+  const shown = where.slice(0, 5).join(', ') + (where.length > 5 ? ` and ${where.length - 5} more` : '')
+  return `held by ${parts.join(', ')}${where.length > 0 ? ` on ${shown}` : ''}`
+}
+
+/** How messages name a principal: `every logged-in user`, `group Developers`, `user alice`, `administrator root`. */
+export function describePrincipalAccess(principal: Pick<PrincipalAccess, 'kind' | 'name'>): string {
+  switch (principal.kind) {
+    case 'anonymous':
+      return 'anonymous users'
+    case 'everyone':
+      return 'every logged-in user'
+    default:
+      return `${principal.kind} ${principal.name}`
+  }
+}
+
+/** Login names that the enabled branch protections' user matches name (they may get another protection). */
+export function protectionUserNames(hierarchy: Hierarchy<BranchProtection>): string[] {
+  const names = new Set<string>()
+  for (const {item} of hierarchy) {
+    if (!item.enabled) continue
+    const match = userMatchOf(item)
+    if (match) for (const p of namedPrincipals(match)) if (p.kind === 'user') names.add(p.name)
+  }
+  return [...names]
+}
+
+const LOWER: Record<Severity, Severity> = {critical: 'high', high: 'medium', medium: 'low', low: 'info', info: 'info'}
+
+/**
+ * For role findings: where the role is held and by how many principals (" It is held by ..."), and
+ * the severity one level below `base` when nobody holds it. Nothing when holdings were not read.
+ */
+export function holdingNote(model: AuditModel, role: Role, base: Severity): {text: string; severity: {severity?: Severity}} {
+  const holdings = roleHoldingsOf(model)
+  if (!holdings) return {text: '', severity: {}}
+  const holding = holdings.byRole.get(role.id)
+  if (!holding) return {text: ` It is held by nobody in the ${holdings.projectsRead} project${holdings.projectsRead === 1 ? '' : 's'} read, so the finding is one level lower.`, severity: {severity: LOWER[base]}}
+  const principals = holding.groups.size + holding.users.size + (holding.base.size > 0 ? 1 : 0)
+  return {text: ` It is ${describeHolding(holding)} (${principals} principal${principals === 1 ? '' : 's'}).`, severity: {}}
 }
