@@ -2,7 +2,7 @@
  * Principals with code write who can update a checked branch with no review and no required build.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {branchAccess, canWriteCode, chainAuthorizations, describePrincipalAccess, principalsOf, protectionUserNames} from '../../src/onedev/access.js'
+import {branchAccess, canWriteCode, chainAuthorizations, describePrincipalList, principalsOf, protectionUserNames} from '../../src/onedev/access.js'
 import {at, branchPhrase, checkedBranchesOf, listPointer} from '../../src/onedev/protection-findings.js'
 import {branchProtectionHierarchy} from '../../src/onedev/protection.js'
 
@@ -42,8 +42,7 @@ export default defineRule({
       const pushers = principals.filter((p) => branchAccess(project, ancestors, ref.name, p, settings.protectionSemantics).pushWithoutReview)
       if (pushers.length === 0) continue
       const everyone = pushers.some((p) => p.kind === 'everyone')
-      const names = pushers.map(describePrincipalAccess)
-      const shown = names.slice(0, MAX_NAMED).join(', ') + (names.length > MAX_NAMED ? ` and ${names.length - MAX_NAMED} more` : '')
+      const shown = describePrincipalList(pushers, MAX_NAMED)
       const effective = branchAccess(project, ancestors, ref.name, pushers[0]!, settings.protectionSemantics).effective
       const location = effective ? at(context, effective.sources[0]!, effective.sources[0]!.item.pointer) : {pointer: listPointer(project, 'branchProtections')}
       findings.push({
@@ -51,7 +50,7 @@ export default defineRule({
         ...location,
         ...(everyone ? {severity: 'critical' as const} : {}),
         message:
-          `On ${branchPhrase(ref)}, ${pushers.length} principal${pushers.length === 1 ? '' : 's'} with code write can push without review or required builds: ${shown}. ` +
+          `On ${branchPhrase(ref)}, principals with code write can push without review or required builds: ${shown}. ` +
           'Add a branch protection that applies to them with required reviewers or builds in Project Settings > Branch Protection, or remove their code write.',
       })
     }

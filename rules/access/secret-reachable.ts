@@ -2,7 +2,7 @@
  * Principals who can get a job secret into a job whose build spec they control.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {canWriteCode, chainAuthorizations, describePrincipalAccess, principalsOf, protectionUserNames, type SecretRoute, secretRoutes} from '../../src/onedev/access.js'
+import {canWriteCode, chainAuthorizations, describePrincipalList, type PrincipalAccess, principalsOf, protectionUserNames, type SecretRoute, secretRoutes} from '../../src/onedev/access.js'
 import {checkedBranchesOf} from '../../src/onedev/protection-findings.js'
 import {branchProtectionHierarchy} from '../../src/onedev/protection.js'
 
@@ -44,26 +44,28 @@ export default defineRule({
     const hierarchy = branchProtectionHierarchy(project, ancestors)
     const principals = principalsOf(model, project, protectionUserNames(hierarchy)).filter((p) => p.kind !== 'anonymous' && canWriteCode(p))
     const branches = checkedBranchesOf(context)
-    const bySecret = new Map<string, {route: SecretRoute; who: string[]; everyone: boolean}>()
+    // Per secret, the principals grouped by how they reach it.
+    const bySecret = new Map<string, {route: SecretRoute; ways: Map<string, PrincipalAccess[]>; everyone: boolean}>()
     for (const principal of principals) {
       for (const route of secretRoutes(project, ancestors, branches, principal, settings.protectionSemantics)) {
-        const entry = bySecret.get(route.secret.name) ?? {route, who: [], everyone: false}
-        entry.who.push(`${describePrincipalAccess(principal)} (${how(route)})`)
+        const entry = bySecret.get(route.secret.name) ?? {route, ways: new Map(), everyone: false}
+        const way = how(route)
+        entry.ways.set(way, [...(entry.ways.get(way) ?? []), principal])
         if (principal.kind === 'everyone') entry.everyone = true
         bySecret.set(route.secret.name, entry)
       }
     }
     const findings: FindingDraft[] = []
-    for (const [name, {route, who, everyone}] of bySecret) {
+    for (const [name, {route, ways, everyone}] of bySecret) {
       const inherited = route.owner.id === project.id ? '' : ` (inherited from ${route.owner.path})`
-      const shown = who.slice(0, MAX_NAMED).join('; ') + (who.length > MAX_NAMED ? `; and ${who.length - MAX_NAMED} more` : '')
+      const shown = [...ways].map(([way, who]) => `${describePrincipalList(who, MAX_NAMED)} can ${way}`).join('; ')
       findings.push({
         subject: name,
         pointer: route.secret.authorization.pointer,
         ...(route.owner.id === project.id ? {} : {sourceProjectId: route.owner.id, key: `from:${route.owner.path}`}),
         ...(everyone ? {severity: 'critical' as const} : {}),
         message:
-          `Job secret "${name}"${inherited} can be read by ${who.length} principal${who.length === 1 ? '' : 's'} who can write the build spec of a job that receives it: ${shown}. ` +
+          `Job secret "${name}"${inherited} can be read by whoever writes the build spec of a job that receives it: ${shown}. ` +
           'Scope its authorization to protected branches and require reviews or builds (and prevent creation) on them for everyone with code write.',
       })
     }

@@ -675,3 +675,21 @@ export function holdingNote(model: AuditModel, role: Role, base: Severity): {tex
   const principals = holding.groups.size + holding.users.size + (holding.base.size > 0 ? 1 : 0)
   return {text: ` It is ${describeHolding(holding)} (${principals} principal${principals === 1 ? '' : 's'}).`, severity: {}}
 }
+
+/**
+ * Names of principals for a message, at most `max` then a count: every logged-in user first, then
+ * groups (administrator groups left out: their members are named as administrators), users, and the
+ * administrators together as `administrators (root, alice)`.
+ */
+export function describePrincipalList(principals: readonly PrincipalAccess[], max = 10): string {
+  const names: string[] = []
+  if (principals.some((p) => p.kind === 'everyone')) names.push('every logged-in user')
+  const admins = principals.filter((p) => p.kind === 'administrator').map((p) => p.name)
+  for (const p of principals) {
+    if (p.kind === 'group' && !(admins.length > 0 && p.administrator?.startsWith('group '))) names.push(`group ${p.name}`)
+  }
+  for (const p of principals) if (p.kind === 'user') names.push(`user ${p.name}`)
+  const shownAdmins = admins.slice(0, max)
+  if (admins.length > 0) names.push(`administrator${admins.length === 1 ? '' : 's'} (${shownAdmins.join(', ')}${admins.length > max ? ` and ${admins.length - max} more` : ''})`)
+  return names.length > max ? `${names.slice(0, max).join(', ')} and ${names.length - max} more` : names.join(', ')
+}
