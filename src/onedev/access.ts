@@ -693,3 +693,22 @@ export function describePrincipalList(principals: readonly PrincipalAccess[], ma
   if (admins.length > 0) names.push(`administrator${admins.length === 1 ? '' : 's'} (${shownAdmins.join(', ')}${admins.length > max ? ` and ${admins.length - max} more` : ''})`)
   return names.length > max ? `${names.slice(0, max).join(', ')} and ${names.length - max} more` : names.join(', ')
 }
+
+/** `onedev-audit access`: the principals of a project with their capabilities on one branch. */
+export function projectAccess(
+  model: AuditModel,
+  project: Project,
+  branch: CheckedRef | null,
+  semantics: ProtectionSemantics,
+  principalName?: string,
+): PrincipalCapabilities[] {
+  const ancestors = projectChain(model, project).slice(1).filter((p) => p.setting !== null)
+  const hierarchy = branchProtectionHierarchy(project, ancestors)
+  const extra = [...protectionUserNames(hierarchy), ...(principalName ? [principalName] : [])]
+  let principals = principalsOf(model, project, extra)
+  if (principalName !== undefined) {
+    const wanted = principalName.toLowerCase()
+    principals = principals.filter((p) => p.name.toLowerCase() === wanted)
+  }
+  return principals.map((p) => ({kind: p.kind, name: p.name, capabilities: capabilitiesOf(project, ancestors, branch, p, semantics)}))
+}
