@@ -3,7 +3,7 @@
  */
 import {defineRule} from '../../src/engine/rule.js'
 import {securitySettingOf} from '../../src/model/access-data.js'
-import {joinPointer} from '../../src/model/pointer.js'
+import {memberPointer} from '../../src/model/pointer.js'
 import {chainAuthorizations, roleReadsCode} from '../../src/onedev/access.js'
 import {examplesPhrase} from '../../src/onedev/protection-findings.js'
 
@@ -45,7 +45,7 @@ export default defineRule({
       else if (chain.base.length > 0) visible.push(project.path)
     }
     if (readable.length === 0 && visible.length === 0) return []
-    const pointer = joinPointer(security.pointer, 'enableAnonymousAccess')
+    const pointer = memberPointer(model.serverData, security.pointer, 'enableAnonymousAccess')
     const fix = 'Turn off anonymous access in Administration > Security Settings, or remove the base roles of projects that must not be public.'
     if (readable.length > 0) {
       return [{subject: 'anonymous access', pointer, message: `Anonymous access is on and base roles let users who are not logged in read the code of ${readable.length} project${readable.length === 1 ? '' : 's'} (${examplesPhrase(readable)}). ${fix}`}]

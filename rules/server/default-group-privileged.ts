@@ -3,7 +3,7 @@
  */
 import {defineRule} from '../../src/engine/rule.js'
 import {groupAuthorizationsOf, securitySettingOf} from '../../src/model/access-data.js'
-import {joinPointer} from '../../src/model/pointer.js'
+import {memberPointer} from '../../src/model/pointer.js'
 import {accessDataOf, chainAuthorizations} from '../../src/onedev/access.js'
 
 export default defineRule({
@@ -46,7 +46,7 @@ export default defineRule({
       return [
         {
           subject: group.name,
-          pointer: joinPointer(group.pointer, 'administrator'),
+          pointer: memberPointer(model.serverData, group.pointer, 'administrator'),
           message: `${where}, and it is an administrator group, so they are all site administrators. Choose a default group without privileges in Administration > Security Settings, or clear Is Site Admin of this group.`,
         },
       ]
@@ -63,7 +63,7 @@ export default defineRule({
       {
         subject: group.name,
         severity: 'high',
-        pointer: group.createRootProjects && held === 0 ? joinPointer(group.pointer, 'createRootProjects') : group.pointer,
+        pointer: group.createRootProjects && held === 0 ? memberPointer(model.serverData, group.pointer, 'createRootProjects') : group.pointer,
         message: `${where}, and it ${reasons.join(' and ')}: every account gets that. Choose a default group without privileges in Administration > Security Settings, or move the privileges to a group people are added to deliberately.`,
       },
     ]

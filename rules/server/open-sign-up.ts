@@ -3,7 +3,7 @@
  */
 import {defineRule, type Severity} from '../../src/engine/rule.js'
 import {groupAuthorizationsOf, securitySettingOf} from '../../src/model/access-data.js'
-import {joinPointer} from '../../src/model/pointer.js'
+import {memberPointer} from '../../src/model/pointer.js'
 import {accessDataOf, type Breadth, chainAuthorizations, roleBreadth} from '../../src/onedev/access.js'
 import {examplesPhrase} from '../../src/onedev/protection-findings.js'
 
@@ -74,7 +74,7 @@ export default defineRule({
     return [
       {
         subject: 'self sign-up',
-        pointer: joinPointer(security.pointer, 'enableSelfRegister'),
+        pointer: memberPointer(model.serverData, security.pointer, 'enableSelfRegister'),
         severity,
         message:
           `Self sign-up is on with no allowed email domain, so anyone who reaches the server can create an account, and ${reasons.join('; ')}. ` +

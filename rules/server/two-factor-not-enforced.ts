@@ -3,7 +3,7 @@
  */
 import {defineRule} from '../../src/engine/rule.js'
 import {securitySettingOf} from '../../src/model/access-data.js'
-import {joinPointer} from '../../src/model/pointer.js'
+import {memberPointer} from '../../src/model/pointer.js'
 import {accessDataOf, administratorsOf, groupIdsOfUser} from '../../src/onedev/access.js'
 import {examplesPhrase} from '../../src/onedev/protection-findings.js'
 
@@ -46,7 +46,7 @@ export default defineRule({
     return [
       {
         subject: 'two-factor authentication',
-        pointer: joinPointer(security.pointer, 'enforce2FA'),
+        pointer: memberPointer(model.serverData, security.pointer, 'enforce2FA'),
         message:
           `Two-factor authentication is not enforced for ${uncovered.length} administrator${uncovered.length === 1 ? '' : 's'} (${examplesPhrase(uncovered.map((a) => a.user.name), 10)}): neither the security setting nor any of their groups enforces it. ` +
           'Enforce it in Administration > Security Settings or on every administrator group. Even then, passwords still work on the API and Git over HTTP without a second factor: have administrators use access tokens there.',
