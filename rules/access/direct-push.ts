@@ -2,9 +2,8 @@
  * Principals with code write who can update a checked branch with no review and no required build.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {branchAccess, canWriteCode, chainAuthorizations, describePrincipalList, principalsOf, protectionUserNames} from '../../src/onedev/access.js'
+import {branchAccess, codeWriters, describePrincipalList} from '../../src/onedev/access.js'
 import {at, branchPhrase, checkedBranchesOf, listPointer} from '../../src/onedev/protection-findings.js'
-import {branchProtectionHierarchy} from '../../src/onedev/protection.js'
 
 const MAX_NAMED = 10
 
@@ -34,9 +33,8 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const {model, project, ancestors, settings} = context
-    if (chainAuthorizations(model, project).missing.size > 0) return []
-    const hierarchy = branchProtectionHierarchy(project, ancestors)
-    const principals = principalsOf(model, project, protectionUserNames(hierarchy)).filter((p) => p.kind !== 'anonymous' && canWriteCode(p))
+    const principals = codeWriters(model, project, ancestors)
+    if (!principals) return []
     const findings: FindingDraft[] = []
     for (const ref of checkedBranchesOf(context)) {
       const pushers = principals.filter((p) => branchAccess(project, ancestors, ref.name, p, settings.protectionSemantics).pushWithoutReview)

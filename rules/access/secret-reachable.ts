@@ -2,9 +2,8 @@
  * Principals who can get a job secret into a job whose build spec they control.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {canWriteCode, chainAuthorizations, describePrincipalList, type PrincipalAccess, principalsOf, protectionUserNames, type SecretRoute, secretRoutes} from '../../src/onedev/access.js'
+import {codeWriters, describePrincipalList, type PrincipalAccess, type SecretRoute, secretRoutes} from '../../src/onedev/access.js'
 import {checkedBranchesOf} from '../../src/onedev/protection-findings.js'
-import {branchProtectionHierarchy} from '../../src/onedev/protection.js'
 
 const MAX_NAMED = 10
 
@@ -40,9 +39,8 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const {model, project, ancestors, settings} = context
-    if (chainAuthorizations(model, project).missing.size > 0) return []
-    const hierarchy = branchProtectionHierarchy(project, ancestors)
-    const principals = principalsOf(model, project, protectionUserNames(hierarchy)).filter((p) => p.kind !== 'anonymous' && canWriteCode(p))
+    const principals = codeWriters(model, project, ancestors)
+    if (!principals) return []
     const branches = checkedBranchesOf(context)
     // Per secret, the principals grouped by how they reach it.
     const bySecret = new Map<string, {route: SecretRoute; ways: Map<string, PrincipalAccess[]>; everyone: boolean}>()

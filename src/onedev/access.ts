@@ -30,7 +30,7 @@ import {
 import type {Severity} from '../report/report-types.js'
 import type {AuditModel, BranchProtection, JobSecret, Project, Role} from '../model/types.js'
 import type {CheckedRef} from './checked-refs.js'
-import {assessSecretAuthorization, type JobMatchExpression, type Truth} from './job-match.js'
+import {assessSecretAuthorization, branchTruth, type JobMatchExpression} from './job-match.js'
 import {pathMatcher} from './matchers.js'
 import {tryParsePatternSet} from './pattern-set.js'
 import {
@@ -373,41 +373,9 @@ export function branchAccess(project: Project, ancestors: Project[], branch: str
 
 // ---------------------------------------------------------------- job secrets
 
-function and3(a: Truth, b: Truth): Truth {
-  if (a === 'false' || b === 'false') return 'false'
-  return a === 'true' && b === 'true' ? 'true' : 'unknown'
-}
-
-function or3(a: Truth, b: Truth): Truth {
-  if (a === 'true' || b === 'true') return 'true'
-  return a === 'false' && b === 'false' ? 'false' : 'unknown'
-}
-
 function patternMatches(pattern: string, branch: string): boolean {
   const set = tryParsePatternSet(pattern)
   return set ? set.matches(branch, pathMatcher) : pathMatcher(pattern, branch)
-}
-
-/** Whether a build of a commit on `branch` (built by a job whose spec the pusher wrote) satisfies the expression. */
-function onBranchTruth(expression: JobMatchExpression, branch: string): Truth {
-  switch (expression.type) {
-    case 'on-branch':
-      return expression.patterns.some((p) => patternMatches(p, branch)) ? 'true' : 'false'
-    case 'field':
-    case 'submitted-by':
-      // The pusher names the jobs in their own build spec; the submitter: not judged.
-      return 'unknown'
-    case 'non-pull-request-commits':
-      return 'true'
-    case 'and':
-      return and3(onBranchTruth(expression.left, branch), onBranchTruth(expression.right, branch))
-    case 'or':
-      return or3(onBranchTruth(expression.left, branch), onBranchTruth(expression.right, branch))
-    case 'not': {
-      const inner = onBranchTruth(expression.operand, branch)
-      return inner === 'true' ? 'false' : inner === 'false' ? 'true' : 'unknown'
-    }
-  }
 }
 
 /** Whether a job secret's authorization may admit a build on `branch` (unknown counts as yes: the safer reading). */
@@ -416,7 +384,7 @@ export function secretAdmitsBranch(secret: JobSecret, branch: string): boolean {
   if (assessment.breadth === 'invalid') return false
   if (assessment.breadth === 'any-job' || assessment.text === null) return true
   if (assessment.patternSet) return assessment.patternSet.matches(branch, pathMatcher)
-  return assessment.expression ? onBranchTruth(assessment.expression, branch) !== 'false' : false
+  return assessment.expression ? branchTruth(assessment.expression, (patterns) => patterns.some((p) => patternMatches(p, branch))) !== 'false' : false
 }
 
 /** A generic new branch name, and one per wildcard branch pattern of the authorization: names a pusher could create. */
@@ -711,4 +679,15 @@ export function projectAccess(
     principals = principals.filter((p) => p.name.toLowerCase() === wanted)
   }
   return principals.map((p) => ({kind: p.kind, name: p.name, capabilities: capabilitiesOf(project, ancestors, branch, p, semantics)}))
+}
+
+/**
+ * The principals who can write code on the project (anonymous users never can), with the users
+ * named by its branch protections; undefined when some authorization list of the project or an
+ * ancestor was not read (the rules that need them stay silent).
+ */
+export function codeWriters(model: AuditModel, project: Project, ancestors: Project[]): PrincipalAccess[] | undefined {
+  if (chainAuthorizations(model, project).missing.size > 0) return undefined
+  const hierarchy = branchProtectionHierarchy(project, ancestors)
+  return principalsOf(model, project, protectionUserNames(hierarchy)).filter((p) => p.kind !== 'anonymous' && canWriteCode(p))
 }

@@ -2,6 +2,7 @@
  * `onedev-audit access` output: the principals × capabilities table for people, and JSON
  * (schemas/access.schema.json). Server strings are escaped; nothing here holds an email or a secret.
  */
+import {describePrincipalAccess} from '../onedev/access.js'
 import {escapeControl} from '../util/escape.js'
 import type {AccessReport} from './access-types.js'
 
@@ -11,16 +12,7 @@ function via(capability: AccessReport['principals'][number]['capabilities'][numb
   return capability.via.map((v) => (v.project === null ? v.role : `${v.role} @ ${v.project}`)).join(', ')
 }
 
-function principalLabel(principal: AccessReport['principals'][number]): string {
-  switch (principal.kind) {
-    case 'anonymous':
-      return 'anonymous users'
-    case 'everyone':
-      return 'every logged-in user'
-    default:
-      return `${principal.kind} ${principal.name}`
-  }
-}
+const principalLabel = describePrincipalAccess
 
 /** A plain-text table: one row per capability, the principal named on its first row. */
 export function formatAccessTable(report: AccessReport): string {
