@@ -5,6 +5,8 @@
  *   npm run bench                                   (builds, then runs this)
  *   node bench/run.mjs [--projects 2000] [--latency 10] [--concurrency 16] [--roles 300] [--runs 3] [--json]
  *   node bench/run.mjs --offline-only [--offline-projects 10000]   (only the offline snapshot scan)
+ *   node bench/run.mjs --projects 10000 --latency 50 --concurrency 32   (the live case of a large real server)
+ *   node bench/run.mjs --diff | --diff-only   (adds, or runs only, diff of two snapshots with 1 % changed: bench/diff.mjs)
  *
  * The simulator runs in its own child process; each measured phase runs in a fresh child process
  * too (`--phase baseline|audit`), so neither shares an event loop with the server and each phase's
@@ -39,6 +41,8 @@ const {values: flags} = parseArgs({
     snapshot: {type: 'string'},
     'offline-projects': {type: 'string', default: '10000'},
     'offline-only': {type: 'boolean', default: false},
+    diff: {type: 'boolean', default: false},
+    'diff-only': {type: 'boolean', default: false},
   },
 })
 
@@ -256,11 +260,16 @@ async function offlineBench(projectCount, roleCount, runs) {
   const quiet = join(dir, 'rules-off.json')
   await writeFile(quiet, JSON.stringify({rules: Object.fromEntries((await builtinRules()).map((rule) => [rule.meta.id, 'off']))}))
   const scan = (format, output, ...extra) => ['bin/run.js', 'scan', '--snapshot', file, '--format', format, '--output', join(dir, output), '--fail-on', 'none', ...extra]
-  const samples = {nodeMs: [], versionMs: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: []}
+  const samples = {nodeMs: [], versionMs: [], exampleMs: [], exampleRatio: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: []}
   let findings = 0
   for (let run = 0; run < runs; run++) {
-    samples.nodeMs.push((await timeCommand(['-e', '0'])).ms)
+    const node = (await timeCommand(['-e', '0'])).ms
+    samples.nodeMs.push(node)
     samples.versionMs.push((await timeCommand(['bin/run.js', '--version'])).ms)
+    // The local case: the 4-project example, against `node -e 0` just before it (a ratio per pair).
+    const example = (await timeCommand(['bin/run.js', 'scan', '--snapshot', 'examples/snapshot.json', '--fail-on', 'none'])).ms
+    samples.exampleMs.push(example)
+    samples.exampleRatio.push(example / node)
     // --debug prints each phase's time (a few lines on stderr): the evaluation itself is read from it.
     const json = await timeCommand(scan('json', 'r.json', '--debug'))
     samples.jsonMs.push(json.ms)
@@ -279,6 +288,8 @@ async function offlineBench(projectCount, roleCount, runs) {
     snapshotMb: (await stat(file)).size / 1024 / 1024,
     nodeMs: median(samples.nodeMs),
     versionMs: median(samples.versionMs),
+    exampleMs: median(samples.exampleMs),
+    exampleToNode: median(samples.exampleRatio),
     jsonMs: median(samples.jsonMs),
     sarifMs: median(samples.sarifMs),
     readMs: median(samples.readMs),
@@ -298,6 +309,13 @@ function median(numbers) {
 }
 
 async function main() {
+  if (flags['diff-only']) {
+    const {diffBench, diffLines} = await import('./diff.mjs')
+    const runs = Math.max(1, Number(flags.runs))
+    const diff = await diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median})
+    process.stdout.write(flags.json ? `${JSON.stringify({diff}, null, 2)}\n` : `${diffLines(diff, runs).join('\n')}\n`)
+    return
+  }
   if (flags['offline-only']) {
     const runs = Math.max(1, Number(flags.runs))
     const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
@@ -362,6 +380,7 @@ async function main() {
   }
   const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
   report.offline = offline
+  if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median})
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     return
@@ -382,6 +401,7 @@ async function main() {
     `audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`,
     '',
     ...offlineLines(offline, runs),
+    ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }
@@ -390,11 +410,20 @@ function offlineLines(offline, runs) {
   const ms = (value) => `${Math.round(value)} ms`
   return [
     `offline: scan --snapshot of ${offline.projects} projects and ${offline.roles} roles (${offline.snapshotMb.toFixed(1)} MB), whole process from spawn to exit, median of ${runs}:`,
-    `  node -e 0: ${ms(offline.nodeMs)}   onedev-audit --version: ${ms(offline.versionMs)}`,
+    `  node -e 0: ${ms(offline.nodeMs)}   onedev-audit --version: ${ms(offline.versionMs)}   scan --snapshot examples/snapshot.json: ${ms(offline.exampleMs)} (${offline.exampleToNode.toFixed(2)}x node -e 0)`,
     `  scan --format json: ${ms(offline.jsonMs)} (reading the snapshot ${ms(offline.readMs)}, evaluating every rule ${ms(offline.evaluateMs)})   peak RSS ${offline.jsonRssMb.toFixed(0)} MB   (${offline.findings} findings)`,
     `  scan --format sarif: ${ms(offline.sarifMs)}   peak RSS ${offline.maxRssMb.toFixed(0)} MB`,
     `  every rule off (the payloads alone, no findings): ${ms(offline.rulesOffMs)}   peak RSS ${offline.rulesOffRssMb.toFixed(0)} MB`,
+    '',
+    'targets (issue 12):',
+    targetRow(`offline scan of ${offline.projects} projects, spawn to exit, JSON`, ms(offline.jsonMs), '<= 1500 ms', offline.jsonMs <= 1500),
+    targetRow('its peak RSS', `${offline.jsonRssMb.toFixed(0)} MB`, '<= 200 MB', offline.jsonRssMb <= 200),
+    targetRow('scan --snapshot examples/snapshot.json / node -e 0', `${offline.exampleToNode.toFixed(2)}x`, '<= 2.5x', offline.exampleToNode <= 2.5),
   ]
+}
+
+function targetRow(measure, value, target, met) {
+  return `  ${measure.padEnd(56)} ${value.padEnd(10)} target ${target.padEnd(12)} ${met ? 'met' : 'NOT met'}`
 }
 
 await main()

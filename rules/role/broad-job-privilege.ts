@@ -2,18 +2,11 @@
  * Roles that may run or manage every job. Whoever runs a job gets the job secrets its
  * authorization admits; `manageBuilds` implies `ManageJob` on `*` (reference §4).
  */
+import {jobPrivilegeKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {stringMatcher} from '../../src/onedev/matchers.js'
-import {matchesArbitraryNames, tryParsePatternSet} from '../../src/onedev/pattern-set.js'
+import {jobNamesMatchEveryJob as matchesEveryJob} from '../../src/onedev/job-match.js'
 import {memberPointer} from '../../src/onedev/url.js'
 import {holdingNote} from '../../src/onedev/access.js'
-
-/** Whether a job-names pattern set (string matcher) matches every job; null counts as every job. */
-function matchesEveryJob(jobNames: string | null): boolean {
-  if (jobNames === null || jobNames.trim() === '') return true
-  const set = tryParsePatternSet(jobNames)
-  return set !== null && matchesArbitraryNames(set, stringMatcher)
-}
 
 export default defineRule({
   meta: {
@@ -71,7 +64,7 @@ export default defineRule({
           held.text,
         pointer: memberPointer(role.raw, privilege.pointer, flag),
         ...held.severity,
-        key: privilege.pointer,
+        key: jobPrivilegeKey(privilege),
       })
     }
     return drafts

@@ -13,11 +13,11 @@ import type {AuditSettings, RuleScope} from '../engine/rule.js'
 import {applyBaseline, applySuppressions, writeBaseline} from '../engine/suppress.js'
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditModel} from '../model/types.js'
-import {formatReport, locationSourceFromModel, type ReportFormat, type ReportInput} from '../report/index.js'
+import {locationSourceFromModel, reportChunks, type ReportFormat, type ReportInput} from '../report/index.js'
 import type {Source} from '../report/report-types.js'
 import {escapeControl} from '../util/escape.js'
-import {writeFileAtomic} from '../util/fs.js'
-import {describeAuditError, exitCodeFor, UsageError} from './errors.js'
+import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
+import {collapseErrors, errorLines, exitCodeFor, UsageError} from './errors.js'
 import type {FailOn} from './flags.js'
 
 export interface Prepared {
@@ -104,7 +104,9 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     generatedAt: new Date().toISOString(),
     findings: filtered.findings,
     suppressed: filtered.suppressed,
-    errors,
+    // People read stylish and markdown: a failure every request shared is one line with its count
+    // there (as on stderr); JSON and SARIF keep one entry per failure, with its project and path.
+    errors: request.format === 'json' || request.format === 'sarif' ? errors : collapseErrors(errors),
     notices,
     uninitialized: coverage.uninitialized,
     rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
@@ -114,18 +116,17 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     ...(request.category ? {category: request.category} : {}),
     color: request.color,
   }
-  const report = formatReport(request.format, input)
-  timer(`formatted the ${request.format} report (${report.text.length} characters)`)
-
+  // Written as it is formatted: a large report is never one string in memory.
+  const report = reportChunks(request.format, input)
   const toTerminal = request.output === undefined
-  if (toTerminal) process.stdout.write(report.text)
-  else await writeFileAtomic(request.output!, report.text)
-  timer('wrote the report')
+  if (toTerminal) await writeChunksTo(process.stdout, report.chunks)
+  else await writeChunksAtomic(request.output!, report.chunks)
+  timer(`formatted and wrote the ${request.format} report`)
 
   // What the report says about problems, also on stderr unless a stylish report already showed it there.
   const shownInline = toTerminal && request.format === 'stylish'
   if (!shownInline) {
-    for (const error of errors) request.say(`onedev-audit: error: ${describeAuditError(error)}`)
+    for (const line of errorLines(errors)) request.say(line)
     for (const notice of notices) request.say(`onedev-audit: ${notice.kind}: ${escapeControl(notice.message)}`)
   }
   for (const warning of report.warnings) request.say(`onedev-audit: warning: ${escapeControl(warning)}`)

@@ -2,7 +2,8 @@
  * The base of every command: one-line errors with exit code 2, stack traces only with --debug,
  * and nothing a user typed as a flag value echoed back (it might be a secret).
  */
-import {Command, Errors} from '@oclif/core'
+import {Command} from '@oclif/core/command'
+import * as Errors from '@oclif/core/errors'
 
 import {escapeControl, oneLine} from '../util/escape.js'
 import {auditErrorOf, describeAuditError, EXIT, UsageError} from './errors.js'

@@ -14,8 +14,8 @@
  * Parsing is a hand-written recursive descent over a bounded token list: nothing is evaluated.
  */
 import type {SecretAuthorization} from '../model/types.js'
-import {pathMatcher} from './matchers.js'
-import {matchesArbitraryNames, parsePatternSet, type PatternSet} from './pattern-set.js'
+import {pathMatcher, stringMatcher} from './matchers.js'
+import {matchesArbitraryNames, parsePatternSet, type PatternSet, tryParsePatternSet} from './pattern-set.js'
 
 export type JobMatchField = 'Project' | 'Job'
 
@@ -475,4 +475,43 @@ export function isProvablyWithin(narrower: SecretAuthorizationAssessment, wider:
     return n.includes.length > 0 && n.includes.every((p) => w.includes.includes(p)) && w.excludes.every((p) => n.excludes.includes(p))
   }
   return false
+}
+
+/** How an authorization's reach changed: judged by breadth class first, then by provable containment. */
+export type ReachChange = 'same' | 'widened' | 'narrowed' | 'changed'
+
+/** The plain branch list an authorization amounts to, when it is one: legacy includes without excludes, or a lone `on branch`. */
+function plainBranches(assessment: SecretAuthorizationAssessment): string[] | null {
+  if (assessment.patternSet && assessment.patternSet.excludes.length === 0) return [...assessment.patternSet.includes]
+  if (assessment.expression?.type === 'on-branch') return [...assessment.expression.patterns]
+  return null
+}
+
+/**
+ * Compares two authorizations of one job secret (either payload generation on either side: a legacy
+ * `authorizedBranches: "main"` and a current `on branch "main"` reach the same builds). `changed`
+ * means neither is provably within the other (e.g. `on branch "main"` → `on branch "release"`).
+ */
+export function compareReach(before: SecretAuthorizationAssessment, after: SecretAuthorizationAssessment): ReachChange {
+  const breadth = compareBreadth(after.breadth, before.breadth)
+  if (breadth > 0) return 'widened'
+  if (breadth < 0) return 'narrowed'
+  const a = plainBranches(before)
+  const b = plainBranches(after)
+  if (a && b) {
+    const aInB = a.every((p) => b.includes(p)) || b.includes('**')
+    const bInA = b.every((p) => a.includes(p)) || a.includes('**')
+    return aInB && bInA ? 'same' : aInB ? 'widened' : bInA ? 'narrowed' : 'changed'
+  }
+  if (before.text === after.text) return 'same'
+  const beforeWithin = isProvablyWithin(before, after)
+  const afterWithin = isProvablyWithin(after, before)
+  return beforeWithin && afterWithin ? 'same' : beforeWithin ? 'widened' : afterWithin ? 'narrowed' : 'changed'
+}
+
+/** Whether a job-names pattern set (string matcher, as role job privileges use) matches every job; null or empty counts as every job. */
+export function jobNamesMatchEveryJob(jobNames: string | null): boolean {
+  if (jobNames === null || jobNames.trim() === '') return true
+  const set = tryParsePatternSet(jobNames)
+  return set !== null && matchesArbitraryNames(set, stringMatcher)
 }

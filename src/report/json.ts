@@ -4,6 +4,7 @@
  */
 import type {AuditError} from '../model/types.js'
 import type {ReportInput} from './input.js'
+import {EAGER, jsonDocument, type JsonBuilder, LAZY} from './json-stream.js'
 import type {AuditReport, Finding, Notice, ProjectRef, Source, SuppressedFinding} from './report-types.js'
 import {safeServerUrl, summaryOf} from './summary.js'
 
@@ -56,7 +57,8 @@ function errorOf(error: AuditError): AuditError {
 
 const noticeOf = (notice: Notice): Notice => ({kind: notice.kind, message: notice.message})
 
-export function buildJsonReport(input: ReportInput): AuditReport {
+/** The report's properties in their order, with its lists made by `list`. */
+function jsonReport(input: ReportInput, {list}: JsonBuilder): Record<string, unknown> {
   return {
     $schema: REPORT_SCHEMA_URI,
     reportVersion: 1,
@@ -64,15 +66,20 @@ export function buildJsonReport(input: ReportInput): AuditReport {
     generatedAt: input.generatedAt,
     ...originOf(input.source),
     complete: input.errors.length === 0,
-    findings: input.findings.map(findingOf),
-    suppressed: input.suppressed.map(suppressedOf),
-    errors: input.errors.map(errorOf),
-    notices: input.notices.map(noticeOf),
+    findings: list(input.findings, findingOf),
+    suppressed: list(input.suppressed, suppressedOf),
+    errors: list(input.errors, errorOf),
+    notices: list(input.notices, noticeOf),
     uninitializedProjects: (input.uninitialized ?? []).map(projectRef),
     summary: summaryOf(input),
   }
 }
 
-export function formatJson(input: ReportInput): string {
-  return `${JSON.stringify(buildJsonReport(input), null, 2)}\n`
+export function buildJsonReport(input: ReportInput): AuditReport {
+  return jsonReport(input, EAGER) as unknown as AuditReport
+}
+
+/** The JSON report's text in pieces, each finding serialized when it is written. */
+export function jsonChunks(input: ReportInput): Iterable<string> {
+  return jsonDocument(LAZY.object(jsonReport(input, LAZY)))
 }

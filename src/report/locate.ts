@@ -30,6 +30,11 @@ export interface LocationSource {
   serverData?: unknown
   /** For issue-setting lint: the file's path (relative) and its text. */
   file?: {path: string; text: string}
+  /**
+   * Locations computed earlier by `locateFindings`, while the payloads they point into were still
+   * held (they may have been dropped since): used before anything else.
+   */
+  located?: ReadonlyMap<Finding, FindingLocation>
 }
 
 export interface FindingLocation {
@@ -102,6 +107,8 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
   }
 
   return (finding) => {
+    const known = source?.located?.get(finding)
+    if (known !== undefined) return known
     if (finding.file !== undefined) {
       const path = source?.file?.path ?? finding.file
       if (fileText === null) fileText = source?.file ? new JsonLines(source.file.text) : undefined
@@ -137,4 +144,16 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
     }
     return {uri: SERVER_FILE, line: 1, fullyQualifiedName: `server#${finding.pointer}`}
   }
+}
+
+/**
+ * The locations of some findings, computed now: for a caller that judges projects one by one and
+ * drops each raw payload once its findings are located (pass the result as `located`). Use one call
+ * per batch: the line tables built here are dropped with the returned locator.
+ */
+export function locateFindings(findings: Iterable<Finding>, source: LocationSource): Map<Finding, FindingLocation> {
+  const locate = createLocator(source)
+  const located = new Map<Finding, FindingLocation>()
+  for (const finding of findings) located.set(finding, locate(finding))
+  return located
 }

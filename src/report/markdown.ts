@@ -5,6 +5,7 @@
 import type {AuditError} from '../model/types.js'
 import {SEVERITIES} from '../engine/rule.js'
 import {escapeMarkdown} from '../util/escape.js'
+import {trimmedLinesText} from './chunks.js'
 import type {ReportInput} from './input.js'
 import type {Finding} from './report-types.js'
 import {countBySeverity, plural, safeServerUrl, scopePhrase} from './summary.js'
@@ -42,62 +43,63 @@ function findingRow(finding: Finding): string[] {
   return [`**${finding.severity}**`, md(finding.ruleId), md(subject), md(message)]
 }
 
-export function formatMarkdown(input: ReportInput): string {
-  const out: string[] = []
+function* markdownLines(input: ReportInput): Generator<string, void, undefined> {
   const counts = countBySeverity(input.findings)
   const scope = md(scopePhrase(input))
-  out.push('# onedev-audit report', '', sourceLine(input), '')
+  yield* ['# onedev-audit report', '', sourceLine(input), '']
 
   const extras: string[] = []
   if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
   if (input.errors.length > 0) extras.push(plural(input.errors.length, 'error'))
   const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
-  out.push(
-    input.findings.length === 0
-      ? `✔ **No findings** in ${scope}${tail}.`
-      : `✖ **${plural(input.findings.length, 'finding')}** in ${scope}${tail}.`,
-    '',
-  )
+  yield input.findings.length === 0
+    ? `✔ **No findings** in ${scope}${tail}.`
+    : `✖ **${plural(input.findings.length, 'finding')}** in ${scope}${tail}.`
+  yield ''
 
-  out.push(row(['Severity', 'Findings']), row(['---', '---:']))
-  for (const severity of SEVERITIES) out.push(row([severity, counts[severity]]))
-  out.push('')
+  yield* [row(['Severity', 'Findings']), row(['---', '---:'])]
+  for (const severity of SEVERITIES) yield row([severity, counts[severity]])
+  yield ''
 
   const groups = groupFindings(input.findings)
   if (groups.length > 0) {
-    out.push('## By project', '')
-    out.push(row(['Project', ...SEVERITIES]), row(['---', ...SEVERITIES.map(() => '---:')]))
+    yield* ['## By project', '']
+    yield* [row(['Project', ...SEVERITIES]), row(['---', ...SEVERITIES.map(() => '---:')])]
     for (const group of groups) {
       const groupCounts = countBySeverity(group.findings)
-      out.push(row([md(group.title), ...SEVERITIES.map((severity) => groupCounts[severity])]))
+      yield row([md(group.title), ...SEVERITIES.map((severity) => groupCounts[severity])])
     }
-    out.push('')
+    yield ''
 
-    out.push('## Findings', '')
+    yield* ['## Findings', '']
     let listed = 0
     for (const group of groups) {
       if (listed >= MARKDOWN_MAX_FINDINGS) break
       const shown = group.findings.slice(0, MARKDOWN_MAX_FINDINGS - listed)
       listed += shown.length
-      out.push(`### ${md(group.title)}`, '')
-      out.push(row(['Severity', 'Rule', 'Subject', 'Message']), row(['---', '---', '---', '---']))
-      for (const finding of shown) out.push(row(findingRow(finding)))
-      out.push('')
+      yield* [`### ${md(group.title)}`, '']
+      yield* [row(['Severity', 'Rule', 'Subject', 'Message']), row(['---', '---', '---', '---'])]
+      for (const finding of shown) yield row(findingRow(finding))
+      yield ''
     }
     if (listed < input.findings.length) {
-      out.push(`${input.findings.length - listed} more findings are not listed here; the JSON and SARIF reports have them all.`, '')
+      yield* [`${input.findings.length - listed} more findings are not listed here; the JSON and SARIF reports have them all.`, '']
     }
   }
 
   if (input.errors.length > 0) {
-    out.push('## Errors', '', 'Part of the server could not be audited:', '')
-    for (const error of input.errors) out.push(errorItem(error))
-    out.push('')
+    yield* ['## Errors', '', 'Part of the server could not be audited:', '']
+    for (const error of input.errors) yield errorItem(error)
+    yield ''
   }
   if (input.notices.length > 0) {
-    out.push('## Notices', '')
-    for (const notice of input.notices) out.push(`- ${md(notice.message)}`)
-    out.push('')
+    yield* ['## Notices', '']
+    for (const notice of input.notices) yield `- ${md(notice.message)}`
+    yield ''
   }
-  return `${out.join('\n').replace(/\n+$/, '')}\n`
+}
+
+/** The markdown report's text, line by line. */
+export function markdownChunks(input: ReportInput): Iterable<string> {
+  return trimmedLinesText(markdownLines(input))
 }

@@ -9,6 +9,7 @@ import type * as Sarif from 'sarif'
 import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
 import type {ReportInput, ReportRule} from './input.js'
+import {EAGER, jsonDocument, type JsonBuilder, LAZY} from './json-stream.js'
 import {createLocator} from './locate.js'
 import type {Finding, Notice, Severity} from './report-types.js'
 import {severityRank, serverHost} from './summary.js'
@@ -135,7 +136,8 @@ function mostSevere(findings: readonly Finding[], max: number): Finding[] {
   return findings.filter((_, index) => kept.has(index))
 }
 
-export function buildSarif(input: ReportInput): {log: Sarif.Log; warnings: string[]} {
+/** The SARIF log with its containers made by `json` (plain for buildSarif, lazy for writing), and the warnings. */
+function sarifLog(input: ReportInput, json: JsonBuilder): {log: unknown; warnings: string[]} {
   const warnings: string[] = []
   const rules = [...input.rules]
   const ruleIndex = new Map<string, number>()
@@ -151,7 +153,7 @@ export function buildSarif(input: ReportInput): {log: Sarif.Log; warnings: strin
 
   const locate = createLocator(input.locations)
   const kept = mostSevere(input.findings, MAX_SARIF_RESULTS)
-  const results: Sarif.Result[] = kept.map((finding) => {
+  const resultOf = (finding: Finding): Sarif.Result => {
     const location = locate(finding)
     const properties: Sarif.PropertyBag = {
       severity: finding.severity,
@@ -178,7 +180,7 @@ export function buildSarif(input: ReportInput): {log: Sarif.Log; warnings: strin
       partialFingerprints: {primaryLocationLineHash: finding.fingerprint, [FINGERPRINT_KEY]: finding.fingerprint},
       properties,
     }
-  })
+  }
 
   const notifications: Sarif.Notification[] = [
     ...input.errors.map(
@@ -200,7 +202,7 @@ export function buildSarif(input: ReportInput): {log: Sarif.Log; warnings: strin
     ...(input.tool.informationUri ? {informationUri: input.tool.informationUri} : {}),
     rules: rules.map(ruleDescriptor),
   }
-  const run: Sarif.Run = {
+  const run = json.object({
     tool: {driver},
     automationDetails: {id: input.category ?? defaultCategory(input)},
     invocations: [
@@ -210,12 +212,18 @@ export function buildSarif(input: ReportInput): {log: Sarif.Log; warnings: strin
         toolExecutionNotifications: notifications,
       },
     ],
-    results,
-  }
-  return {log: {$schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run]}, warnings}
+    results: json.list(kept, resultOf),
+  })
+  return {log: json.object({$schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: json.list([run], (r) => r)}), warnings}
 }
 
-export function formatSarif(input: ReportInput): {text: string; warnings: string[]} {
-  const {log, warnings} = buildSarif(input)
-  return {text: `${JSON.stringify(log, null, 2)}\n`, warnings}
+export function buildSarif(input: ReportInput): {log: Sarif.Log; warnings: string[]} {
+  const {log, warnings} = sarifLog(input, EAGER)
+  return {log: log as Sarif.Log, warnings}
+}
+
+/** The SARIF log's text in pieces (each result built when it is written), and the warnings for stderr. */
+export function sarifChunks(input: ReportInput): {chunks: Iterable<string>; warnings: string[]} {
+  const {log, warnings} = sarifLog(input, LAZY)
+  return {chunks: jsonDocument(log), warnings}
 }

@@ -5,12 +5,13 @@
  */
 import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
+import {linesText} from './chunks.js'
 import type {ReportInput} from './input.js'
 import type {Finding, Notice, Severity} from './report-types.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
 
-const RESET = '\x1b[0m'
-const STYLE = {
+export const RESET = '\x1b[0m'
+export const STYLE = {
   red: '\x1b[31m',
   yellow: '\x1b[33m',
   cyan: '\x1b[36m',
@@ -20,9 +21,9 @@ const STYLE = {
   underline: '\x1b[4m',
   bold: '\x1b[1m',
 } as const
-type Style = keyof typeof STYLE
+export type Style = keyof typeof STYLE
 
-const SEVERITY_STYLE: Record<Severity, Style> = {critical: 'red', high: 'red', medium: 'yellow', low: 'cyan', info: 'gray'}
+export const SEVERITY_STYLE: Record<Severity, Style> = {critical: 'red', high: 'red', medium: 'yellow', low: 'cyan', info: 'gray'}
 const SEVERITY_WIDTH = 'critical'.length
 
 export const ROLES_GROUP = 'roles'
@@ -79,9 +80,8 @@ function noticeLabel(notice: Notice): string {
   return notice.kind === 'warning' || notice.kind === 'truncated' ? 'warning' : 'notice'
 }
 
-export function formatStylish(input: ReportInput): string {
+function* stylishLines(input: ReportInput): Generator<string, void, undefined> {
   const paint = (style: Style, text: string) => (input.color ? `${STYLE[style]}${text}${RESET}` : text)
-  const lines: string[] = []
 
   for (const group of groupFindings(input.findings)) {
     const rows = group.findings.map((finding) => ({
@@ -91,26 +91,30 @@ export function formatStylish(input: ReportInput): string {
       ruleId: escapeControl(finding.ruleId),
     }))
     const subjectWidth = Math.max(...rows.map((row) => row.subject.length))
-    lines.push(paint('underline', escapeControl(group.title)))
+    yield paint('underline', escapeControl(group.title))
     for (const row of rows) {
       const severity = paint(SEVERITY_STYLE[row.severity], row.severity) + ' '.repeat(SEVERITY_WIDTH - row.severity.length)
       const subject = row.subject.padEnd(subjectWidth)
-      lines.push(`  ${severity}  ${subject}  ${row.message}  ${paint('dim', row.ruleId)}`.trimEnd())
+      yield `  ${severity}  ${subject}  ${row.message}  ${paint('dim', row.ruleId)}`.trimEnd()
     }
-    lines.push('')
+    yield ''
   }
 
   if (input.errors.length > 0) {
-    for (const error of input.errors) lines.push(`${paint('red', 'error')}  ${escapeControl(errorLine(error))}`)
-    lines.push('')
+    for (const error of input.errors) yield `${paint('red', 'error')}  ${escapeControl(errorLine(error))}`
+    yield ''
   }
   if (input.notices.length > 0) {
-    for (const notice of input.notices) lines.push(`${paint('yellow', noticeLabel(notice))}  ${escapeControl(notice.message)}`)
-    lines.push('')
+    for (const notice of input.notices) yield `${paint('yellow', noticeLabel(notice))}  ${escapeControl(notice.message)}`
+    yield ''
   }
 
-  lines.push(summaryLine(input, paint))
-  return `${lines.join('\n')}\n`
+  yield summaryLine(input, paint)
+}
+
+/** The stylish report's text, line by line. */
+export function stylishChunks(input: ReportInput): Iterable<string> {
+  return linesText(stylishLines(input))
 }
 
 function summaryLine(input: ReportInput, paint: (style: Style, text: string) => string): string {

@@ -104,7 +104,20 @@ const SnapshotIndexSchema = z.strictObject({
   errors: z.array(ErrorSchema),
 })
 
+/** Snapshots of other onedev-audit versions: read when their format version is this one's, else refused saying why. */
+function checkVersion(document: unknown, label: string): void {
+  const version = isObject(document) ? document.snapshotVersion : undefined
+  if (version === SNAPSHOT_VERSION) return
+  const tool = isObject(document) && isObject(document.tool) && typeof document.tool.version === 'string' ? ` (written by onedev-audit ${document.tool.version.slice(0, 40)})` : ''
+  if (typeof version === 'number' && version > SNAPSHOT_VERSION) {
+    fail('config', `${label}: snapshot format ${version}${tool} is newer than this onedev-audit reads (${SNAPSHOT_VERSION}): upgrade onedev-audit`)
+  }
+  if (typeof version === 'number') fail('config', `${label}: snapshot format ${version}${tool} is no longer read: collect the snapshot again`)
+  fail('config', `${label}: not a snapshot written by onedev-audit collect (no snapshotVersion)`)
+}
+
 function validate<T>(schema: z.ZodType<T>, value: unknown, label: string): T {
+  checkVersion(value, label)
   const issues = schemaIssues(schema, value, value)
   if (issues.length > 0) fail('config', describeIssues(label, issues))
   return value as T

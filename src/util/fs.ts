@@ -1,15 +1,114 @@
 import {randomBytes} from 'node:crypto'
-import {rename, rm, writeFile} from 'node:fs/promises'
+import {unlinkSync} from 'node:fs'
+import {open, rename, rm} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
+
+/** Pieces of text are written in batches of about this many characters. */
+export const WRITE_BATCH = 64 * 1024
+
+/** Joins small pieces of text into batches of about `size` characters (a large piece passes alone). */
+export function* batched(chunks: Iterable<string>, size = WRITE_BATCH): Generator<string, void, undefined> {
+  let batch = ''
+  for (const chunk of chunks) {
+    batch += chunk
+    if (batch.length >= size) {
+      yield batch
+      batch = ''
+    }
+  }
+  if (batch !== '') yield batch
+}
+
+/**
+ * Writes a file from pieces of text through a temporary sibling and a rename: readers (and a run
+ * killed half-way) never see half a file; the previous file stays until the new one is complete.
+ * The temporary file is removed when the process exits while writing (a second Ctrl-C during a
+ * collection) or is stopped by SIGINT or SIGTERM that nothing else handles; only SIGKILL leaves it
+ * (hidden, beside the previous report).
+ */
+export async function writeChunksAtomic(path: string, chunks: Iterable<string>, mode = 0o644): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
+  const removeTemp = () => {
+    try {
+      unlinkSync(temp)
+    } catch {
+      // Already renamed or never created.
+    }
+  }
+  // A signal nobody else handles would end the process at once: remove the file, then let it.
+  const signals = (['SIGINT', 'SIGTERM'] as const).filter((signal) => process.listenerCount(signal) === 0)
+  const onSignal = (signal: NodeJS.Signals) => {
+    for (const name of signals) process.off(name, onSignal)
+    removeTemp()
+    process.kill(process.pid, signal)
+  }
+  const handle = await open(temp, 'wx', mode)
+  process.once('exit', removeTemp)
+  for (const signal of signals) process.once(signal, onSignal)
+  try {
+    for (const batch of batched(chunks)) {
+      const bytes = Buffer.from(batch, 'utf8')
+      for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten
+    }
+    await handle.close()
+    await rename(temp, path)
+  } catch (error) {
+    await handle.close().catch(() => undefined)
+    await rm(temp, {force: true})
+    throw error
+  } finally {
+    process.off('exit', removeTemp)
+    for (const signal of signals) process.off(signal, onSignal)
+  }
+}
 
 /** Writes a file through a temporary sibling and a rename, so readers never see half a file. */
 export async function writeFileAtomic(path: string, content: string, mode = 0o644): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
-  try {
-    await writeFile(temp, content, {mode})
-    await rename(temp, path)
-  } catch (error) {
-    await rm(temp, {force: true})
-    throw error
+  await writeChunksAtomic(path, [content], mode)
+}
+
+const closedStreams = new WeakSet<NodeJS.WritableStream>()
+
+/**
+ * Standard output closed by its reader (`onedev-audit scan | head`) is not an error: whatever is
+ * left is not written, and nothing else happens. Any other write error stays an error.
+ */
+function ignoreClosedReader(stream: NodeJS.WritableStream): void {
+  if (stream.listeners('error').includes(onStreamError)) return
+  stream.on('error', onStreamError)
+}
+
+function onStreamError(this: NodeJS.WritableStream, error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') {
+    closedStreams.add(this)
+    return
   }
+  throw error
+}
+
+/**
+ * Writes pieces of text to a stream (standard output) in batches, waiting for it to drain when it
+ * asks to. Returns false when the reader closed the stream before the end (the rest is dropped).
+ */
+export async function writeChunksTo(stream: NodeJS.WritableStream, chunks: Iterable<string>): Promise<boolean> {
+  ignoreClosedReader(stream)
+  for (const batch of batched(chunks)) {
+    if (closedStreams.has(stream)) return false
+    if (!stream.write(batch)) await drained(stream)
+  }
+  return !closedStreams.has(stream)
+}
+
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done)
+      stream.off('error', done)
+      stream.off('close', done)
+      resolve()
+    }
+    stream.on('drain', done)
+    stream.on('error', done)
+    stream.on('close', done)
+  })
 }

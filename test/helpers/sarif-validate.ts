@@ -152,3 +152,11 @@ export async function multitoolErrors(sarifPath: string): Promise<string[]> {
   const results = await multitoolResults([resolve(sarifPath)])
   return results.filter((result) => result.level === 'error').map((result) => `${result.ruleId}: ${result.text}`)
 }
+
+let diffValidator: ValidateFunction | undefined
+
+/** Errors of a diff report (`diff --format json`) against schemas/diff.schema.json; empty when valid. */
+export function validateDiffJson(report: unknown): string[] {
+  diffValidator ??= compile(join(root, 'schemas', 'diff.schema.json'))
+  return diffValidator(report) ? [] : describeErrors(diffValidator.errors)
+}

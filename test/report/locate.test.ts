@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest'
 
-import {createLocator, lineOfPointer, locationSourceFromModel, pathToRelativeUri, pointerTokens} from '../../src/report/locate.js'
+import {createLocator, lineOfPointer, locateFindings, locationSourceFromModel, pathToRelativeUri, pointerTokens} from '../../src/report/locate.js'
 import {projectFilePath} from '../../src/snapshot/layout.js'
 import type {AuditModel} from '../../src/model/types.js'
 import {CHILD, CODE_WRITER, findings, ISSUE_FILE, locations, PARENT, parentRaw, rolesRaw} from './sample-input.js'
@@ -147,6 +147,17 @@ describe('createLocator', () => {
   test('finds the role index in the listing when the source has no index map', () => {
     const {roleIndex: _unused, ...withoutIndex} = locations
     expect(createLocator(withoutIndex)(findings[3]!).fullyQualifiedName).toBe('roles#/1/jobPrivileges/0/runJob')
+  })
+
+  test('locations computed while the payloads were held stay right after the payloads are dropped', () => {
+    const before = findings.map(createLocator(locations))
+    const located = locateFindings(findings, locations)
+    const dropped = {...locations, projectRaw: () => undefined, rolesRaw: undefined, file: undefined, located}
+    expect(findings.map(createLocator(dropped))).toEqual(before)
+    // A finding located earlier gets its line; one that was not falls back to line 1.
+    expect(before.some((location) => location.line > 1)).toBe(true)
+    const other = {...findings[1]!}
+    expect(createLocator(dropped)(other).line).toBe(1)
   })
 
   test('reads locations from the model', () => {

@@ -154,7 +154,13 @@ describe('snapshot file', () => {
     document.projects[3].id = 103
     document.snapshotVersion = 2
     await writeFile(file, JSON.stringify(document))
-    await expectSnapshotError(loadSnapshot(file), 'config', new RegExp(`^${file}: /snapshotVersion: `))
+    await expectSnapshotError(loadSnapshot(file), 'config', `${file}: snapshot format 2 (written by onedev-audit 0.1.0) is newer than this onedev-audit reads (1): upgrade onedev-audit`)
+    document.snapshotVersion = 0
+    await writeFile(file, JSON.stringify(document))
+    await expectSnapshotError(loadSnapshot(file), 'config', `${file}: snapshot format 0 (written by onedev-audit 0.1.0) is no longer read: collect the snapshot again`)
+    delete document.snapshotVersion
+    await writeFile(file, JSON.stringify(document))
+    await expectSnapshotError(loadSnapshot(file), 'config', `${file}: not a snapshot written by onedev-audit collect (no snapshotVersion)`)
     document.snapshotVersion = 1
     document.projects[3].id = 2
     await writeFile(file, JSON.stringify(document))

@@ -1,4 +1,5 @@
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 
 import {checkWritable, emptyModel, evaluateAndReport, prepare} from '../../cli/audit.js'
 import {AuditCommand} from '../../cli/base-command.js'
@@ -68,7 +69,7 @@ Exit codes: 0 applied (or dry run); 1 not applied: findings at or above --fail-o
     }
 
     if (flags['dry-run']) {
-      process.stdout.write(dryRunText(file.setting.raw, flags['api-prefix']))
+      process.stdout.write(dryRunText(file.setting.raw, flags['api-prefix'] ?? '/api'))
       return
     }
 

@@ -1,4 +1,4 @@
-import {Args} from '@oclif/core'
+import * as Args from '@oclif/core/args'
 
 import {checkWritable, emptyModel, evaluateAndReport, prepare} from '../../cli/audit.js'
 import {AuditCommand} from '../../cli/base-command.js'

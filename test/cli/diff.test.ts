@@ -1,0 +1,190 @@
+/**
+ * `onedev-audit diff` as a user runs it: snapshots collected from the fixture server, a NEW side
+ * edited by hand (holding every canary secret of the fixtures: the loader redacts them again), the
+ * live server as NEW, and broken snapshots.
+ */
+import {mkdtemp, readFile, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {expectNoCanary} from '../helpers/canaries.js'
+import {runCli} from '../helpers/cli.js'
+import {fixture, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
+import type {OneDevServer} from '../helpers/onedev-server.js'
+import {multitoolErrors, validateDiffJson, validateSarif} from '../helpers/sarif-validate.js'
+
+let server: OneDevServer
+let dir: string
+let oldFile: string
+let oldDir: string
+/** OLD with the raw fixture payloads (every canary in place) instead of the collected ones. */
+let withSecrets: string
+/** Weakened: force push, a secret's reach, a web hook's secret, a role's privileges; a project renamed. */
+let weakened: string
+
+/** Each test spawns the CLI several times; on 2 shared cores with other suites running that takes a while. */
+const SLOW = 120_000
+
+type Snapshot = {projects: Array<{id: number; path: string; setting: any}>; roles: any[]}
+
+async function write(name: string, snapshot: unknown): Promise<string> {
+  const file = join(dir, name)
+  await writeFile(file, JSON.stringify(snapshot))
+  return file
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer()
+  dir = await mkdtemp(join(tmpdir(), 'oda-diff-'))
+  oldFile = join(dir, 'old.json')
+  oldDir = join(dir, 'old-dir')
+  for (const args of [['--output', oldFile], ['--output-dir', oldDir]]) {
+    const result = await runCli(['collect', '--all-projects', ...args], {env: serverEnv(server)})
+    expect(result.code, result.stderr).toBe(0)
+  }
+  const raw = (): Snapshot => JSON.parse(JSON.stringify(base))
+  const base: Snapshot = JSON.parse(await readFile(oldFile, 'utf8'))
+  const secrets = raw()
+  secrets.projects.find((p) => p.id === 2)!.setting = fixture('current/setting-full.json')
+  secrets.projects.find((p) => p.id === 3)!.setting = fixture('legacy/setting-full.json')
+  secrets.roles = fixture('roles.json')
+  withSecrets = await write('with-secrets.json', secrets)
+
+  const changed: Snapshot = JSON.parse(JSON.stringify(secrets))
+  const app = changed.projects.find((p) => p.id === 2)!
+  app.path = 'acme/application'
+  // The protection of every branch ("**") decides for the default branch, master.
+  app.setting.branchProtections[3].preventForcedPush = false
+  app.setting.buildSetting.jobSecrets.find((s: any) => s.name === 'deploy-token').authorization = 'on branch "**"'
+  app.setting.webHooks[0].secret = null
+  changed.roles.find((r: any) => r.name === 'Issue Reporter').manageProject = true
+  weakened = await write('weakened.json', changed)
+}, SLOW)
+afterAll(async () => {
+  await server.close()
+})
+
+describe('diff', () => {
+  it('the same server as a file and as a folder: no change, exit 0', async () => {
+    const result = await runCli(['diff', oldFile, oldDir])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(/✔ No change \(\d+ unchanged findings\)\n$/)
+  }, SLOW)
+
+  it('secret values are never compared: NEW holding every secret in clear gives no change, and none of them in any output', async () => {
+    for (const format of ['stylish', 'json', 'markdown', 'sarif']) {
+      const result = await runCli(['diff', oldFile, withSecrets, '--format', format])
+      expect(result.code, result.stderr).toBe(0)
+      expectNoCanary(result.stdout)
+      expectNoCanary(result.stderr)
+    }
+    const json = JSON.parse((await runCli(['diff', oldFile, withSecrets, '--format', 'json'])).stdout)
+    expect(json.changes).toEqual([])
+    expect(json.summary).toMatchObject({weakened: 0, strengthened: 0, neutral: 0, findings: {new: 0, fixed: 0}})
+  }, SLOW)
+
+  it('weakenings: the exact changes in JSON (valid against the schema), exit 1, and a rename rather than a removal and an addition', async () => {
+    const result = await runCli(['diff', withSecrets, weakened, '--format', 'json'])
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stderr).toBe('')
+    const report = JSON.parse(result.stdout)
+    expect(validateDiffJson(report)).toEqual([])
+    expect(report.complete).toBe(true)
+    const brief = report.changes.map((c: any) => [c.classification, c.severity ?? null, c.kind, c.change, c.subject, c.aspect, c.before, c.after])
+    expect(brief).toEqual([
+      ['weakened', 'high', 'branch-protection', 'changed', 'master', 'force push', 'prevented', 'allowed'],
+      ['weakened', 'high', 'job-secret', 'changed', 'deploy-token', 'authorization', 'on branch "main"', 'on branch "**"'],
+      ['weakened', 'high', 'role', 'changed', 'Issue Reporter', 'Project Management', 'not granted', 'granted'],
+      ['weakened', 'medium', 'web-hook', 'changed', 'ci.internal', 'secret', 'set', 'none'],
+      ['neutral', null, 'project', 'renamed', 'acme/application', 'path', 'acme/app', 'acme/application'],
+    ])
+    expect(report.changes.find((c: any) => c.aspect === 'force push').principals).toEqual(['everyone else', 'group(release-bots)'])
+    expect(report.findings.new.map((f: any) => f.ruleId).sort()).toEqual([
+      'branch-protection/force-push-allowed',
+      'job-secret/broad-branches',
+      'role/over-privileged',
+      'webhook/missing-secret',
+    ])
+    // The renamed project's other findings are unchanged, not fixed and new again. The one fixed:
+    // user(admin) was the only one who could force-push master; now everyone can.
+    expect(report.findings.fixed.map((f: any) => [f.ruleId, f.subject])).toEqual([['branch-protection/user-bypass', 'master']])
+    expect(report.summary).toMatchObject({weakened: 8, strengthened: 1, neutral: 1})
+    expectNoCanary(result.stdout)
+  }, SLOW)
+
+  it('--fail-on applies to weakenings', async () => {
+    expect((await runCli(['diff', withSecrets, weakened, '--fail-on', 'high'])).code).toBe(1)
+    expect((await runCli(['diff', withSecrets, weakened, '--fail-on', 'critical'])).code).toBe(0)
+    expect((await runCli(['diff', withSecrets, weakened, '--fail-on', 'none'])).code).toBe(0)
+  }, SLOW)
+
+  it('stylish and markdown say what weakened, in words', async () => {
+    const stylish = await runCli(['diff', withSecrets, weakened])
+    expect(stylish.stdout).toContain('weakened      high      Branch "master" (everyone else, group(release-bots)): force push prevented -> allowed.  branch-protection/force-push-allowed')
+    expect(stylish.stdout).toContain('Job secret "deploy-token": authorization widened: on branch "main" -> on branch "**".')
+    expect(stylish.stdout).toMatch(/✖ 8 weakened \(6 high, 2 medium\), 1 strengthened, 1 neutral; findings: 4 new, 1 fixed, \d+ unchanged\n$/)
+    const markdown = await runCli(['diff', withSecrets, weakened, '--format', 'markdown'])
+    expect(markdown.stdout).toContain('## Weakened')
+    expect(markdown.stdout).toContain('## New findings')
+    expectNoCanary(stylish.stdout + markdown.stdout)
+  }, SLOW)
+
+  it('SARIF: valid, GitHub-ready, every result with a baselineState, its own category', async () => {
+    const output = join(dir, 'diff.sarif')
+    const result = await runCli(['diff', withSecrets, weakened, '--format', 'sarif', '--output', output])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/^onedev-audit: wrote sarif diff to .*diff\.sarif: 5 changes, 8 weakened\n$/)
+    const log = JSON.parse(await readFile(output, 'utf8'))
+    expect(validateSarif(log)).toEqual([])
+    expect(await multitoolErrors(output)).toEqual([])
+    const run = log.runs[0]
+    expect(run.automationDetails.id).toBe('onedev-audit-diff/127.0.0.1/'.replace('127.0.0.1', new URL(server.url).host))
+    const states = run.results.map((r: any) => r.baselineState)
+    expect(states.every((s: string) => ['new', 'unchanged', 'updated', 'absent'].includes(s))).toBe(true)
+    expect(run.results.filter((r: any) => r.ruleId.startsWith('drift/')).map((r: any) => [r.ruleId, r.baselineState, r.kind, r.level])).toEqual([
+      ['drift/branch-protection', 'updated', 'fail', 'error'],
+      ['drift/job-secret', 'updated', 'fail', 'error'],
+      ['drift/role', 'updated', 'fail', 'error'],
+      ['drift/web-hook', 'updated', 'fail', 'warning'],
+      ['drift/project', 'updated', 'informational', 'none'],
+    ])
+    expect(run.results.filter((r: any) => r.baselineState === 'new' && !r.ruleId.startsWith('drift/'))).toHaveLength(4)
+    expectNoCanary(await readFile(output, 'utf8'))
+    // Fixed findings are there as absent, and do not fail.
+    const back = JSON.parse((await runCli(['diff', weakened, withSecrets, '--format', 'sarif'])).stdout)
+    const absent = back.runs[0].results.filter((r: any) => r.baselineState === 'absent' && !r.ruleId.startsWith('drift/'))
+    expect(absent).toHaveLength(4)
+    expect(absent.every((r: any) => r.kind === 'pass' && r.level === 'none')).toBe(true)
+    expect(validateSarif(back)).toEqual([])
+  }, SLOW)
+
+  it('a broken or missing snapshot: exit 2 and exactly one line naming the side and the file', async () => {
+    const broken = join(dir, 'broken.json')
+    await writeFile(broken, '{"snapshotVersion": 1, "projects": [}')
+    const result = await runCli(['diff', oldFile, broken])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^onedev-audit: error: NEW snapshot .*broken\.json:1:\d+: invalid JSON[^\n]*\n$/)
+    const missing = await runCli(['diff', join(dir, 'nowhere.json'), oldFile])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toBe(`onedev-audit: error: OLD snapshot ${join(dir, 'nowhere.json')}: cannot read (ENOENT)\n`)
+    const newer = join(dir, 'newer.json')
+    await writeFile(newer, JSON.stringify({...JSON.parse(await readFile(oldFile, 'utf8')), snapshotVersion: 99}))
+    const future = await runCli(['diff', newer, oldFile])
+    expect(future.code).toBe(2)
+    expect(future.stderr).toMatch(/^onedev-audit: error: OLD snapshot .*newer\.json: snapshot format 99 \(written by onedev-audit [^)]*\) is newer than this onedev-audit reads \(1\): upgrade onedev-audit\n$/)
+  }, SLOW)
+
+  it('without NEW: compares OLD with the live server', async () => {
+    const result = await runCli(['diff', oldFile, '--all-projects'], {env: serverEnv(server)})
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('No change')
+    const missing = await runCli(['diff', oldFile], {env: serverEnv(server)})
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toBe('onedev-audit: error: NEW is omitted, so the live server is compared: give --all-projects or --project ID (as OLD was collected)\n')
+  }, SLOW)
+})

@@ -1,0 +1,121 @@
+/**
+ * How the report reaches its file or reader: a run stopped while writing never leaves half a report
+ * where the previous one was, and a reader that stops reading is not an error.
+ */
+import {spawn} from 'node:child_process'
+import {watch} from 'node:fs'
+import {mkdir, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {BIN, ROOT, runCli} from '../helpers/cli.js'
+
+let dir: string
+let snapshot: string
+const PREVIOUS = '{"previous": "report"}\n'
+
+/** The example snapshot's projects copied `copies` times under their own groups: a report of many megabytes. */
+async function largeSnapshot(copies: number): Promise<string> {
+  const example = JSON.parse(await readFile(join(ROOT, 'examples', 'snapshot.json'), 'utf8')) as {projects: Array<Record<string, unknown>>}
+  const projects = []
+  for (let copy = 0; copy < copies; copy++) {
+    for (const project of example.projects) {
+      const offset = copy * 1000
+      projects.push({
+        ...project,
+        id: (project.id as number) + offset,
+        path: `copy${copy}/${project.path as string}`,
+        parentId: project.parentId === null ? null : (project.parentId as number) + offset,
+      })
+    }
+  }
+  const path = join(dir, 'large-snapshot.json')
+  await writeFile(path, JSON.stringify({...example, projects}))
+  return path
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'oda-writing-'))
+  snapshot = await largeSnapshot(1500)
+}, 60_000)
+afterAll(async () => {
+  await rm(dir, {recursive: true, force: true})
+})
+
+/**
+ * Starts a scan writing `--output report`, and sends `signal` as soon as its temporary file appears
+ * in the folder (the report is being written). Resolves with how it ended.
+ */
+async function stopWhileWriting(out: string, signal: NodeJS.Signals) {
+  const folder = join(dir, out)
+  await mkdir(folder)
+  const report = join(folder, 'report.json')
+  await writeFile(report, PREVIOUS)
+  const child = spawn(process.execPath, [BIN, 'scan', '--snapshot', snapshot, '--format', 'json', '--output', report, '--fail-on', 'none'], {
+    cwd: ROOT,
+    env: {...process.env, NO_COLOR: '1'},
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  let sent = false
+  const watcher = watch(folder, (_event, name) => {
+    if (!sent && name?.startsWith('.report.json.')) {
+      sent = true
+      child.kill(signal)
+    }
+  })
+  const ended = await new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) => child.on('close', (code, signalName) => resolve({code, signal: signalName})))
+  watcher.close()
+  return {...ended, sent, stderr, report, files: await readdir(folder)}
+}
+
+describe('a report file', () => {
+  it('stays the previous report when the run is killed (SIGKILL) while writing the new one', async () => {
+    const run = await stopWhileWriting('killed', 'SIGKILL')
+    expect(run.sent).toBe(true)
+    expect(run.signal).toBe('SIGKILL')
+    expect(await readFile(run.report, 'utf8')).toBe(PREVIOUS)
+    // SIGKILL leaves the temporary file: hidden, beside the report, never under the report's name.
+    expect(run.files.filter((name) => name !== 'report.json')).toEqual(run.files.length > 1 ? [expect.stringMatching(/^\.report\.json\.[0-9a-f]{12}\.tmp$/)] : [])
+  }, 60_000)
+
+  it('stays the previous report, and no temporary file is left, when Ctrl-C stops the run while writing', async () => {
+    const run = await stopWhileWriting('interrupted', 'SIGINT')
+    expect(run.sent).toBe(true)
+    expect(run.signal).toBe('SIGINT')
+    expect(await readFile(run.report, 'utf8')).toBe(PREVIOUS)
+    expect(run.files).toEqual(['report.json'])
+  }, 60_000)
+
+  it('is replaced whole by a run that finishes', async () => {
+    const report = join(dir, 'whole.json')
+    await writeFile(report, PREVIOUS)
+    const result = await runCli(['scan', '--snapshot', snapshot, '--format', 'json', '--output', report, '--fail-on', 'none'])
+    expect(result.code).toBe(0)
+    const written = JSON.parse(await readFile(report, 'utf8')) as {summary: {projects: number; findings: number}}
+    expect(written.summary.projects).toBe(6000)
+    expect((await readdir(dir)).filter((name) => name.startsWith('.whole.json'))).toEqual([])
+  }, 60_000)
+})
+
+it('a reader that closes standard output early (`scan | head`) is no error: no stack trace, the audit\'s exit code', async () => {
+  const child = spawn(process.execPath, [BIN, 'scan', '--snapshot', snapshot, '--format', 'json'], {
+    cwd: ROOT,
+    env: {...process.env, NO_COLOR: '1'},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  let head = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  child.stdout.setEncoding('utf8').once('data', (chunk: string) => {
+    head = chunk
+    child.stdout.destroy()
+  })
+  const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)))
+  expect(head.startsWith('{\n  "$schema"')).toBe(true)
+  expect(stderr).toBe('')
+  expect(code).toBe(1)
+}, 60_000)

@@ -1,0 +1,114 @@
+/** diffModels: findings new, fixed and unchanged by fingerprint, across renames and reorders; severities of weakenings. */
+import {describe, expect, it} from 'vitest'
+
+import {diffModels, type DiffInput} from '../../src/diff/diff.js'
+import type {ActiveRule} from '../../src/engine/evaluate.js'
+import {builtinRules} from '../../src/engine/registry.js'
+import type {Severity} from '../../src/engine/rule.js'
+import type {AuditModel} from '../../src/model/types.js'
+import {model, project, role} from '../helpers/model-builders.js'
+import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
+
+async function run(before: AuditModel, after: AuditModel, overrides: Partial<DiffInput> = {}) {
+  const rules = await builtinRules()
+  const active: ActiveRule[] = rules.filter((r) => r.meta.scope !== 'issue-setting').map((rule) => ({rule, options: rule.meta.defaultOptions ?? {}}))
+  const ruleSeverities = new Map(rules.map((r) => [r.meta.id, {severity: r.meta.defaultSeverity as Severity, enabled: true}]))
+  return diffModels({before, after, rules: active, settings: DEFAULT_SETTINGS, suppressions: [], ruleSeverities, today: '2026-11-23', ...overrides})
+}
+
+const strict = {branchProtections: [{reviewRequirement: 'group(core)', jobNames: ['ci'], signatureRequired: true, fileProtections: [{paths: '.onedev-buildspec.yml', reviewRequirement: 'group(ci)'}]}], tagProtections: [{signatureRequired: true}]}
+
+describe('diffModels', () => {
+  it('identical models: no change, every finding unchanged', async () => {
+    const m = () => model({projects: [project({id: 1, path: 'acme/app', webHooks: [{hasSecret: false}]})], roles: [role({name: 'Dev', manageProject: true})]})
+    const result = await run(m(), m())
+    expect(result.changes).toEqual([])
+    expect(result.findings.new).toEqual([])
+    expect(result.findings.fixed).toEqual([])
+    expect(result.findings.unchanged.map((f) => f.ruleId).sort()).toContain('webhook/missing-secret')
+    expect(result.errors).toEqual([])
+  })
+
+  it('a weakening takes the severity of the new finding it causes, else of the rule it touches', async () => {
+    const before = model({projects: [project({id: 1, path: 'acme/app', ...strict, jobSecrets: [{name: 'deploy', authorization: 'on branch "main"'}, {name: 'old', archived: true, authorization: 'on branch "main"'}]})]})
+    const after = model({projects: [project({id: 1, path: 'acme/app', ...strict, jobSecrets: [{name: 'deploy', authorization: null}, {name: 'old', archived: true, authorization: 'on branch "**"'}]})]})
+    const result = await run(before, after)
+    expect(result.changes.map((c) => [c.subject, c.classification, c.severity])).toEqual([
+      ['deploy', 'weakened', 'critical'],
+      ['old', 'weakened', 'medium'],
+    ])
+    expect(result.findings.new.map((f) => [f.ruleId, f.subject, f.severity])).toEqual([
+      ['job-secret/broad-branches', 'deploy', 'critical'],
+      ['job-secret/broad-branches', 'old', 'medium'],
+    ])
+    // Prevent Forced Push cleared behind a review requirement: the finding it causes is low.
+    const cleared = await run(before, model({projects: [project({id: 1, path: 'acme/app', ...strict, branchProtections: [{...strict.branchProtections[0], preventForcedPush: false}], jobSecrets: before.projects[0]!.setting!.jobSecrets.map((s) => ({name: s.name, archived: s.archived, authorization: 'on branch "main"'}))})]}))
+    expect(cleared.findings.new.map((f) => [f.ruleId, f.severity])).toEqual([['branch-protection/force-push-allowed', 'low']])
+    expect(cleared.changes.map((c) => [c.aspect, c.classification, c.severity])).toEqual([['force push', 'weakened', 'low']])
+  })
+
+  it('a weakening that touches a rule turned off is info', async () => {
+    const rules = await builtinRules()
+    const ruleSeverities = new Map(rules.map((r) => [r.meta.id, {severity: r.meta.defaultSeverity as Severity, enabled: r.meta.id !== 'branch-protection/build-not-required'}]))
+    const result = await run(model({projects: [project({id: 1, ...strict})]}), model({projects: [project({id: 1, ...strict, branchProtections: [{...strict.branchProtections[0], jobNames: []}]})]}), {
+      ruleSeverities,
+      rules: [],
+    })
+    expect(result.changes.map((c) => [c.aspect, c.severity])).toEqual([['required builds', 'info']])
+  })
+
+  it('findings of a renamed project stay unchanged (their fingerprints hold the path): one rename, nothing new or fixed', async () => {
+    const input = {id: 7, webHooks: [{hasSecret: false}], jobSecrets: [{name: 'deploy', authorization: null}]}
+    const result = await run(model({projects: [project({...input, path: 'acme/old'})], roles: [role({id: 3, name: 'Dev', manageBuilds: true})]}), model({projects: [project({...input, path: 'platform/new'})], roles: [role({id: 3, name: 'Developer', manageBuilds: true})]}))
+    expect(result.changes.map((c) => [c.kind, c.change])).toEqual([
+      ['project', 'renamed'],
+      ['role', 'renamed'],
+    ])
+    expect(result.findings.new).toEqual([])
+    expect(result.findings.fixed).toEqual([])
+    expect(result.findings.unchanged.length).toBeGreaterThan(3)
+  })
+
+  it('findings keyed by position (web hooks) stay unchanged when the list is reordered', async () => {
+    const hooks = [{postUrl: 'http://a.example.com/x', hasSecret: false}, {postUrl: 'http://b.example.com/y', hasSecret: false, eventTypes: ['BUILD']}]
+    const result = await run(model({projects: [project({id: 1, webHooks: hooks})]}), model({projects: [project({id: 1, webHooks: [...hooks].reverse()})]}))
+    expect(result.changes).toEqual([])
+    expect(result.findings.new).toEqual([])
+    expect(result.findings.fixed).toEqual([])
+  })
+
+  it('new and fixed findings', async () => {
+    const result = await run(model({roles: [role({id: 1, name: 'Dev', manageProject: true})]}), model({roles: [role({id: 1, name: 'Dev', accessConfidentialIssues: true})]}))
+    expect(result.findings.fixed.map((f) => f.ruleId)).toEqual(['role/over-privileged'])
+    expect(result.findings.new.map((f) => f.ruleId)).toEqual(['role/confidential-issue-access'])
+    expect(result.changes.map((c) => [c.aspect, c.classification])).toEqual([
+      ['Access Confidential Issues', 'weakened'],
+      ['Project Management', 'strengthened'],
+    ])
+  })
+
+  it('errors of either side are kept, with their side', async () => {
+    const after = model()
+    after.errors.push({kind: 'forbidden', message: 'roles: 403 Forbidden'})
+    expect((await run(model(), after)).errors).toEqual([{side: 'new', kind: 'forbidden', message: 'roles: 403 Forbidden'}])
+  })
+})
+
+describe('diffModels with a side that could not read everything', () => {
+  it('roles a side could not read (403) are not all "removed", and their findings not all "fixed"', async () => {
+    const after = model({projects: [project({id: 1})]})
+    after.errors.push({kind: 'forbidden', message: 'reading the roles failed: 403 Forbidden', path: '/~api/roles', status: 403})
+    const result = await run(model({projects: [project({id: 1})], roles: [role({id: 1, name: 'Dev', manageProject: true})]}), after)
+    expect(result.changes).toEqual([])
+    expect(result.findings.fixed).toEqual([])
+    expect(result.errors).toHaveLength(1)
+  })
+
+  it('a project whose setting one side could not read: its findings are neither new nor fixed', async () => {
+    const after = model({projects: [{...project({id: 1}), setting: null, raw: null}]})
+    after.errors.push({kind: 'forbidden', message: '403 Forbidden', project: {id: 1, path: 'acme/project-1'}, path: '/~api/projects/1/setting', status: 403})
+    const result = await run(model({projects: [project({id: 1, webHooks: [{hasSecret: false}]})]}), after)
+    expect(result.changes).toEqual([])
+    expect(result.findings.fixed).toEqual([])
+  })
+})

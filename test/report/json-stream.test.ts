@@ -1,0 +1,140 @@
+import {readdirSync, readFileSync} from 'node:fs'
+import {mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {PassThrough} from 'node:stream'
+
+import fc from 'fast-check'
+import {afterAll, beforeAll, describe, expect, test} from 'vitest'
+
+import {linesText, textOf, trimmedLinesText} from '../../src/report/chunks.js'
+import {jsonDocument, LazyArray, LazyObject, prettyJson} from '../../src/report/json-stream.js'
+import {batched, WRITE_BATCH, writeChunksAtomic, writeChunksTo} from '../../src/util/fs.js'
+
+/** The same value with every object and array made lazy (arrays through a mapping, to exercise it). */
+function lazy(value: unknown): unknown {
+  if (Array.isArray(value)) return new LazyArray(value, lazy)
+  if (value !== null && typeof value === 'object') {
+    return new LazyObject(Object.fromEntries(Object.entries(value).map(([key, member]) => [key, lazy(member)])))
+  }
+  return value
+}
+
+const json = fc.jsonValue({maxDepth: 4})
+
+describe('prettyJson', () => {
+  test('writes exactly what JSON.stringify(value, null, 2) writes, lazy containers or not', () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        const expected = JSON.stringify(value, null, 2)
+        expect(textOf(prettyJson(value))).toBe(expected)
+        expect(textOf(prettyJson(lazy(value)))).toBe(expected)
+        expect(textOf(jsonDocument(lazy(value)))).toBe(`${expected}\n`)
+      }),
+      {numRuns: 500},
+    )
+  })
+
+  test('leaves out members JSON.stringify leaves out, and writes null for array items it cannot represent', () => {
+    const value = {a: undefined, b: () => 1, c: [undefined, () => 1, 2], d: {}, e: [], f: 'x\n"y"\u2028'}
+    const lazyValue = new LazyObject({...value, c: new LazyArray(value.c), d: new LazyObject({}), e: new LazyArray([])})
+    expect(textOf(prettyJson(lazyValue))).toBe(JSON.stringify(value, null, 2))
+  })
+
+  test('an item is mapped only when the writer reaches it', () => {
+    const mapped: number[] = []
+    const pieces = prettyJson(new LazyObject({items: new LazyArray([1, 2, 3], (n) => (mapped.push(n), {n}))}))
+    pieces.next()
+    expect(mapped).toEqual([])
+    pieces.next()
+    expect(mapped).toEqual([1])
+  })
+})
+
+describe('lines as text', () => {
+  const lines = fc.array(fc.oneof(fc.constant(''), fc.constant('\n'), fc.string({maxLength: 5}), fc.constant('a\n')), {maxLength: 12})
+
+  test('linesText is lines.join("\\n") + "\\n"', () => {
+    fc.assert(fc.property(lines, (list) => {
+      expect(textOf(linesText(list))).toBe(`${list.join('\n')}\n`)
+    }))
+  })
+
+  test('trimmedLinesText drops the blank lines at the end, like join + replace(/\\n+$/)', () => {
+    fc.assert(fc.property(lines, (list) => {
+      expect(textOf(trimmedLinesText(list))).toBe(`${list.join('\n').replace(/\n+$/, '')}\n`)
+    }))
+  })
+})
+
+describe('writing pieces', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'oda-write-'))
+  })
+  afterAll(async () => {
+    await rm(dir, {recursive: true, force: true})
+  })
+
+  test('small pieces are written in batches of about 64 KiB, a large one alone', () => {
+    const small = Array.from({length: 10_000}, (_, i) => `piece ${i} `)
+    const batches = [...batched(small)]
+    expect(batches.join('')).toBe(small.join(''))
+    expect(batches.slice(0, -1).every((batch) => batch.length >= WRITE_BATCH && batch.length < WRITE_BATCH + 20)).toBe(true)
+    const large = 'x'.repeat(3 * WRITE_BATCH)
+    expect([...batched(['a', large, 'b'])]).toEqual([`a${large}`, 'b'])
+    expect([...batched([])]).toEqual([])
+  })
+
+  test('a file appears whole: the previous one stays until the new one is complete, and no temporary file is left', async () => {
+    const path = join(dir, 'report.json')
+    await writeFile(path, 'previous report\n')
+    const text = Array.from({length: 50_000}, (_, i) => `line ${i} é ✓\n`)
+    let midway: {report: string; files: string[]} | undefined
+    function* pieces() {
+      yield* text.slice(0, 25_000)
+      // Half-way through, the reader still sees the whole previous report, beside a hidden temporary file.
+      midway = {report: readFileSync(path, 'utf8'), files: readdirSync(dir)}
+      yield* text.slice(25_000)
+    }
+    await writeChunksAtomic(path, pieces())
+    expect(midway!.report).toBe('previous report\n')
+    expect(midway!.files).toEqual([expect.stringMatching(/^\.report\.json\.[0-9a-f]{12}\.tmp$/), 'report.json'])
+    expect(await readFile(path, 'utf8')).toBe(text.join(''))
+    expect(await readdir(dir)).toEqual(['report.json'])
+  })
+
+  test('a formatter that fails leaves the previous file and no temporary file', async () => {
+    const path = join(dir, 'kept.json')
+    await writeFile(path, 'previous\n')
+    function* failing() {
+      yield 'x'.repeat(2 * WRITE_BATCH)
+      throw new Error('formatter failed')
+    }
+    await expect(writeChunksAtomic(path, failing())).rejects.toThrow('formatter failed')
+    expect(await readFile(path, 'utf8')).toBe('previous\n')
+    expect((await readdir(dir)).filter((name) => name.includes('kept'))).toEqual(['kept.json'])
+  })
+
+  test('a stream that waits for drain gets everything, in order; a reader that goes away ends the writing quietly', async () => {
+    const stream = new PassThrough({highWaterMark: 1024})
+    const received: string[] = []
+    stream.setEncoding('utf8').on('data', (chunk: string) => received.push(chunk))
+    const text = Array.from({length: 20_000}, (_, i) => `${i},`)
+    expect(await writeChunksTo(stream, text)).toBe(true)
+    expect(received.join('')).toBe(text.join(''))
+
+    const closed = new PassThrough({highWaterMark: 1024})
+    let produced = 0
+    function* endless() {
+      for (;;) {
+        produced++
+        if (produced === 3) closed.emit('error', Object.assign(new Error('write EPIPE'), {code: 'EPIPE'}))
+        yield 'y'.repeat(WRITE_BATCH)
+      }
+    }
+    closed.resume()
+    expect(await writeChunksTo(closed, endless())).toBe(false)
+    expect(produced).toBeLessThan(10)
+  })
+})
