@@ -42,4 +42,13 @@ it('npm run demo: the example snapshot gives findings, a clean exit with --fail-
   expect(result.code).toBe(0)
   expect(result.stdout).toMatch(/acme\/app/)
   expect(result.stdout).toMatch(/✖ \d+ findings \(\d+ critical, \d+ high, \d+ medium, \d+ low, \d+ info\)/)
+  expect(result.stdout).toMatch(/access\/direct-push/)
+  expect(result.stdout).toMatch(/server\/open-sign-up/)
+})
+
+it('npm run demo: then the access table of one project', async () => {
+  const result = await runCli(['access', '--snapshot', 'examples/snapshot.json', '--project', '2', '--principal', 'core-devs'])
+  expect(result.stderr).toBe('')
+  expect(result.code).toBe(0)
+  expect(result.stdout).toMatch(/group core-devs\s+read-code\s+Code Writer @ acme, Code Reader @ acme/)
 })

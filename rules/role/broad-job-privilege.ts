@@ -6,6 +6,7 @@ import {jobPrivilegeKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobNamesMatchEveryJob as matchesEveryJob} from '../../src/onedev/job-match.js'
 import {memberPointer} from '../../src/onedev/url.js'
+import {holdingNote} from '../../src/onedev/access.js'
 
 export default defineRule({
   meta: {
@@ -41,10 +42,12 @@ export default defineRule({
     // manageProject implies everything; role/over-privileged judges it.
     if (role.manageProject) return []
     const drafts: FindingDraft[] = []
+    const held = holdingNote(context.model, role, 'medium')
     if (role.manageBuilds) {
       drafts.push({
         subject: role.name,
-        message: `Role "${role.name}" has Build Management, which implies managing (and running) every job: the jobs get the secrets their authorizations admit. Clear it unless the role administers builds.`,
+        message: `Role "${role.name}" has Build Management, which implies managing (and running) every job: the jobs get the secrets their authorizations admit. Clear it unless the role administers builds.${held.text}`,
+        ...held.severity,
         pointer: memberPointer(role.raw, '', 'manageBuilds'),
         key: 'manageBuilds',
       })
@@ -57,8 +60,10 @@ export default defineRule({
         subject: role.name,
         message:
           `Role "${role.name}" may ${privilege.manageJob ? 'manage and run' : 'run'} every job (${names}): running a job hands it the secrets its authorization admits. ` +
-          'List only the jobs the role needs.',
+          'List only the jobs the role needs.' +
+          held.text,
         pointer: memberPointer(role.raw, privilege.pointer, flag),
+        ...held.severity,
         key: jobPrivilegeKey(privilege),
       })
     }

@@ -5,6 +5,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import type {Role} from '../../src/model/types.js'
 import {memberPointer} from '../../src/onedev/url.js'
+import {holdingNote} from '../../src/onedev/access.js'
 
 interface Options {
   maxManagePrivileges: number
@@ -60,27 +61,32 @@ export default defineRule<Options>({
     if (context.scope !== 'role') return []
     const {role, settings, options} = context
     if (settings.allowedAdminRoles.includes(role.name)) return []
+    const held = holdingNote(context.model, role, 'high')
     if (role.manageProject) {
       return [
         {
           subject: role.name,
           message:
             `Role "${role.name}" has Project Management, which implies every permission (settings, job secrets, protections, members) on each project it is granted on and on their children. ` +
-            `Clear it and grant only the privileges the role needs, or list the role in allowedAdminRoles if it is meant to be an admin role (allowed now: ${settings.allowedAdminRoles.map((r) => `"${r}"`).join(', ') || 'none'}).`,
+            `Clear it and grant only the privileges the role needs, or list the role in allowedAdminRoles if it is meant to be an admin role (allowed now: ${settings.allowedAdminRoles.map((r) => `"${r}"`).join(', ') || 'none'}).` +
+            held.text,
           pointer: memberPointer(role.raw, '', 'manageProject'),
+          ...held.severity,
         },
       ]
     }
-    const held = MANAGE_FLAGS.filter((flag) => role[flag as keyof Role] === true)
+    const flags = MANAGE_FLAGS.filter((flag) => role[flag as keyof Role] === true)
     const max = typeof options.maxManagePrivileges === 'number' ? options.maxManagePrivileges : 2
-    if (held.length <= max) return []
+    if (flags.length <= max) return []
+    const lesser = holdingNote(context.model, role, 'medium')
     const finding: FindingDraft = {
       subject: role.name,
       message:
-        `Role "${role.name}" combines ${held.length} management privileges (${held.join(', ')}), more than the ${max} allowed: it is close to a project administrator. ` +
-        'Split it into narrower roles, or raise maxManagePrivileges if this is intended.',
+        `Role "${role.name}" combines ${flags.length} management privileges (${flags.join(', ')}), more than the ${max} allowed: it is close to a project administrator. ` +
+        'Split it into narrower roles, or raise maxManagePrivileges if this is intended.' +
+        lesser.text,
       pointer: '',
-      severity: 'medium',
+      severity: lesser.severity.severity ?? 'medium',
     }
     return [finding]
   },

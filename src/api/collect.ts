@@ -191,9 +191,12 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   // Optional endpoints (optional.ts): payloads land, redacted, in one document keyed by path.
   const serverData: ServerData = {}
   const notEvaluated = new NotEvaluatedLog()
+  // State the fetchers of this collection share (e.g. one users listing for every project).
+  const shared = new Map<string, unknown>()
 
   function optionalFetch(group: Group, project?: ProjectRef): OptionalFetch {
     return {
+      shared,
       async get(path: string, spec: OptionalGet): Promise<unknown> {
         if (notEvaluated.has(spec.endpoint)) return undefined
         try {
@@ -271,9 +274,10 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     const info = await projectInfo(id)
     const ref: ProjectRef = {id, path: info.path}
     const project: Project = {id, path: info.path, name: info.name, parentId: info.parentId, setting: null, raw: null}
+    if (info.defaultRoleId !== undefined) project.defaultRoleId = info.defaultRoleId
     projectObjects.set(id, project)
     if (auditedIds.has(id)) readRepository(project)
-    const optional = Promise.all((request.projectFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Project, ref), {id, path: info.path, audited: auditedIds.has(id)})))
+    const optional = Promise.all((request.projectFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Project, ref), {id, path: info.path, audited: auditedIds.has(id), ...(info.defaultRoleId !== undefined ? {defaultRoleId: info.defaultRoleId} : {})})))
     const answer = await body
     if ('error' in answer) {
       recordFailure(Group.Project, answer.error, `reading the setting of project ${oneLine(info.path, 200)} (#${id}) failed`, ref)

@@ -24,13 +24,23 @@ export interface OptionalFetch {
    * A 204 answer is stored as null.
    */
   get(path: string, spec: OptionalGet): Promise<unknown>
+  /** State shared by every fetcher of one collection (e.g. a listing several fetchers wait for), keyed by the fetcher module. */
+  readonly shared: Map<string, unknown>
 }
 
 /** Reads server-wide data once per collection. */
 export type ServerFetcher = (fetch: OptionalFetch) => Promise<void>
 
 /** Reads per-project data, for each audited project and each ancestor it inherits from (once each). */
-export type ProjectFetcher = (fetch: OptionalFetch, project: {id: number; path: string; audited: boolean}) => Promise<void>
+export type ProjectFetcher = (fetch: OptionalFetch, project: OptionalProject) => Promise<void>
+
+export interface OptionalProject {
+  id: number
+  path: string
+  audited: boolean
+  /** Present only on servers before 11.11, whose project JSON carries the single default role (null: none). */
+  defaultRoleId?: number | null
+}
 
 /** The not-evaluated endpoints of a collection, one per endpoint template. */
 export class NotEvaluatedLog {

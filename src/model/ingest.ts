@@ -102,6 +102,8 @@ export interface ProjectListItem {
   path: string
   name: string | null
   parentId: number | null
+  /** Servers before 11.11: the project's default role (null: none); absent on newer servers. */
+  defaultRoleId?: number | null
 }
 
 /** Items of GET /projects (or GET /projects/{id}) → id, path (or name, or id), parentId. `offset`: the first item's position in the whole listing (a page's). */
@@ -123,7 +125,8 @@ export function ingestProjectList(items: unknown[], offset = 0): {projects: Proj
       const p = item as ProjectListItemPayload
       const name = p.name ?? null
       const path = p.path ? p.path : name ? name : String(p.id)
-      projects.push({id: p.id, path, name, parentId: p.parentId ?? null})
+      const legacyRole = Object.prototype.hasOwnProperty.call(p, 'defaultRoleId') ? {defaultRoleId: p.defaultRoleId ?? null} : {}
+      projects.push({id: p.id, path, name, parentId: p.parentId ?? null, ...legacyRole})
     } catch (error) {
       errors.push(internalError(subject, error))
     }

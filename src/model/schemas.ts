@@ -139,6 +139,7 @@ export const ProjectListItemSchema = z.looseObject({
   parentId: integer().nullish(),
   path: text,
   name: text,
+  defaultRoleId: integer().nullish(),
 })
 
 export type FileProtectionPayload = z.infer<typeof FileProtectionSchema>

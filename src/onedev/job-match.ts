@@ -285,20 +285,28 @@ export function branchPatternIsArbitrary(pattern: string): boolean {
  * jobs in their own build spec); a push build is not a pull request.
  */
 export function arbitraryBranchTruth(expression: JobMatchExpression): Truth {
+  return branchTruth(expression, (patterns) => patterns.some(branchPatternIsArbitrary))
+}
+
+/**
+ * The truth of an expression for a push build (not a pull request) whose `on branch` criteria are
+ * decided by `onBranch`; `"Job"`/`"Project"` criteria and the submitter are unknown.
+ */
+export function branchTruth(expression: JobMatchExpression, onBranch: (patterns: string[]) => boolean): Truth {
   switch (expression.type) {
     case 'on-branch':
-      return expression.patterns.some(branchPatternIsArbitrary) ? 'true' : 'false'
+      return onBranch(expression.patterns) ? 'true' : 'false'
     case 'field':
     case 'submitted-by':
       return 'unknown'
     case 'non-pull-request-commits':
       return 'true'
     case 'and':
-      return and3(arbitraryBranchTruth(expression.left), arbitraryBranchTruth(expression.right))
+      return and3(branchTruth(expression.left, onBranch), branchTruth(expression.right, onBranch))
     case 'or':
-      return or3(arbitraryBranchTruth(expression.left), arbitraryBranchTruth(expression.right))
+      return or3(branchTruth(expression.left, onBranch), branchTruth(expression.right, onBranch))
     case 'not':
-      return not3(arbitraryBranchTruth(expression.operand))
+      return not3(branchTruth(expression.operand, onBranch))
   }
 }
 

@@ -186,6 +186,30 @@ export function effectiveBranchProtection(
   return remembered(hierarchy, branch, principal, semantics, () => computeBranchProtection(hierarchy, branch, principal, semantics))
 }
 
+/**
+ * The branch protection that applies to a user described by a predicate over userMatch expressions
+ * (e.g. a real user with their group memberships, src/onedev/access.ts). Not memoized.
+ */
+export function effectiveBranchProtectionWhen(
+  hierarchy: Hierarchy<BranchProtection>,
+  branch: string,
+  matchesUser: (userMatch: UserMatch) => boolean,
+  semantics: ProtectionSemantics,
+): EffectiveBranchProtection | null {
+  const applies = (l: Located<BranchProtection>) => {
+    if (!l.item.enabled) return false
+    const userMatch = userMatchOf(l.item)
+    const patterns = patternsOf(l.item)
+    return userMatch !== null && patterns !== null && matchesUser(userMatch) && patterns.matches(branch, pathMatcher)
+  }
+  if (semantics === 'first-match') {
+    const first = hierarchy.find(applies)
+    return first ? combineBranchProtections([first]) : null
+  }
+  const sources = hierarchy.filter(applies)
+  return sources.length === 0 ? null : combineBranchProtections(sources)
+}
+
 function computeBranchProtection(
   hierarchy: Hierarchy<BranchProtection>,
   branch: string,
@@ -194,6 +218,10 @@ function computeBranchProtection(
 ): EffectiveBranchProtection | null {
   const sources = applying(hierarchy, branch, principal, semantics)
   if (sources.length === 0) return null
+  return combineBranchProtections(sources)
+}
+
+function combineBranchProtections(sources: Located<BranchProtection>[]): EffectiveBranchProtection {
   const items = sources.map((s) => s.item)
   return {
     sources,

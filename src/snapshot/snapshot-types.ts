@@ -82,6 +82,10 @@ export interface SnapshotProject {
    * null or absent: unknown (the server has no repository endpoints, or the snapshot was written by an older version); audited projects only.
    */
   repository?: Repository | null
+  /**
+   * Servers before 11.11 only (no base authorizations): the project's default role given to every logged-in user; null when it has none. Absent on newer servers.
+   */
+  defaultRoleId?: number | null
 }
 /**
  * What the server said about the project's Git repository (GET {prefix}/repositories/{id}/default-branch, /branches, /tags). It decides which branches and tags are judged.
@@ -193,4 +197,8 @@ export interface IndexProject {
    * null or absent: unknown (the server has no repository endpoints, or the snapshot was written by an older version); audited projects only.
    */
   repository?: Repository | null
+  /**
+   * Servers before 11.11 only (no base authorizations): the project's default role given to every logged-in user; null when it has none. Absent on newer servers.
+   */
+  defaultRoleId?: number | null
 }

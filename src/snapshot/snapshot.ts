@@ -72,6 +72,7 @@ const projectInfo = {
   parentId: integer().nullable(),
   audited: z.boolean(),
   repository: RepositorySchema.nullable().optional(),
+  defaultRoleId: integer().nullable().optional(),
 }
 
 const NotEvaluatedSchema = z.strictObject({endpoint: z.string(), status: integer(), checks: z.string()})
@@ -178,6 +179,7 @@ export function toSnapshot(model: AuditModel, tool: ToolInfo): Snapshot {
       parentId: project.parentId,
       audited,
       ...(audited && project.repository !== undefined ? {repository: project.repository} : {}),
+      ...(project.defaultRoleId !== undefined ? {defaultRoleId: project.defaultRoleId} : {}),
       setting: storedSetting(project),
     })),
     roles: model.rolesRaw.map((role, index) => redactDeep(role, [index])) as Snapshot['roles'],
@@ -277,6 +279,7 @@ export async function saveSnapshotDir(model: AuditModel, dir: string, tool: Tool
       parentId: entry.parentId,
       audited: entry.audited,
       ...(entry.repository !== undefined ? {repository: entry.repository} : {}),
+      ...(entry.defaultRoleId !== undefined ? {defaultRoleId: entry.defaultRoleId} : {}),
       settingFile,
     }
   })
@@ -337,6 +340,7 @@ interface LoadedProject {
   parentId: number | null
   audited: boolean
   repository?: RepositoryInfo | null | undefined
+  defaultRoleId?: number | null | undefined
   setting: unknown
 }
 
@@ -365,6 +369,7 @@ function buildModel(
     let project: Project = {id: entry.id, path: entry.path, name: entry.name, parentId: entry.parentId, setting: null, raw: null}
     // Absent in snapshots of older versions: unknown, judged as the server that cannot say.
     if (entry.repository !== undefined) project.repository = entry.repository
+    if (entry.defaultRoleId !== undefined) project.defaultRoleId = entry.defaultRoleId
     if (entry.setting !== null) {
       // Parsed from the snapshot just now and held nowhere else: redacted in place, not copied.
       const ingested = ingestProjectSetting(entry.setting, {id: entry.id, path: entry.path}, {owned: true})

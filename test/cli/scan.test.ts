@@ -60,7 +60,7 @@ describe('scan against a live server', () => {
     expect((await scan(['--all-projects', '--format', 'json', '--fail-on', 'none'])).code).toBe(0)
     expect((await scan(['--project', '1', '--format', 'json', '--fail-on', 'critical'])).code).toBe(0)
     expect((await scan(['--project', '2', '--format', 'json', '--fail-on', 'critical'])).code).toBe(1)
-  })
+  }, 60_000)
 
   it('--project audits only that project, inheriting from its parent fetched once', async () => {
     server.reset()
@@ -87,7 +87,7 @@ describe('scan against a live server', () => {
     const results = sarif.runs[0].results
     expect(results.length).toBeGreaterThan(5)
     for (const r of results) {
-      expect(r.locations[0].physicalLocation.artifactLocation.uri).toMatch(/^onedev\/(projects\/.+\.json|roles\.json)$/)
+      expect(r.locations[0].physicalLocation.artifactLocation.uri).toMatch(/^onedev\/(projects\/.+\.json|roles\.json|server\.json)$/)
       expect(r.locations[0].physicalLocation.region.startLine).toBeGreaterThanOrEqual(1)
       expect(Object.keys(r.partialFingerprints)).toContain('primaryLocationLineHash')
     }
@@ -104,7 +104,8 @@ describe('scan against a live server', () => {
     const projects = Array.from({length: 40}, (_, i) => ({id: i + 1, path: `p${i + 1}`, name: `p${i + 1}`, parentId: null}))
     const settings = Object.fromEntries(projects.map((p) => [p.id, PARENT_SETTING]))
     const repositories = Object.fromEntries(projects.map((p) => [p.id, {defaultBranch: 'main'}]))
-    const busy = await startOneDevServer({projects, settings, roles: [], repositories})
+    const access = {security: {}, groups: [], users: [], memberships: {}, baseAuthorizations: {}, groupProjectAuthorizations: {}, userProjectAuthorizations: {}}
+    const busy = await startOneDevServer({projects, settings, roles: [], repositories, access})
     try {
       for (const route of ['GET /projects/*/setting', 'GET /repositories/*/default-branch', 'GET /repositories/*/tags']) busy.override(route, {delayMs: 50})
       const result = await runCli(['scan', '--all-projects', '--concurrency', '16', '--format', 'json', '--fail-on', 'none'], {env: serverEnv(busy)})

@@ -6,6 +6,12 @@
  *   ├── acme/app (#2)    the full current (16.x) fixture; default branch `master`
  *   └── acme/empty (#4)  no settings of its own: inherits acme's; repository not initialized (204)
  *   legacy/tool (#3)     the full legacy (8.0.x) fixture; default branch `develop`, sent as a JSON string
+ *
+ * Access data (test/fixtures/access/access.json): anonymous access and open sign-up on, the default
+ * group Everyone (may create root projects, Issue Reporter on acme), groups Administrators (alice,
+ * ci-bot, helper), core-devs (bob, disabled carol; Code Writer on acme), release-bots (ci-bot; Release
+ * Bot on acme/app); base roles Code Reader on acme and Code Writer on legacy/tool; dave owns acme/app.
+ * A canary sits in every secret or personal field of the users and the security setting.
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -61,6 +67,7 @@ export function fixtureServerOptions(overrides: OneDevServerOptions = {}): OneDe
     projects: FIXTURE_PROJECTS,
     settings: {1: PARENT_SETTING, 2: fixture('current/setting-full.json'), 3: fixture('legacy/setting-full.json'), 4: EMPTY_SETTING},
     repositories: FIXTURE_REPOSITORIES,
+    access: fixture('access/access.json'),
     ...overrides,
   }
 }

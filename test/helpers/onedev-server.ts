@@ -16,6 +16,11 @@
  *        the bare branch name under application/json (a JSON string with `jsonString`), 204 when
  *        `defaultBranch` is null; 404 `HTTP 404 Not Found` for every /repositories path when the option
  *        is absent (a server that speaks only the contract)
+ *   GET  /settings/security, /groups (paged), /groups/{id}/memberships, /groups/{id}/authorizations,
+ *        /users (paged), /users/{id}, /projects/{id}/base-authorizations, /group-authorizations,
+ *        /user-authorizations   from `access` (onedev-access-reference.md §3–§5); each answers 404
+ *        `HTTP 404 Not Found` when its part of `access` is absent (a server that does not offer it).
+ *        /users/{id} falls back to the item of `users` with that id; per-project lists default to [].
  * Paging: offset and count are required (406 `Missing query params: [...]`), count > 100 → 406,
  * any unknown query parameter → 406 `Unexpected query params: [...]`.
  * Credentials: HTTP Basic `user:secret` (defaults `auditor` / `s3cr3t-token-value`); none → 401
@@ -65,6 +70,22 @@ export interface FixtureRepository {
   jsonString?: boolean
 }
 
+export interface FixtureAccess {
+  security?: unknown
+  groups?: unknown[]
+  /** By group id (absent group: []). */
+  memberships?: Record<number, unknown[]>
+  /** GET /groups/{id}/authorizations by group id (absent group: []). */
+  groupAuthorizations?: Record<number, unknown[]>
+  users?: unknown[]
+  /** GET /users/{id} answers, by id (default: the item of `users` with that id, else 404). */
+  usersById?: Record<number, unknown>
+  /** Per project id (absent project: []). */
+  baseAuthorizations?: Record<number, unknown[]>
+  groupProjectAuthorizations?: Record<number, unknown[]>
+  userProjectAuthorizations?: Record<number, unknown[]>
+}
+
 export interface Fault {
   /** Answer this status (with `text`, `html` or `json` as the body). */
   status?: number
@@ -99,6 +120,8 @@ export interface OneDevServerOptions {
   issueSetting?: unknown
   /** Repositories by project id; absent: the server has no /repositories endpoints (404). */
   repositories?: Record<number, FixtureRepository>
+  /** Access data (security setting, groups, users, authorizations); each part absent: that endpoint answers 404. */
+  access?: FixtureAccess
   /** Accepted Basic credentials; null accepts any request. */
   credentials?: {user: string; secret: string} | null
   /** Answers every request outside the prefix (default: 404 with an HTML page, as the web UI does). */
@@ -280,7 +303,37 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
       const result = page(projects.map(projectData), query, fault)
       return result.error ? {status: 406, text: result.error} : {status: 200, text: result.body ?? '[]'}
     }
+    const access = options.access ?? {}
+    const paged = (items: unknown[] | undefined) => {
+      if (items === undefined) return {status: 404, text: 'HTTP 404 Not Found'}
+      const bad = checkParams(query, ['name', 'term', 'offset', 'count'], ['offset', 'count'])
+      if (bad) return {status: 406, text: bad}
+      const result = page(items, query, fault)
+      return result.error ? {status: 406, text: result.error} : {status: 200, text: result.body ?? '[]'}
+    }
+    if (method === 'GET' && path === '/groups') return paged(access.groups)
+    if (method === 'GET' && path === '/users') return paged(access.users)
     if (Object.keys(query).length > 0) return {status: 406, text: `Unexpected query params: [${Object.keys(query).join(', ')}]`}
+    if (method === 'GET' && path === '/settings/security') return access.security === undefined ? {status: 404, text: 'HTTP 404 Not Found'} : {status: 200, text: pretty(access.security)}
+    const groupMatch = /^\/groups\/(\d+)\/(memberships|authorizations)$/.exec(path)
+    if (method === 'GET' && groupMatch) {
+      const map = groupMatch[2] === 'memberships' ? access.memberships : access.groupAuthorizations
+      return map === undefined ? {status: 404, text: 'HTTP 404 Not Found'} : {status: 200, text: pretty(map[Number(groupMatch[1])] ?? [])}
+    }
+    const userMatch = /^\/users\/(\d+)$/.exec(path)
+    if (method === 'GET' && userMatch) {
+      if (access.users === undefined && access.usersById === undefined) return {status: 404, text: 'HTTP 404 Not Found'}
+      const id = Number(userMatch[1])
+      const user = access.usersById?.[id] ?? access.users?.find((u) => (u as {id?: unknown}).id === id)
+      return user === undefined ? {status: 404, text: `No row with the given identifier exists: [io.onedev.server.model.User#${id}]`} : {status: 200, text: pretty(user)}
+    }
+    const authorizationMatch = /^\/projects\/(\d+)\/(base|group|user)-authorizations$/.exec(path)
+    if (method === 'GET' && authorizationMatch) {
+      const kind = authorizationMatch[2]
+      const map = kind === 'base' ? access.baseAuthorizations : kind === 'group' ? access.groupProjectAuthorizations : access.userProjectAuthorizations
+      return map === undefined ? {status: 404, text: 'HTTP 404 Not Found'} : {status: 200, text: pretty(map[Number(authorizationMatch[1])] ?? [])}
+    }
+
     const projectMatch = /^\/projects\/(\d+)(\/setting)?$/.exec(path)
     if (method === 'GET' && projectMatch) {
       const id = Number(projectMatch[1])

@@ -44,6 +44,14 @@ export function validateSarif(log: unknown): string[] {
 }
 
 /** Errors of `report` against schemas/report.schema.json; empty when valid. */
+let accessValidator: ValidateFunction | undefined
+
+/** Problems of an `access --format json` answer against schemas/access.schema.json; [] when valid. */
+export function validateAccessJson(report: unknown): string[] {
+  accessValidator ??= compile(join(root, 'schemas', 'access.schema.json'))
+  return accessValidator(report) ? [] : describeErrors(accessValidator.errors)
+}
+
 export function validateReportJson(report: unknown): string[] {
   reportValidator ??= compile(join(root, 'schemas', 'report.schema.json'))
   return reportValidator(report) ? [] : describeErrors(reportValidator.errors)

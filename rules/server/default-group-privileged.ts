@@ -1,0 +1,71 @@
+/**
+ * The default group of new users is an administrator group, holds authorizations, or may create root projects.
+ */
+import {defineRule} from '../../src/engine/rule.js'
+import {groupAuthorizationsOf, securitySettingOf} from '../../src/model/access-data.js'
+import {memberPointer} from '../../src/model/pointer.js'
+import {accessDataOf, chainAuthorizations} from '../../src/onedev/access.js'
+
+export default defineRule({
+  meta: {
+    id: 'server/default-group-privileged',
+    shortDescription: 'The default group of new users is privileged',
+    fullDescription:
+      'Every new user (sign-up, invitation, SSO or LDAP login) joins the default group (`defaultGroupName`); on servers before 11.9.2 every logged-in user counted as a member of the default login group. ' +
+      'Critical when that group is an administrator group; high when it holds project authorizations or may create root projects.',
+    defaultSeverity: 'critical',
+    help: [
+      '## Risk',
+      'Whatever the default group may do, every account may do, including accounts created by self sign-up or by an SSO or LDAP login. An administrator default group makes every user a site administrator.',
+      '',
+      '## Fix',
+      'In OneDev open *Administration → Security Settings* and change *Default Group* to a group without privileges, or in *Administration → Groups* clear',
+      '*Is Site Admin* and *Can Create Root Projects* of that group and remove its project authorizations.',
+      '',
+      '## Example',
+      '```json',
+      '{"defaultGroupName": "Administrators"}   // with Administrators.administrator = true: critical',
+      '```',
+    ].join('\n'),
+    tags: ['access-control', 'least-privilege'],
+    scope: 'server',
+  },
+  check(context) {
+    const {model} = context
+    const security = securitySettingOf(model)
+    const data = accessDataOf(model)
+    if (!security || !data.groups) return []
+    const legacy = security.defaultLoginGroupName !== null
+    const name = security.defaultGroupName ?? security.defaultLoginGroupName
+    if (name === null) return []
+    const group = data.groups.find((g) => g.name === name)
+    if (!group) return []
+    const who = legacy ? 'every logged-in user (the default login group of servers before 11.9.2 applies to all of them)' : 'every new user joins it'
+    const where = `Group ${group.name} is the default group: ${who}`
+    if (group.administrator) {
+      return [
+        {
+          subject: group.name,
+          pointer: memberPointer(model.serverData, group.pointer, 'administrator'),
+          message: `${where}, and it is an administrator group, so they are all site administrators. Choose a default group without privileges in Administration > Security Settings, or clear Is Site Admin of this group.`,
+        },
+      ]
+    }
+    const reasons: string[] = []
+    let held = groupAuthorizationsOf(model, group.id)?.length ?? 0
+    if (held === 0) {
+      for (const project of model.projects) held += chainAuthorizations(model, project).group.filter((e) => e.authorization.groupId === group.id && e.project.id === project.id).length
+    }
+    if (held > 0) reasons.push(`holds ${held} project authorization${held === 1 ? '' : 's'}`)
+    if (group.createRootProjects) reasons.push('may create root projects')
+    if (reasons.length === 0) return []
+    return [
+      {
+        subject: group.name,
+        severity: 'high',
+        pointer: group.createRootProjects && held === 0 ? memberPointer(model.serverData, group.pointer, 'createRootProjects') : group.pointer,
+        message: `${where}, and it ${reasons.join(' and ')}: every account gets that. Choose a default group without privileges in Administration > Security Settings, or move the privileges to a group people are added to deliberately.`,
+      },
+    ]
+  },
+})

@@ -1,0 +1,693 @@
+/**
+ * Who can do what on a project, as the server computes it (onedev-access-reference.md §4.2, §6).
+ * Pure: it reads the model (project tree, roles, protections) and the typed access views of the
+ * server data document, and decides.
+ *
+ * - Principals: anonymous users, every logged-in user ("everyone"), each group, each user,
+ *   administrators (root, enabled members of `administrator` groups, and on servers before 11.9.2
+ *   every logged-in user when the default login group is an administrator group).
+ * - Grants: the roles of base (default) authorizations, group authorizations (for members) and user
+ *   authorizations of the project and every ancestor (a union: a child cannot lower them).
+ *   Anonymous users get base roles only when anonymous access is on, and only read-type
+ *   permissions. Disabled users hold nothing.
+ * - Per branch: the branch protection that applies to the principal (first match, or merged on
+ *   servers up to 8.1), and whether they can push without review or required builds, force-push,
+ *   delete or create it; which job secrets they can read by controlling the build spec of a job
+ *   the secret's authorization admits.
+ */
+import {
+  type Authorization,
+  type Group,
+  groupsOf,
+  membershipsOf,
+  projectAuthorizationsOf,
+  ROOT_USER_ID,
+  securitySettingOf,
+  type SecuritySetting,
+  type User,
+  usersOf,
+} from '../model/access-data.js'
+import type {Severity} from '../report/report-types.js'
+import type {AuditModel, BranchProtection, JobSecret, Project, Role} from '../model/types.js'
+import type {CheckedRef} from './checked-refs.js'
+import {assessSecretAuthorization, branchTruth, type JobMatchExpression} from './job-match.js'
+import {pathMatcher} from './matchers.js'
+import {tryParsePatternSet} from './pattern-set.js'
+import {
+  branchProtectionHierarchy,
+  type EffectiveBranchProtection,
+  effectiveBranchProtectionWhen,
+  effectiveFileProtection,
+  type Hierarchy,
+  type ProtectionSemantics,
+  userMatchOf,
+} from './protection.js'
+import {canForcePush} from './protection-judgement.js'
+import {hasReviewers} from './review-requirement.js'
+import {namedPrincipals, type UserMatch} from './user-match.js'
+
+// ---------------------------------------------------------------- role permissions (onedev-reference.md §4)
+
+function rawFlag(role: Role, key: string): boolean {
+  const raw = role.raw
+  return raw !== null && typeof raw === 'object' && (raw as Record<string, unknown>)[key] === true
+}
+
+/** Implies WriteCode: manage project, pull requests, code comments or workspaces, or code privilege WRITE. */
+export function roleWritesCode(role: Role): boolean {
+  return role.manageProject || role.managePullRequests || role.manageCodeComments || rawFlag(role, 'manageWorkspaces') || role.codePrivilege === 'WRITE'
+}
+
+export function roleReadsCode(role: Role): boolean {
+  return roleWritesCode(role) || role.codePrivilege === 'READ' || rawFlag(role, 'createWorkspaces')
+}
+
+/** May run some job: manage project, manage builds, or a job privilege with run or manage job. */
+export function roleRunsJobs(role: Role): boolean {
+  return role.manageProject || role.manageBuilds || role.jobPrivileges.some((p) => p.runJob || p.manageJob)
+}
+
+/** The broadest thing a base role gives every logged-in user, for access/base-role-broad and sign-up. */
+export type Breadth = 'manage' | 'write' | 'jobs' | 'children-or-issues' | 'read' | 'access'
+
+export function roleBreadth(role: Role): Breadth {
+  if (role.manageProject) return 'manage'
+  if (roleWritesCode(role)) return 'write'
+  if (roleRunsJobs(role) || role.manageBuilds) return 'jobs'
+  if (role.createChildren || role.manageIssues) return 'children-or-issues'
+  if (roleReadsCode(role)) return 'read'
+  return 'access'
+}
+
+// ---------------------------------------------------------------- principals and grants
+
+export type PrincipalKind = 'anonymous' | 'everyone' | 'group' | 'user' | 'administrator'
+
+export interface Grant {
+  role: Role
+  /** The project whose authorization grants it (the audited project or an ancestor). */
+  project: Project
+  /** How: a base role, a group's authorization (with the group's name), a user authorization. */
+  source: 'base' | 'default-role' | 'group' | 'user' | 'default-login-group'
+  groupName?: string
+  authorization: Authorization
+}
+
+export const CAPABILITIES = ['read-code', 'write-code', 'push-without-review', 'force-push', 'delete-branch', 'create-branch', 'run-jobs', 'manage-project', 'administer'] as const
+export type CapabilityId = (typeof CAPABILITIES)[number] | `read-secret:${string}`
+
+export interface Via {
+  role: string
+  project: string | null
+}
+
+export interface PrincipalAccess {
+  kind: PrincipalKind
+  name: string
+  userId?: number
+  /** Roles held on the project (own or inherited), each with where it comes from. */
+  grants: Grant[]
+  /** Why the principal is an administrator (null: not one). */
+  administrator: string | null
+  /** How protections see them: their login name and direct groups (null name: not a named user). */
+  match: {user: string | null; groups: string[]; anonymous: boolean}
+}
+
+export interface AccessData {
+  security: SecuritySetting | undefined
+  groups: Group[] | undefined
+  users: User[] | undefined
+  /** What could not be judged for lack of data (for messages and the access command). */
+  missing: string[]
+}
+
+export function accessDataOf(model: AuditModel): AccessData {
+  const security = securitySettingOf(model)
+  const groups = groupsOf(model)
+  const users = usersOf(model)
+  const missing: string[] = []
+  if (!security) missing.push('security setting')
+  if (!groups) missing.push('groups')
+  if (!users) missing.push('users')
+  return {security, groups, users, missing}
+}
+
+/** The project and every ancestor known to the model, nearest first (stops on a cycle). */
+export function projectChain(model: AuditModel, project: Project): Project[] {
+  const chain = [project]
+  const seen = new Set([project.id])
+  let parentId = project.parentId
+  while (parentId !== null && !seen.has(parentId)) {
+    seen.add(parentId)
+    const parent = model.projectsById.get(parentId)
+    if (!parent) break
+    chain.push(parent)
+    parentId = parent.parentId
+  }
+  return chain
+}
+
+export interface ChainAuthorizations {
+  base: {authorization: Authorization; project: Project}[]
+  group: {authorization: Authorization; project: Project}[]
+  user: {authorization: Authorization; project: Project}[]
+  /** Which lists were not read for some project of the chain. */
+  missing: Set<'base' | 'group' | 'user'>
+}
+
+const chainMemo = new WeakMap<Project, {model: AuditModel; value: ChainAuthorizations}>()
+
+/** Every authorization of the project and its ancestors. */
+export function chainAuthorizations(model: AuditModel, project: Project): ChainAuthorizations {
+  const known = chainMemo.get(project)
+  if (known && known.model === model) return known.value
+  const value: ChainAuthorizations = {base: [], group: [], user: [], missing: new Set()}
+  for (const p of projectChain(model, project)) {
+    const own = projectAuthorizationsOf(model, p)
+    for (const kind of ['base', 'group', 'user'] as const) {
+      const list = own[kind]
+      if (list === undefined) value.missing.add(kind)
+      else for (const authorization of list) value[kind].push({authorization, project: p})
+    }
+  }
+  chainMemo.set(project, {model, value})
+  return value
+}
+
+function roleById(model: AuditModel): Map<number, Role> {
+  return new Map(model.roles.map((role) => [role.id, role]))
+}
+
+/** The group ids a user is a direct member of. */
+export function groupIdsOfUser(model: AuditModel, userId: number, groups: readonly Group[]): number[] {
+  return groups.filter((g) => membershipsOf(model, g.id)?.some((m) => m.userId === userId)).map((g) => g.id)
+}
+
+/** The enabled users of a group (by its memberships); undefined when its memberships were not read. */
+export function membersOf(model: AuditModel, group: Group, users: readonly User[]): User[] | undefined {
+  const memberships = membershipsOf(model, group.id)
+  if (!memberships) return undefined
+  const byId = new Map(users.filter((u) => u.id !== null).map((u) => [u.id!, u]))
+  return memberships.flatMap((m) => {
+    const user = byId.get(m.userId)
+    return user ? [user] : [{pointer: m.pointer, id: m.userId, name: `user #${m.userId}`, fullName: null, disabled: false, type: 'ORDINARY' as const}]
+  })
+}
+
+/** The default login group of servers before 11.9.2: every logged-in user counts as a member. */
+export function defaultLoginGroup(data: AccessData): Group | undefined {
+  const name = data.security?.defaultLoginGroupName
+  return name ? data.groups?.find((g) => g.name === name) : undefined
+}
+
+export interface Administrator {
+  user: User
+  /** Why: `root`, or the administrator groups. */
+  reasons: string[]
+}
+
+/**
+ * Every enabled administrator: root, and members of administrator groups. undefined when groups,
+ * memberships or users were not read. (On servers before 11.9.2 an administrator default login
+ * group makes every logged-in user one: see everyoneIsAdministrator.)
+ */
+const adminMemo = new WeakMap<object, {value: Administrator[] | undefined}>()
+
+export function administratorsOf(model: AuditModel): Administrator[] | undefined {
+  if (!model.serverData) return undefined
+  let known = adminMemo.get(model.serverData)
+  if (!known) adminMemo.set(model.serverData, (known = {value: computeAdministrators(model)}))
+  return known.value
+}
+
+function computeAdministrators(model: AuditModel): Administrator[] | undefined {
+  const data = accessDataOf(model)
+  if (!data.groups || !data.users) return undefined
+  const byId = new Map<number, Administrator>()
+  const root = data.users.find((u) => u.id === ROOT_USER_ID)
+  if (root && !root.disabled) byId.set(ROOT_USER_ID, {user: root, reasons: ['root']})
+  for (const group of data.groups.filter((g) => g.administrator)) {
+    const members = membersOf(model, group, data.users)
+    if (!members) return undefined
+    for (const user of members) {
+      if (user.disabled || user.id === null) continue
+      const entry = byId.get(user.id) ?? {user, reasons: []}
+      entry.reasons.push(`group ${group.name}`)
+      byId.set(user.id, entry)
+    }
+  }
+  return [...byId.values()].sort((a, b) => a.user.id! - b.user.id!)
+}
+
+export function everyoneIsAdministrator(data: AccessData): boolean {
+  return defaultLoginGroup(data)?.administrator === true
+}
+
+/**
+ * The principals of a project and the roles each holds on it (own or inherited). Users listed:
+ * those with a user authorization on the chain, those named in `extraUsers` (e.g. named by branch
+ * protections or asked for), and administrators. Disabled users hold nothing and are left out.
+ */
+export function principalsOf(model: AuditModel, project: Project, extraUsers: readonly string[] = []): PrincipalAccess[] {
+  const data = accessDataOf(model)
+  const roles = roleById(model)
+  const chain = chainAuthorizations(model, project)
+  const grantOf = (entry: {authorization: Authorization; project: Project}, source: Grant['source'], groupName?: string): Grant[] => {
+    const role = roles.get(entry.authorization.roleId)
+    return role ? [{role, project: entry.project, source: entry.authorization.kind === 'default-role' ? 'default-role' : source, ...(groupName ? {groupName} : {}), authorization: entry.authorization}] : []
+  }
+  const groupName = (id: number) => data.groups?.find((g) => g.id === id)?.name ?? `group #${id}`
+  const base = chain.base.flatMap((entry) => grantOf(entry, 'base'))
+  const groupGrants = (groupId: number, source: Grant['source'] = 'group') => chain.group.filter((e) => e.authorization.groupId === groupId).flatMap((e) => grantOf(e, source, groupName(groupId)))
+  const loginGroup = defaultLoginGroup(data)
+  const everyoneAdmin = everyoneIsAdministrator(data)
+  const everyoneGrants = [...base, ...(loginGroup ? groupGrants(loginGroup.id, 'default-login-group') : [])]
+  const principals: PrincipalAccess[] = []
+  if (data.security?.enableAnonymousAccess) {
+    principals.push({kind: 'anonymous', name: 'anonymous', grants: base, administrator: null, match: {user: null, groups: [], anonymous: true}})
+  }
+  principals.push({
+    kind: 'everyone',
+    name: 'everyone',
+    grants: everyoneGrants,
+    administrator: everyoneAdmin ? `every logged-in user is in the default login group ${loginGroup!.name}, an administrator group` : null,
+    match: {user: null, groups: loginGroup ? [loginGroup.name] : [], anonymous: false},
+  })
+  const groupIds = new Set<number>([...chain.group.map((e) => e.authorization.groupId!).filter((id) => id !== undefined), ...(data.groups ?? []).filter((g) => g.administrator).map((g) => g.id)])
+  for (const id of [...groupIds].sort((a, b) => a - b)) {
+    const group = data.groups?.find((g) => g.id === id)
+    const name = groupName(id)
+    principals.push({
+      kind: 'group',
+      name,
+      grants: [...groupGrants(id), ...everyoneGrants],
+      administrator: group?.administrator ? `group ${name} is an administrator group` : everyoneAdmin ? principals[principals.length - 1]!.administrator : null,
+      match: {user: null, groups: loginGroup && loginGroup.name !== name ? [name, loginGroup.name] : [name], anonymous: false},
+    })
+  }
+  const admins = new Map((administratorsOf(model) ?? []).map((a) => [a.user.id!, a]))
+  const userIds = new Set<number>(chain.user.map((e) => e.authorization.userId!).filter((id) => id !== undefined))
+  const wanted = new Set(extraUsers.map((n) => n.toLowerCase()))
+  for (const user of data.users ?? []) if (user.id !== null && wanted.has(user.name.toLowerCase())) userIds.add(user.id)
+  for (const id of admins.keys()) userIds.add(id)
+  for (const id of [...userIds].sort((a, b) => a - b)) {
+    const user = data.users?.find((u) => u.id === id)
+    if (user?.disabled) continue
+    const name = user?.name ?? `user #${id}`
+    const memberOf = data.groups ? groupIdsOfUser(model, id, data.groups) : []
+    const admin = admins.get(id)
+    principals.push({
+      kind: admin ? 'administrator' : 'user',
+      name,
+      userId: id,
+      grants: [...chain.user.filter((e) => e.authorization.userId === id).flatMap((e) => grantOf(e, 'user')), ...memberOf.flatMap((g) => groupGrants(g)), ...everyoneGrants],
+      administrator: admin ? admin.reasons.join(', ') : everyoneAdmin ? principals[1]!.administrator : null,
+      match: {user: name, groups: [...memberOf.map(groupName), ...(loginGroup ? [loginGroup.name] : [])], anonymous: false},
+    })
+  }
+  return principals
+}
+
+// ---------------------------------------------------------------- capabilities
+
+/** Read-type permissions only for anonymous users (§6 ANON_OK). */
+function applicable(principal: PrincipalAccess, permission: 'read' | 'write'): boolean {
+  return principal.kind !== 'anonymous' || permission === 'read'
+}
+
+export function grantsFor(principal: PrincipalAccess, test: (role: Role) => boolean, permission: 'read' | 'write' = 'write'): Grant[] {
+  if (!applicable(principal, permission)) return []
+  return principal.grants.filter((g) => test(g.role))
+}
+
+export function viaOf(principal: PrincipalAccess, grants: readonly Grant[]): Via[] {
+  if (principal.administrator !== null) return [{role: 'administrator', project: null}]
+  const seen = new Set<string>()
+  const out: Via[] = []
+  for (const g of grants) {
+    const key = `${g.role.name}\u0000${g.project.path}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push({role: g.role.name, project: g.project.path})
+  }
+  return out
+}
+
+export function canWriteCode(principal: PrincipalAccess): boolean {
+  return principal.administrator !== null || grantsFor(principal, roleWritesCode).length > 0
+}
+
+/** Whether a userMatch applies to the principal (except clauses first; `anyone` matches anonymous users too). */
+export function userMatchApplies(userMatch: UserMatch, principal: PrincipalAccess): boolean {
+  const matches = (c: UserMatch['criteria'][number]) =>
+    c.kind === 'anyone' ||
+    (c.kind === 'user' && principal.match.user !== null && principal.match.user.toLowerCase() === c.name.toLowerCase()) ||
+    (c.kind === 'group' && principal.match.groups.includes(c.name))
+  if (userMatch.exceptions.some(matches)) return false
+  return userMatch.criteria.some(matches)
+}
+
+export interface BranchAccess {
+  effective: EffectiveBranchProtection | null
+  /** Update the branch with no review and no required build (for them). */
+  pushWithoutReview: boolean
+  /** The same, for a change of the build spec `.onedev-buildspec.yml` (file protections included). */
+  buildSpecWithoutReview: boolean
+  forcePush: boolean
+  delete: boolean
+  create: boolean
+}
+
+export const BUILD_SPEC = '.onedev-buildspec.yml'
+
+/** What a principal with code write can do on one branch under the protection that applies to them. */
+export function branchAccess(project: Project, ancestors: Project[], branch: string, principal: PrincipalAccess, semantics: ProtectionSemantics): BranchAccess {
+  const hierarchy = branchProtectionHierarchy(project, ancestors)
+  const effective = effectiveBranchProtectionWhen(hierarchy, branch, (m) => userMatchApplies(m, principal), semantics)
+  if (!effective) return {effective, pushWithoutReview: true, buildSpecWithoutReview: true, forcePush: true, delete: true, create: true}
+  const pushWithoutReview = !hasReviewers(effective.reviewRequirement) && effective.jobNames.length === 0
+  const file = effectiveFileProtection(effective, BUILD_SPEC)
+  const buildSpecWithoutReview = pushWithoutReview && (!file || (!hasReviewers(file.reviewRequirement) && file.jobNames.length === 0))
+  return {effective, pushWithoutReview, buildSpecWithoutReview, forcePush: canForcePush(effective, semantics), delete: !effective.preventDeletion, create: !effective.preventCreation}
+}
+
+// ---------------------------------------------------------------- job secrets
+
+function patternMatches(pattern: string, branch: string): boolean {
+  const set = tryParsePatternSet(pattern)
+  return set ? set.matches(branch, pathMatcher) : pathMatcher(pattern, branch)
+}
+
+/** Whether a job secret's authorization may admit a build on `branch` (unknown counts as yes: the safer reading). */
+export function secretAdmitsBranch(secret: JobSecret, branch: string): boolean {
+  const assessment = assessSecretAuthorization(secret.authorization)
+  if (assessment.breadth === 'invalid') return false
+  if (assessment.breadth === 'any-job' || assessment.text === null) return true
+  if (assessment.patternSet) return assessment.patternSet.matches(branch, pathMatcher)
+  return assessment.expression ? branchTruth(assessment.expression, (patterns) => patterns.some((p) => patternMatches(p, branch))) !== 'false' : false
+}
+
+/** A generic new branch name, and one per wildcard branch pattern of the authorization: names a pusher could create. */
+function newBranchCandidates(secret: JobSecret): string[] {
+  const assessment = assessSecretAuthorization(secret.authorization)
+  const patterns = assessment.patternSet ? assessment.patternSet.includes : assessment.expression ? branchPatternsOfExpression(assessment.expression) : []
+  const names = patterns.filter((p) => /[*?]/.test(p)).map((p) => p.replace(/\*\*/g, 'x/y').replace(/\*/g, 'x').replace(/\?/g, 'x'))
+  return [...new Set(['onedev-audit-probe', ...names])]
+}
+
+function branchPatternsOfExpression(expression: JobMatchExpression): string[] {
+  switch (expression.type) {
+    case 'on-branch':
+      return expression.patterns
+    case 'and':
+    case 'or':
+      return [...branchPatternsOfExpression(expression.left), ...branchPatternsOfExpression(expression.right)]
+    case 'not':
+      return []
+    default:
+      return []
+  }
+}
+
+export interface SecretRoute {
+  secret: JobSecret
+  /** The project whose setting holds the secret. */
+  owner: Project
+  /** `push` to an existing checked branch without review, or `create` a new branch (creation skips review and builds). */
+  how: 'push' | 'create'
+  branch: string
+}
+
+/**
+ * How a principal with code write can get a job secret into a job whose build spec they control:
+ * push a build spec change to a checked branch the secret admits with no review or required build
+ * for them, or create a new branch the secret admits (creation skips review and build checks).
+ * One route per secret name (the first found). Running an existing job is not reading the secret.
+ */
+export function secretRoutes(
+  project: Project,
+  ancestors: Project[],
+  branches: readonly CheckedRef[],
+  principal: PrincipalAccess,
+  semantics: ProtectionSemantics,
+): SecretRoute[] {
+  if (!canWriteCode(principal)) return []
+  const routes: SecretRoute[] = []
+  const done = new Set<string>()
+  const existing = new Set(branches.map((b) => b.name))
+  for (const owner of [project, ...ancestors]) {
+    for (const secret of owner.setting?.jobSecrets ?? []) {
+      if (done.has(secret.name)) continue
+      let route: SecretRoute | undefined
+      for (const ref of branches) {
+        if (!secretAdmitsBranch(secret, ref.name)) continue
+        if (branchAccess(project, ancestors, ref.name, principal, semantics).buildSpecWithoutReview) {
+          route = {secret, owner, how: 'push', branch: ref.name}
+          break
+        }
+      }
+      if (!route) {
+        for (const name of newBranchCandidates(secret)) {
+          if (existing.has(name) || !secretAdmitsBranch(secret, name)) continue
+          if (branchAccess(project, ancestors, name, principal, semantics).create) {
+            route = {secret, owner, how: 'create', branch: name}
+            break
+          }
+        }
+      }
+      if (route) {
+        done.add(secret.name)
+        routes.push(route)
+      }
+    }
+  }
+  return routes
+}
+
+// ---------------------------------------------------------------- the access table
+
+export interface Capability {
+  id: CapabilityId
+  via: Via[]
+}
+
+export interface PrincipalCapabilities {
+  kind: PrincipalKind
+  name: string
+  capabilities: Capability[]
+}
+
+/** Every capability of a principal on a project and branch, each with the grants it comes from. */
+export function capabilitiesOf(
+  project: Project,
+  ancestors: Project[],
+  branch: CheckedRef | null,
+  principal: PrincipalAccess,
+  semantics: ProtectionSemantics,
+): Capability[] {
+  const out: Capability[] = []
+  const add = (id: CapabilityId, grants: readonly Grant[] | null) => {
+    if (grants !== null && (principal.administrator !== null || grants.length > 0)) out.push({id, via: viaOf(principal, grants)})
+  }
+  const read = grantsFor(principal, roleReadsCode, 'read')
+  const write = grantsFor(principal, roleWritesCode)
+  const admin = principal.administrator !== null
+  add('read-code', read)
+  add('write-code', write)
+  if (branch && (admin || write.length > 0)) {
+    const access = branchAccess(project, ancestors, branch.name, principal, semantics)
+    if (access.pushWithoutReview) add('push-without-review', write)
+    if (access.forcePush) add('force-push', write)
+    if (access.delete) add('delete-branch', write)
+    if (access.create) add('create-branch', write)
+  }
+  add('run-jobs', grantsFor(principal, roleRunsJobs))
+  const branches = branch ? [branch] : []
+  for (const route of secretRoutes(project, ancestors, branches, principal, semantics)) add(`read-secret:${route.secret.name}`, write)
+  add('manage-project', grantsFor(principal, (r) => r.manageProject))
+  if (admin) out.push({id: 'administer', via: [{role: 'administrator', project: null}]})
+  return out
+}
+
+// ---------------------------------------------------------------- where roles are held
+
+export interface RoleHolding {
+  /** Projects whose base authorizations (or pre-11.11 default role) give it to every logged-in user. */
+  base: Set<string>
+  groups: Set<number>
+  users: Set<number>
+  /** Every project where it is granted, by path. */
+  projects: Set<string>
+}
+
+export interface RoleHoldings {
+  /** By role id; a role absent here is held by nobody in what was read. */
+  byRole: Map<number, RoleHolding>
+  /** How many projects' authorizations were read. */
+  projectsRead: number
+}
+
+const AUTHORIZATIONS_KEY = /^projects\/(\d+)\/(base|group|user)-authorizations$/
+const OTHER_AUTHORIZATIONS_KEY = /^(groups|users|access-tokens)\/(\d+)\/authorizations$/
+const holdingsMemo = new WeakMap<object, {value: RoleHoldings | undefined}>()
+
+/**
+ * Where each role is held: every base, group, user and access-token authorization in the server data
+ * document, and the default roles of servers before 11.11. undefined when no project's
+ * authorizations were read (role holdings cannot be judged).
+ */
+export function roleHoldingsOf(model: AuditModel): RoleHoldings | undefined {
+  const data = model.serverData
+  if (!data) return undefined
+  let known = holdingsMemo.get(data)
+  if (!known) holdingsMemo.set(data, (known = {value: computeHoldings(model, data)}))
+  return known.value
+}
+
+function computeHoldings(model: AuditModel, data: Record<string, unknown>): RoleHoldings | undefined {
+  const byRole = new Map<number, RoleHolding>()
+  const holding = (roleId: number) => {
+    let h = byRole.get(roleId)
+    if (!h) byRole.set(roleId, (h = {base: new Set(), groups: new Set(), users: new Set(), projects: new Set()}))
+    return h
+  }
+  const pathOf = (id: number) => model.projectsById.get(id)?.path ?? `#${id}`
+  const read = new Set<number>()
+  for (const key of Object.keys(data)) {
+    const project = AUTHORIZATIONS_KEY.exec(key)
+    const other = project ? null : OTHER_AUTHORIZATIONS_KEY.exec(key)
+    if (!project && !other) continue
+    const list = data[key]
+    if (!Array.isArray(list)) continue
+    if (project) read.add(Number(project[1]))
+    for (const item of list) {
+      if (item === null || typeof item !== 'object') continue
+      const a = item as Record<string, unknown>
+      if (typeof a.roleId !== 'number') continue
+      const h = holding(a.roleId)
+      const projectId = project ? Number(project[1]) : typeof a.projectId === 'number' ? a.projectId : undefined
+      if (projectId !== undefined) h.projects.add(pathOf(projectId))
+      const kind = project ? project[2] : other![1] === 'groups' ? 'group' : other![1] === 'users' ? 'user' : 'token'
+      if (kind === 'base' && projectId !== undefined) h.base.add(pathOf(projectId))
+      else if (kind === 'group') {
+        const id = project ? a.groupId : Number(other![2])
+        if (typeof id === 'number') h.groups.add(id)
+      } else if (kind === 'user') {
+        const id = project ? a.userId : Number(other![2])
+        if (typeof id === 'number') h.users.add(id)
+      } else if (kind === 'token' && typeof a.tokenId === 'number') h.users.add(-a.tokenId)
+    }
+  }
+  for (const project of model.projectsById.values()) {
+    if (project.defaultRoleId === undefined) continue
+    read.add(project.id)
+    if (project.defaultRoleId === null) continue
+    const h = holding(project.defaultRoleId)
+    h.base.add(project.path)
+    h.projects.add(project.path)
+  }
+  if (read.size === 0) return undefined
+  return {byRole, projectsRead: read.size}
+}
+
+/** "every logged-in user on 2 projects, 1 group and 3 users": who holds a role, for messages. */
+export function describeHolding(holding: RoleHolding | undefined): string {
+  if (!holding) return 'held by nobody'
+  const parts: string[] = []
+  const n = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
+  if (holding.base.size > 0) parts.push(`every logged-in user (base role of ${n(holding.base.size, 'project')})`)
+  if (holding.groups.size > 0) parts.push(n(holding.groups.size, 'group'))
+  const tokens = [...holding.users].filter((id) => id < 0).length
+  const users = holding.users.size - tokens
+  if (users > 0) parts.push(n(users, 'user'))
+  if (tokens > 0) parts.push(n(tokens, 'access token'))
+  const where = [...holding.projects].sort()
+  const shown = where.slice(0, 5).join(', ') + (where.length > 5 ? ` and ${where.length - 5} more` : '')
+  return `held by ${parts.join(', ')}${where.length > 0 ? ` on ${shown}` : ''}`
+}
+
+/** How messages name a principal: `every logged-in user`, `group Developers`, `user alice`, `administrator root`. */
+export function describePrincipalAccess(principal: Pick<PrincipalAccess, 'kind' | 'name'>): string {
+  switch (principal.kind) {
+    case 'anonymous':
+      return 'anonymous users'
+    case 'everyone':
+      return 'every logged-in user'
+    default:
+      return `${principal.kind} ${principal.name}`
+  }
+}
+
+/** Login names that the enabled branch protections' user matches name (they may get another protection). */
+export function protectionUserNames(hierarchy: Hierarchy<BranchProtection>): string[] {
+  const names = new Set<string>()
+  for (const {item} of hierarchy) {
+    if (!item.enabled) continue
+    const match = userMatchOf(item)
+    if (match) for (const p of namedPrincipals(match)) if (p.kind === 'user') names.add(p.name)
+  }
+  return [...names]
+}
+
+const LOWER: Record<Severity, Severity> = {critical: 'high', high: 'medium', medium: 'low', low: 'info', info: 'info'}
+
+/**
+ * For role findings: where the role is held and by how many principals (" It is held by ..."), and
+ * the severity one level below `base` when nobody holds it. Nothing when holdings were not read.
+ */
+export function holdingNote(model: AuditModel, role: Role, base: Severity): {text: string; severity: {severity?: Severity}} {
+  const holdings = roleHoldingsOf(model)
+  if (!holdings) return {text: '', severity: {}}
+  const holding = holdings.byRole.get(role.id)
+  if (!holding) return {text: ` It is held by nobody in the ${holdings.projectsRead} project${holdings.projectsRead === 1 ? '' : 's'} read, so the finding is one level lower.`, severity: {severity: LOWER[base]}}
+  const principals = holding.groups.size + holding.users.size + (holding.base.size > 0 ? 1 : 0)
+  return {text: ` It is ${describeHolding(holding)} (${principals} principal${principals === 1 ? '' : 's'}).`, severity: {}}
+}
+
+/**
+ * Names of principals for a message, at most `max` then a count: every logged-in user first, then
+ * groups (administrator groups left out: their members are named as administrators), users, and the
+ * administrators together as `administrators (root, alice)`.
+ */
+export function describePrincipalList(principals: readonly PrincipalAccess[], max = 10): string {
+  const names: string[] = []
+  if (principals.some((p) => p.kind === 'everyone')) names.push('every logged-in user')
+  const admins = principals.filter((p) => p.kind === 'administrator').map((p) => p.name)
+  for (const p of principals) {
+    if (p.kind === 'group' && !(admins.length > 0 && p.administrator?.startsWith('group '))) names.push(`group ${p.name}`)
+  }
+  for (const p of principals) if (p.kind === 'user') names.push(`user ${p.name}`)
+  const shownAdmins = admins.slice(0, max)
+  if (admins.length > 0) names.push(`administrator${admins.length === 1 ? '' : 's'} (${shownAdmins.join(', ')}${admins.length > max ? ` and ${admins.length - max} more` : ''})`)
+  return names.length > max ? `${names.slice(0, max).join(', ')} and ${names.length - max} more` : names.join(', ')
+}
+
+/** `onedev-audit access`: the principals of a project with their capabilities on one branch. */
+export function projectAccess(
+  model: AuditModel,
+  project: Project,
+  branch: CheckedRef | null,
+  semantics: ProtectionSemantics,
+  principalName?: string,
+): PrincipalCapabilities[] {
+  const ancestors = projectChain(model, project).slice(1).filter((p) => p.setting !== null)
+  const hierarchy = branchProtectionHierarchy(project, ancestors)
+  const extra = [...protectionUserNames(hierarchy), ...(principalName ? [principalName] : [])]
+  let principals = principalsOf(model, project, extra)
+  if (principalName !== undefined) {
+    const wanted = principalName.toLowerCase()
+    principals = principals.filter((p) => p.name.toLowerCase() === wanted)
+  }
+  return principals.map((p) => ({kind: p.kind, name: p.name, capabilities: capabilitiesOf(project, ancestors, branch, p, semantics)}))
+}
+
+/**
+ * The principals who can write code on the project (anonymous users never can), with the users
+ * named by its branch protections; undefined when some authorization list of the project or an
+ * ancestor was not read (the rules that need them stay silent).
+ */
+export function codeWriters(model: AuditModel, project: Project, ancestors: Project[]): PrincipalAccess[] | undefined {
+  if (chainAuthorizations(model, project).missing.size > 0) return undefined
+  const hierarchy = branchProtectionHierarchy(project, ancestors)
+  return principalsOf(model, project, protectionUserNames(hierarchy)).filter((p) => p.kind !== 'anonymous' && canWriteCode(p))
+}

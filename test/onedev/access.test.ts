@@ -1,0 +1,104 @@
+import {describe, expect, it} from 'vitest'
+
+import {administratorsOf, capabilitiesOf, principalsOf, projectAccess, roleHoldingsOf} from '../../src/onedev/access.js'
+import {accessModel} from '../helpers/access-builders.js'
+import {project} from '../helpers/model-builders.js'
+
+const ids = {root: 1, alice: 2, bob: 3, carol: 4, bot: 5}
+const USERS = [
+  {id: 1, name: 'admin'},
+  {id: 2, name: 'alice'},
+  {id: 3, name: 'bob'},
+  {id: 4, name: 'carol', disabled: true},
+  {id: 5, name: 'ci-bot', type: 'SERVICE'},
+]
+const GROUPS = [
+  {id: 1, name: 'Administrators', administrator: true},
+  {id: 2, name: 'devs'},
+]
+
+function tree() {
+  const top = project({id: 1, path: 'org'})
+  const middle = project({id: 2, path: 'org/team', parentId: 1})
+  const leaf = project({id: 3, path: 'org/team/app', parentId: 2})
+  return {top, middle, leaf}
+}
+
+function capabilityIds(m: ReturnType<typeof accessModel>, leafId: number, name: string, branch = 'main') {
+  const p = m.projectsById.get(leafId)!
+  const found = projectAccess(m, p, {name: branch, reason: 'given'}, 'first-match', name)
+  return found.map((x) => ({kind: x.kind, ids: x.capabilities.map((c) => c.id)}))
+}
+
+describe('principals and what they may do', () => {
+  it('every principal kind, with grants inherited through two ancestors', () => {
+    const {top, middle, leaf} = tree()
+    const m = accessModel({
+      projects: [leaf],
+      ancestors: [middle, top],
+      security: {enableAnonymousAccess: true},
+      groups: GROUPS,
+      members: {1: [ids.alice], 2: [ids.bob, ids.carol]},
+      users: USERS,
+      base: {1: [3]},
+      groupGrants: {2: [[2, 2]]},
+      userGrants: {1: [[ids.carol, 1]], 3: [[ids.bot, 4]]},
+    })
+    const principals = principalsOf(m, leaf)
+    expect(principals.map((p) => `${p.kind}:${p.name}`)).toEqual(['anonymous:anonymous', 'everyone:everyone', 'group:Administrators', 'group:devs', 'administrator:admin', 'administrator:alice', 'user:ci-bot'])
+    // Code Reader from the grandparent reaches anonymous users (read only) and everyone.
+    expect(capabilityIds(m, 3, 'anonymous')).toEqual([{kind: 'anonymous', ids: ['read-code']}])
+    expect(capabilityIds(m, 3, 'everyone')).toEqual([{kind: 'everyone', ids: ['read-code']}])
+    // Code Writer of devs on the parent: write, and no protection on main.
+    const devs = principals.find((p) => p.name === 'devs')!
+    const caps = capabilitiesOf(leaf, [middle, top], {name: 'main', reason: 'given'}, devs, 'first-match')
+    expect(caps.find((c) => c.id === 'write-code')?.via).toEqual([{role: 'Code Writer', project: 'org/team'}])
+    expect(caps.map((c) => c.id)).toEqual(['read-code', 'write-code', 'push-without-review', 'force-push', 'delete-branch', 'create-branch', 'run-jobs'])
+    // The disabled user holds nothing: not listed although she owns the root project.
+    expect(principals.some((p) => p.name === 'carol')).toBe(false)
+    expect(capabilityIds(m, 3, 'alice')[0]!.ids).toContain('administer')
+    expect(administratorsOf(m)!.map((a) => a.user.name)).toEqual(['admin', 'alice'])
+  })
+
+  it('anonymous users are absent when anonymous access is off, and never get write', () => {
+    const {top} = tree()
+    const off = accessModel({projects: [top], security: {enableAnonymousAccess: false}, groups: [], users: [], base: {1: [2]}})
+    expect(principalsOf(off, top).map((p) => p.kind)).toEqual(['everyone'])
+    const on = accessModel({projects: [top], security: {enableAnonymousAccess: true}, groups: [], users: [], base: {1: [2]}})
+    expect(capabilityIds(on, 1, 'anonymous')).toEqual([{kind: 'anonymous', ids: ['read-code']}])
+    expect(capabilityIds(on, 1, 'everyone')[0]!.ids).toContain('write-code')
+  })
+
+  it('servers before 11.11: the project default role stands for base authorizations', () => {
+    const {top, middle} = tree()
+    top.defaultRoleId = 2
+    middle.defaultRoleId = null
+    const m = accessModel({projects: [middle], ancestors: [top], groups: [], users: [], groupGrants: {}, userGrants: {}})
+    delete m.serverData!['projects/1/base-authorizations']
+    delete m.serverData!['projects/2/base-authorizations']
+    expect(capabilityIds(m, 2, 'everyone')[0]!.ids).toContain('write-code')
+    expect(roleHoldingsOf(m)!.byRole.get(2)!.base).toEqual(new Set(['org']))
+  })
+
+  it('servers before 11.9.2: an administrator default login group makes every logged-in user an administrator', () => {
+    const {top} = tree()
+    const m = accessModel({projects: [top], security: {defaultLoginGroupName: 'Administrators'}, groups: GROUPS, users: USERS, base: {}})
+    expect(capabilityIds(m, 1, 'everyone')[0]!.ids).toContain('administer')
+  })
+
+  it('branch capabilities follow the protection that applies to each principal (user and group matches)', () => {
+    const leaf = project({
+      id: 9,
+      path: 'app',
+      branchProtections: [
+        {branches: 'main', userMatch: 'user(bob)', preventForcedPush: false, preventDeletion: false, preventCreation: false, reviewRequirement: null},
+        {branches: 'main', userMatch: 'anyone', preventForcedPush: true, preventDeletion: true, preventCreation: true, reviewRequirement: 'group(devs)'},
+      ],
+      jobSecrets: [{name: 'deploy', authorization: 'on branch "main"'}, {name: 'any', authorization: 'on branch "**"'}],
+    })
+    const m = accessModel({projects: [leaf], groups: GROUPS, members: {2: [ids.bob]}, users: USERS, groupGrants: {9: [[2, 2]]}, userGrants: {9: [[ids.bob, 2]]}})
+    expect(capabilityIds(m, 9, 'bob')[0]!.ids).toEqual(['read-code', 'write-code', 'push-without-review', 'force-push', 'delete-branch', 'create-branch', 'run-jobs', 'read-secret:deploy', 'read-secret:any'])
+    // Everyone else in devs: reviews on main, and creation of new branches still reaches `any`.
+    expect(capabilityIds(m, 9, 'devs')[0]!.ids).toEqual(['read-code', 'write-code', 'run-jobs', 'read-secret:any'])
+  })
+})
