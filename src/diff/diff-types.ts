@@ -163,6 +163,10 @@ export interface Finding {
    */
   file?: string
   /**
+   * `server`: `pointer` points into the server data document (server.json of a folder snapshot: security and admin settings, groups, users, authorizations), not into a project's setting.
+   */
+  document?: 'server'
+  /**
    * Stable across runs for the same finding: rule, server, project path, subject.
    */
   fingerprint: string

@@ -103,6 +103,8 @@ describe('diff', () => {
     ])
     expect(report.changes.find((c: any) => c.aspect === 'force push').principals).toEqual(['everyone else', 'group(release-bots)'])
     expect(report.findings.new.map((f: any) => f.ruleId).sort()).toEqual([
+      // The widened secret is now reachable by whoever can push master without review.
+      'access/secret-reachable',
       'branch-protection/force-push-allowed',
       'job-secret/broad-branches',
       'role/over-privileged',
@@ -111,7 +113,7 @@ describe('diff', () => {
     // The renamed project's other findings are unchanged, not fixed and new again. The one fixed:
     // user(admin) was the only one who could force-push master; now everyone can.
     expect(report.findings.fixed.map((f: any) => [f.ruleId, f.subject])).toEqual([['branch-protection/user-bypass', 'master']])
-    expect(report.summary).toMatchObject({weakened: 8, strengthened: 1, neutral: 1})
+    expect(report.summary).toMatchObject({weakened: 9, strengthened: 1, neutral: 1})
     expectNoCanary(result.stdout)
   }, SLOW)
 
@@ -125,7 +127,7 @@ describe('diff', () => {
     const stylish = await runCli(['diff', withSecrets, weakened])
     expect(stylish.stdout).toContain('weakened      high      Branch "master" (everyone else, group(release-bots)): force push prevented -> allowed.  branch-protection/force-push-allowed')
     expect(stylish.stdout).toContain('Job secret "deploy-token": authorization widened: on branch "main" -> on branch "**".')
-    expect(stylish.stdout).toMatch(/✖ 8 weakened \(6 high, 2 medium\), 1 strengthened, 1 neutral; findings: 4 new, 1 fixed, \d+ unchanged\n$/)
+    expect(stylish.stdout).toMatch(/✖ 9 weakened \(7 high, 2 medium\), 1 strengthened, 1 neutral; findings: 5 new, 1 fixed, \d+ unchanged\n$/)
     const markdown = await runCli(['diff', withSecrets, weakened, '--format', 'markdown'])
     expect(markdown.stdout).toContain('## Weakened')
     expect(markdown.stdout).toContain('## New findings')
@@ -136,7 +138,7 @@ describe('diff', () => {
     const output = join(dir, 'diff.sarif')
     const result = await runCli(['diff', withSecrets, weakened, '--format', 'sarif', '--output', output])
     expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/^onedev-audit: wrote sarif diff to .*diff\.sarif: 5 changes, 8 weakened\n$/)
+    expect(result.stderr).toMatch(/^onedev-audit: wrote sarif diff to .*diff\.sarif: 5 changes, 9 weakened\n$/)
     const log = JSON.parse(await readFile(output, 'utf8'))
     expect(validateSarif(log)).toEqual([])
     expect(await multitoolErrors(output)).toEqual([])
@@ -151,12 +153,12 @@ describe('diff', () => {
       ['drift/web-hook', 'updated', 'fail', 'warning'],
       ['drift/project', 'updated', 'informational', 'none'],
     ])
-    expect(run.results.filter((r: any) => r.baselineState === 'new' && !r.ruleId.startsWith('drift/'))).toHaveLength(4)
+    expect(run.results.filter((r: any) => r.baselineState === 'new' && !r.ruleId.startsWith('drift/'))).toHaveLength(5)
     expectNoCanary(await readFile(output, 'utf8'))
     // Fixed findings are there as absent, and do not fail.
     const back = JSON.parse((await runCli(['diff', weakened, withSecrets, '--format', 'sarif'])).stdout)
     const absent = back.runs[0].results.filter((r: any) => r.baselineState === 'absent' && !r.ruleId.startsWith('drift/'))
-    expect(absent).toHaveLength(4)
+    expect(absent).toHaveLength(5)
     expect(absent.every((r: any) => r.kind === 'pass' && r.level === 'none')).toBe(true)
     expect(validateSarif(back)).toEqual([])
   }, SLOW)
