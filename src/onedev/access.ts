@@ -288,7 +288,7 @@ export function principalsOf(model: AuditModel, project: Project, extraUsers: re
   const admins = new Map((administratorsOf(model) ?? []).map((a) => [a.user.id!, a]))
   const userIds = new Set<number>(chain.user.map((e) => e.authorization.userId!).filter((id) => id !== undefined))
   const wanted = new Set(extraUsers.map((n) => n.toLowerCase()))
-  for (const user of data.users ?? []) if (user.id !== null && wanted.has(user.name.toLowerCase())) userIds.add(user.id)
+  if (wanted.size > 0) for (const user of data.users ?? []) if (user.id !== null && wanted.has(user.name.toLowerCase())) userIds.add(user.id)
   for (const id of admins.keys()) userIds.add(id)
   for (const id of [...userIds].sort((a, b) => a - b)) {
     const user = data.users?.find((u) => u.id === id)

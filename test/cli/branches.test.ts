@@ -11,7 +11,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {EMPTY_SETTING, serverEnv} from '../helpers/fixture-server.js'
+import {EMPTY_ACCESS, EMPTY_SETTING, serverEnv} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 
 const PROJECTS = [
@@ -55,7 +55,7 @@ function subjects(report: Report, ruleId: string): string[][] {
 let server: OneDevServer
 
 beforeAll(async () => {
-  server = await startOneDevServer({projects: PROJECTS, settings: SETTINGS, roles: [], repositories: REPOSITORIES})
+  server = await startOneDevServer({projects: PROJECTS, settings: SETTINGS, roles: [], repositories: REPOSITORIES, access: EMPTY_ACCESS})
 })
 afterAll(async () => {
   await server.close()
@@ -139,7 +139,7 @@ describe('checked branches come from the server', () => {
 
 describe('servers without the repository endpoints, and tokens without read code', () => {
   it('a contract-only server (404 on /repositories) still gets a full audit of main, with one notice and the same exit code', async () => {
-    const contract = await startOneDevServer({prefix: '/api', projects: PROJECTS.slice(0, 2), settings: SETTINGS, roles: []})
+    const contract = await startOneDevServer({prefix: '/api', projects: PROJECTS.slice(0, 2), settings: SETTINGS, roles: [], access: EMPTY_ACCESS})
     try {
       const result = await runCli(['scan', '--all-projects', '--format', 'json', '--concurrency', '1'], {env: serverEnv(contract)})
       expect(result.code).toBe(1)
@@ -185,7 +185,7 @@ describe('large tag lists', () => {
   it('3,000 release tags under one weak protection make one finding per rule, with a count and examples', async () => {
     const tags = Array.from({length: 3000}, (_, i) => `v1.${i}`)
     const weak = {...EMPTY_SETTING, tagProtections: [{enabled: true, tags: 'v*', userMatch: 'anyone', preventUpdate: false, preventDeletion: true, preventCreation: true, commitSignatureRequired: true}]}
-    const big = await startOneDevServer({projects: [{id: 1, path: 'rel', parentId: null}], settings: {1: weak}, roles: [], repositories: {1: {defaultBranch: 'main', tags}}})
+    const big = await startOneDevServer({projects: [{id: 1, path: 'rel', parentId: null}], settings: {1: weak}, roles: [], repositories: {1: {defaultBranch: 'main', tags}}, access: EMPTY_ACCESS})
     try {
       const report: Report = JSON.parse((await scan([], big)).stdout)
       const tagFindings = report.findings.filter((f) => f.ruleId.startsWith('tag-protection/'))

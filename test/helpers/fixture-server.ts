@@ -61,6 +61,9 @@ export const FIXTURE_REPOSITORIES = {
   4: {defaultBranch: null},
 }
 
+/** Access data that grants nothing: every access endpoint answers, so no check is reported as not evaluated. */
+export const EMPTY_ACCESS = {security: {enableSelfRegister: false}, groups: [], users: [], memberships: {}, groupAuthorizations: {}, baseAuthorizations: {}, groupProjectAuthorizations: {}, userProjectAuthorizations: {}}
+
 export function fixtureServerOptions(overrides: OneDevServerOptions = {}): OneDevServerOptions {
   return {
     roles: fixture('roles.json'),
