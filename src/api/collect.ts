@@ -168,26 +168,63 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const serverData: ServerData = {}
   const notEvaluated = new NotEvaluatedLog()
 
+  // Two data sources asking for the same path (e.g. /settings/security) share one request.
+  const optionalRequests = new Map<string, Promise<unknown>>()
+
+  const SKIPPED = Symbol('skipped')
+
+  /**
+   * One GET of an optional endpoint: the redacted payload, or `missing` with the status for 404/405
+   * (also, unsent, once another request found `endpoint` missing); other failures throw.
+   */
+  async function optionalRequest(path: string, paged: boolean, endpoint: string): Promise<{value: unknown} | {missing: number}> {
+    try {
+      const body = await limit(() => {
+        if (stopped) return notSent()
+        if (notEvaluated.has(endpoint)) return Promise.resolve(SKIPPED)
+        return paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))
+      })
+      if (body === SKIPPED) return {missing: 0}
+      const key = path.replace(/^\/+/, '')
+      const redacted = redactServerPayload(key, body, true)
+      serverData[key] = redacted
+      return {value: redacted}
+    } catch (error) {
+      if (isMissingEndpoint(error)) return {missing: (error as ApiError).error.status!}
+      throw error
+    }
+  }
+
   function optionalFetch(group: Group, project?: ProjectRef): OptionalFetch {
     return {
-      async get(path: string, spec: OptionalGet): Promise<unknown> {
-        if (notEvaluated.has(spec.endpoint)) return undefined
-        try {
-          const body = await limit(() => {
-            if (stopped) return notSent()
-            if (notEvaluated.has(spec.endpoint)) return Promise.resolve(undefined)
-            return spec.paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))
-          })
-          if (body === undefined) return undefined
-          const key = path.replace(/^\/+/, '')
-          const redacted = redactServerPayload(key, body, true)
-          serverData[key] = redacted
-          return redacted
-        } catch (error) {
-          if (isMissingEndpoint(error)) notEvaluated.add({endpoint: spec.endpoint, status: (error as ApiError).error.status!, checks: spec.checks})
-          else recordFailure(group, error, `reading ${path} failed`, project)
-          return undefined
+      get(path: string, spec: OptionalGet): Promise<unknown> {
+        // With fallbacks, the endpoint is recorded (and known) under all its names at once.
+        const endpoint = [spec.endpoint, ...(spec.fallbacks ?? []).map((fallback) => fallback.endpoint)].join(' or ')
+        const requestKey = `${spec.paged ? 'paged' : 'get'} ${path}`
+        let pending = optionalRequests.get(requestKey)
+        if (!pending) {
+          pending = (async () => {
+            if (notEvaluated.has(endpoint)) return undefined
+            let status = 0
+            let asked = path
+            try {
+              for (const candidate of [{path}, ...(spec.fallbacks ?? [])]) {
+                asked = candidate.path
+                const answer = await optionalRequest(candidate.path, spec.paged === true, endpoint)
+                if ('value' in answer) return answer.value
+                if (answer.missing === 0) return undefined
+                status = answer.missing
+              }
+            } catch (error) {
+              recordFailure(group, error, `reading ${asked} failed`, project)
+              return undefined
+            }
+            notEvaluated.add({endpoint, status, checks: spec.checks})
+            return undefined
+          })()
+          optionalRequests.set(requestKey, pending)
         }
+        return pending
       },
     }
   }

@@ -3,8 +3,9 @@
  * a fetcher here (in its own module of src/api/), a parser of its payloads in src/model/, a pure
  * judgement in src/onedev/, and rules on top.
  */
+import {fetchServerHardening} from './admin-data.js'
 import type {ProjectFetcher, ServerFetcher} from './optional.js'
 
-export const SERVER_FETCHERS: readonly ServerFetcher[] = []
+export const SERVER_FETCHERS: readonly ServerFetcher[] = [fetchServerHardening]
 
 export const PROJECT_FETCHERS: readonly ProjectFetcher[] = []

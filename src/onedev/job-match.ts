@@ -302,6 +302,37 @@ export function arbitraryBranchTruth(expression: JobMatchExpression): Truth {
   }
 }
 
+/**
+ * Does a build in a project its writer freely created (or any project the expression does not name)
+ * satisfy the expression? `"Project" is p` is true when p matches arbitrary project paths, `is not`
+ * is true (a new project is not in the list); `on branch` is true (the project's creator creates its
+ * branches); `"Job"` criteria and the submitter are unknown; a push build is not a pull request.
+ */
+export function arbitraryProjectTruth(expression: JobMatchExpression): Truth {
+  switch (expression.type) {
+    case 'field':
+      if (expression.field === 'Job') return 'unknown'
+      return expression.operator === 'is not' || expression.values.some(branchPatternIsArbitrary) ? 'true' : 'false'
+    case 'on-branch':
+    case 'non-pull-request-commits':
+      return 'true'
+    case 'submitted-by':
+      return 'unknown'
+    case 'and':
+      return and3(arbitraryProjectTruth(expression.left), arbitraryProjectTruth(expression.right))
+    case 'or':
+      return or3(arbitraryProjectTruth(expression.left), arbitraryProjectTruth(expression.right))
+    case 'not':
+      return not3(arbitraryProjectTruth(expression.operand))
+  }
+}
+
+/** Whether a build of a project the expression does not name may satisfy it (true or unknown). */
+export function admitsArbitraryProject(expression: JobMatchExpression | string): boolean {
+  const parsed = typeof expression === 'string' ? parseJobMatch(expression) : expression
+  return arbitraryProjectTruth(parsed) !== 'false'
+}
+
 /** Whether a build on a branch a writer can freely create may satisfy the expression (true or unknown). */
 export function admitsArbitraryBranch(expression: JobMatchExpression | string): boolean {
   const parsed = typeof expression === 'string' ? parseJobMatch(expression) : expression

@@ -16,6 +16,10 @@
  *        the bare branch name under application/json (a JSON string with `jsonString`), 204 when
  *        `defaultBranch` is null; 404 `HTTP 404 Not Found` for every /repositories path when the option
  *        is absent (a server that speaks only the contract)
+ *   GET  any path in `admin` (administration endpoints outside the contract, onedev-access-reference.md
+ *        §3, §5: `/settings/job-executors`, `/users`, `/users/6/access-tokens`, ...): its payload, 204
+ *        for null; the listings `/users`, `/groups`, `/agents`, `/agent-tokens` are paged
+ * Any other path answers 404 `HTTP 404 Not Found`, whatever its query (the query check runs after matching).
  * Paging: offset and count are required (406 `Missing query params: [...]`), count > 100 → 406,
  * any unknown query parameter → 406 `Unexpected query params: [...]`.
  * Credentials: HTTP Basic `user:secret` (defaults `auditor` / `s3cr3t-token-value`); none → 401
@@ -97,6 +101,11 @@ export interface OneDevServerOptions {
   issueSetting?: unknown
   /** Repositories by project id; absent: the server has no /repositories endpoints (404). */
   repositories?: Record<number, FixtureRepository>
+  /**
+   * Administration endpoints by path without the prefix (`/settings/authenticator`: null → 204);
+   * a path that is absent answers 404 like a server without that endpoint.
+   */
+  admin?: Record<string, unknown>
   /** Accepted Basic credentials; null accepts any request. */
   credentials?: {user: string; secret: string} | null
 }
@@ -119,6 +128,10 @@ export interface OneDevServer {
 }
 
 const MAX_PAGE_SIZE = 100
+/** Administration listings that page with offset and count (and accept their filters). */
+const PAGED_ADMIN = /^\/(users|groups|agents|agent-tokens)$/
+/** Paths the fixture server knows besides `admin` (a query on any other path gets 404, not 406). */
+const KNOWN_PATH = /^\/(roles|projects(\/\d+(\/setting)?)?|repositories\/\d+\/(default-branch|branches|tags)|settings\/issue)$/
 
 function routeMatches(route: string, method: string, path: string): boolean {
   const [routeMethod, routePath] = route.split(' ')
@@ -275,6 +288,19 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
       const result = page(projects.map(projectData), query, fault)
       return result.error ? {status: 406, text: result.error} : {status: 200, text: result.body ?? '[]'}
     }
+    const admin = options.admin
+    if (method === 'GET' && admin && Object.prototype.hasOwnProperty.call(admin, path)) {
+      const payload = admin[path]
+      if (PAGED_ADMIN.test(path) && Array.isArray(payload)) {
+        const bad = checkParams(query, ['term', 'name', 'query', 'offset', 'count'], ['offset', 'count'])
+        if (bad) return {status: 406, text: bad}
+        const result = page(payload, query, fault)
+        return result.error ? {status: 406, text: result.error} : {status: 200, text: result.body ?? '[]'}
+      }
+      if (Object.keys(query).length > 0) return {status: 406, text: `Unexpected query params: [${Object.keys(query).join(', ')}]`}
+      return payload === null ? {status: 204, text: ''} : {status: 200, text: pretty(payload)}
+    }
+    if (!KNOWN_PATH.test(path)) return {status: 404, text: 'HTTP 404 Not Found'}
     if (Object.keys(query).length > 0) return {status: 406, text: `Unexpected query params: [${Object.keys(query).join(', ')}]`}
     const projectMatch = /^\/projects\/(\d+)(\/setting)?$/.exec(path)
     if (method === 'GET' && projectMatch) {
