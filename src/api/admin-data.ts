@@ -24,6 +24,9 @@ export const SSO_PROVIDERS = {
 export const SECURITY = {endpoint: '/settings/security', checks: 'CORS and password policy checks (server/cors-credentials, server/no-password-policy)'}
 /** The same listing the access data source reads (one request for both). */
 export const USERS = {endpoint: '/users', checks: 'access token checks (server/token-no-expiry)', paged: true}
+/** Read by the access data source too: who is an administrator (root and members of administrator groups). */
+export const GROUPS = {endpoint: '/groups', checks: 'administrator checks (server/idp-admin-group, the high severity of server/token-no-expiry)', paged: true}
+export const MEMBERSHIPS = {endpoint: '/groups/{id}/memberships', checks: 'administrator checks (the high severity of server/token-no-expiry)'}
 export const ACCESS_TOKENS = {endpoint: '/users/{id}/access-tokens', checks: 'access token checks (server/token-no-expiry)'}
 
 /** Ids of the users listing; none on servers from 11.8 to 14.0, whose listing has no ids. */
@@ -43,6 +46,18 @@ async function fetchAccessTokens(fetch: OptionalFetch): Promise<void> {
   await Promise.all(ids.map((id) => fetch.get(`/users/${id}/access-tokens`, ACCESS_TOKENS)))
 }
 
+/** The groups, and the members of administrator groups. */
+async function fetchAdministrators(fetch: OptionalFetch): Promise<void> {
+  const groups = await fetch.get('/groups', GROUPS)
+  if (!Array.isArray(groups)) return
+  const adminGroups = new Set<number>()
+  for (const group of groups) {
+    const g = group !== null && typeof group === 'object' ? (group as Record<string, unknown>) : {}
+    if (g.administrator === true && typeof g.id === 'number' && Number.isInteger(g.id)) adminGroups.add(g.id)
+  }
+  await Promise.all([...adminGroups].map((id) => fetch.get(`/groups/${id}/memberships`, MEMBERSHIPS)))
+}
+
 /** Server-wide hardening settings. */
 export async function fetchServerHardening(fetch: OptionalFetch): Promise<void> {
   await Promise.all([
@@ -53,5 +68,6 @@ export async function fetchServerHardening(fetch: OptionalFetch): Promise<void> 
     fetch.get(AUTHENTICATOR.endpoint, AUTHENTICATOR),
     fetch.get(SSO_PROVIDERS.endpoint, SSO_PROVIDERS),
     fetchAccessTokens(fetch),
+    fetchAdministrators(fetch),
   ])
 }

@@ -6,7 +6,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {expectNoCanary} from '../helpers/canaries.js'
 import {runCli} from '../helpers/cli.js'
-import {PARENT_SETTING, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
+import {fixture, HARDENED_ADMIN, PARENT_SETTING, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {multitoolErrors, validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
 
@@ -58,8 +58,14 @@ describe('scan against a live server', () => {
 
   it('--fail-on decides exit 0 or 1', async () => {
     expect((await scan(['--all-projects', '--format', 'json', '--fail-on', 'none'])).code).toBe(0)
-    expect((await scan(['--project', '1', '--format', 'json', '--fail-on', 'critical'])).code).toBe(0)
     expect((await scan(['--project', '2', '--format', 'json', '--fail-on', 'critical'])).code).toBe(1)
+    // The fixture server's own settings have critical findings (server/shell-executor): a hardened one has none.
+    const hardened = await startFixtureServer({admin: HARDENED_ADMIN})
+    try {
+      expect((await runCli(['scan', '--project', '1', '--format', 'json', '--fail-on', 'critical'], {env: serverEnv(hardened)})).code).toBe(0)
+    } finally {
+      await hardened.close()
+    }
   })
 
   it('--project audits only that project, inheriting from its parent fetched once', async () => {
@@ -87,7 +93,7 @@ describe('scan against a live server', () => {
     const results = sarif.runs[0].results
     expect(results.length).toBeGreaterThan(5)
     for (const r of results) {
-      expect(r.locations[0].physicalLocation.artifactLocation.uri).toMatch(/^onedev\/(projects\/.+\.json|roles\.json)$/)
+      expect(r.locations[0].physicalLocation.artifactLocation.uri).toMatch(/^onedev\/(projects\/.+\.json|roles\.json|server\.json)$/)
       expect(r.locations[0].physicalLocation.region.startLine).toBeGreaterThanOrEqual(1)
       expect(Object.keys(r.partialFingerprints)).toContain('primaryLocationLineHash')
     }
@@ -104,7 +110,7 @@ describe('scan against a live server', () => {
     const projects = Array.from({length: 40}, (_, i) => ({id: i + 1, path: `p${i + 1}`, name: `p${i + 1}`, parentId: null}))
     const settings = Object.fromEntries(projects.map((p) => [p.id, PARENT_SETTING]))
     const repositories = Object.fromEntries(projects.map((p) => [p.id, {defaultBranch: 'main'}]))
-    const busy = await startOneDevServer({projects, settings, roles: [], repositories})
+    const busy = await startOneDevServer({projects, settings, roles: [], repositories, admin: fixture('server/admin-current.json')})
     try {
       for (const route of ['GET /projects/*/setting', 'GET /repositories/*/default-branch', 'GET /repositories/*/tags']) busy.override(route, {delayMs: 50})
       const result = await runCli(['scan', '--all-projects', '--concurrency', '16', '--format', 'json', '--fail-on', 'none'], {env: serverEnv(busy)})

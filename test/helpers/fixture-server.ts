@@ -6,6 +6,10 @@
  *   ├── acme/app (#2)    the full current (16.x) fixture; default branch `master`
  *   └── acme/empty (#4)  no settings of its own: inherits acme's; repository not initialized (204)
  *   legacy/tool (#3)     the full legacy (8.0.x) fixture; default branch `develop`, sent as a JSON string
+ *
+ * and the administration endpoints of server/admin-current.json (job executors, groovy scripts, the
+ * system and security settings, an LDAP authenticator, SSO providers, groups, users and their access
+ * tokens), with a canary in every secret field.
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -55,12 +59,30 @@ export const FIXTURE_REPOSITORIES = {
   4: {defaultBranch: null},
 }
 
+/**
+ * The administration endpoints of a hardened server: no server/* rule fires (a remote executor
+ * scoped by a job match, https everywhere, a password policy, tokens that expire).
+ */
+export const HARDENED_ADMIN: Record<string, unknown> = {
+  '/settings/job-executors': [{'@type': 'RemoteDockerExecutor', enabled: true, name: 'agents', jobMatch: '"Project" is "acme/**" and on branch "main"', registryLogins: [], mountDockerSock: false}],
+  '/settings/groovy-scripts': [{name: 'notify', content: ['return 1'], canBeUsedByBuildJobs: false, jobAuthorization: null}],
+  '/settings/system': {serverUrl: 'https://onedev.acme.example', sshRootUrl: null, sessionTimeout: 30, useAvatarService: false},
+  '/settings/security': {enableAnonymousAccess: false, enableSelfRegister: false, passwordPolicy: {minLength: 12, mustContainUppercase: true, mustContainLowercase: true, mustContainNumber: true, mustContainSpecial: true}, enforce2FA: true, corsAllowedOrigins: ['https://portal.acme.example']},
+  '/settings/authenticator': null,
+  '/sso-providers': [{id: 1, name: 'okta', defaultGroupId: null, connector: {'@type': 'OpenIdConnector', clientId: 'x', clientSecret: null, groupsClaim: null}}],
+  '/groups': [{id: 1, name: 'Administrators', administrator: true, createRootProjects: false, enforce2FA: true}],
+  '/groups/1/memberships': [],
+  '/users': [{id: 1, disabled: false, type: 'ORDINARY', name: 'admin', fullName: null}],
+  '/users/1/access-tokens': [{id: 1, name: 'cli', ownerId: 1, value: null, hasOwnerPermissions: true, createDate: '2026-01-01T00:00:00.000+00:00', expireDate: '2027-01-01T00:00:00.000+00:00'}],
+}
+
 export function fixtureServerOptions(overrides: OneDevServerOptions = {}): OneDevServerOptions {
   return {
     roles: fixture('roles.json'),
     projects: FIXTURE_PROJECTS,
     settings: {1: PARENT_SETTING, 2: fixture('current/setting-full.json'), 3: fixture('legacy/setting-full.json'), 4: EMPTY_SETTING},
     repositories: FIXTURE_REPOSITORIES,
+    admin: fixture('server/admin-current.json'),
     ...overrides,
   }
 }
