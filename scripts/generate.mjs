@@ -88,10 +88,24 @@ async function builtStage() {
   const {Plugin} = await import('@oclif/core')
   const plugin = new Plugin({root, type: 'core', ignoreManifest: true, errorOnManifestCreate: true, respectNoCacheDefault: true})
   await plugin.load()
-  files.push({path: 'oclif.manifest.json', content: JSON.stringify(plugin.manifest, null, 2) + '\n'})
+  const manifest = canonicalManifest(plugin.manifest)
+  files.push({path: 'oclif.manifest.json', content: JSON.stringify(manifest, null, 2) + '\n'})
   const {renderCommandsDoc} = await import(dist('src/engine/docs.js'))
-  files.push({path: 'docs/commands.md', content: renderCommandsDoc(plugin.manifest)})
+  files.push({path: 'docs/commands.md', content: renderCommandsDoc(manifest)})
   return files
+}
+
+/**
+ * The manifest with its commands in id order. oclif lists them in the order its glob (tinyglobby → fdir)
+ * finds the command files, and fdir reads sub-directories concurrently and keeps whichever answers first:
+ * `commands/issue-setting/` and `commands/rules/` race on libuv's thread pool, so under load (a full
+ * `npm test`) the rules commands sometimes came before the issue-setting ones and the same sources gave
+ * another text. Sorting makes the text a function of the commands alone; every command's content is
+ * kept as is. Code-point order, not localeCompare: the text must not depend on the locale either.
+ */
+function canonicalManifest(manifest) {
+  const ids = Object.keys(manifest.commands).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return {...manifest, commands: Object.fromEntries(ids.map((id) => [id, manifest.commands[id]]))}
 }
 
 const stale = []

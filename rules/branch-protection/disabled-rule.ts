@@ -1,3 +1,4 @@
+import {protectionKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {at, BRANCH_PROTECTION_UI, memberPointer} from '../../src/onedev/protection-findings.js'
 
@@ -27,7 +28,7 @@ export default defineRule({
       const located = {item, projectId: project.id, projectPath: project.path}
       findings.push({
         subject: item.branches ?? '',
-        key: item.pointer,
+        key: protectionKey(item.branches, item.userMatch),
         ...at(context, located, memberPointer(context, located, item.pointer, 'enabled')),
         message:
           `The branch protection ${item.pointer} ("${item.branches ?? ''}") is disabled, so OneDev skips it and those branches fall through to the next protection or to none.` +

@@ -1,3 +1,4 @@
+import {ownedKey, protectionKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {branchProtectionHierarchy} from '../../src/onedev/protection.js'
 import {at, BRANCH_PROTECTION_UI, describeProtection, fixWhere} from '../../src/onedev/protection-findings.js'
@@ -36,7 +37,7 @@ export default defineRule({
       if (!own && context.audited.has(shadower.projectId)) return
       findings.push({
         subject: shadowed.item.branches ?? '',
-        key: `${shadowed.projectId}${shadowed.item.pointer}`,
+        key: ownedKey(protectionKey(shadowed.item.branches, shadowed.item.userMatch), {id: shadowed.projectId, path: shadowed.projectPath}, context.project),
         ...at(context, shadowed, shadowed.item.pointer),
         message:
           `${capitalize(describeProtection(context, shadowed, shadowed.item.branches))} never applies: ${describeProtection(context, shadower, shadower.item.branches)} comes first and matches every branch and user it matches, so its settings are never used.` +

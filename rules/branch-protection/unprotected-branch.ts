@@ -13,6 +13,8 @@ export default defineRule({
     help: [
       '**Risk.** When no enabled branch protection matches a branch for the pushing user, OneDev applies no restriction at all: force pushes, deletion, and direct pushes without review, signature or successful builds are all accepted. New projects have no branch protection.',
       '',
+      '**Which branches are checked** (by every branch-protection rule). Each project\'s default branch, as the server names it (`master`, `develop`, `main`, ...), plus the existing branches that match an entry of the configuration\'s `branches` or of `--branch` (OneDev path patterns such as `release/**`; default: none). Only branches that exist are judged; a repository with no commit yet has none. On a server without the repository endpoints, entries without wildcards are judged as named, else `main`, and the report says so once.',
+      '',
       '**How OneDev decides.** The project\'s own protections are tried first, then the parent\'s, then the grandparent\'s. Current servers use the first enabled protection whose *Branches* pattern set matches the branch and whose *Applicable Users* match the user. Patterns are case-sensitive, `*` stays within one `/` segment (`release/*` does not match `release/1/x`; `release/**` does), and `-main` means every branch but `main`.',
       '',
       '**Fix.** Open *Project Settings → Branch Protection* of the project (or of a parent project, to cover all its children), click *Add*, set *Branches* to the branch (e.g. `main`), leave *Applicable Users* at `anyone`, keep *Prevent Forced Push*, *Prevent Deletion* and *Prevent Creation* checked, and add required reviewers and builds.',

@@ -3,6 +3,7 @@
  * that let builds of any branch create tags or close milestones. A null `authorizedBranches` meant
  * `**`, and a null `tagNames`/`milestoneNames` meant any (reference §2, §7.9).
  */
+import {actionAuthorizationKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import type {ActionAuthorization} from '../../src/model/types.js'
 import {pathMatcher} from '../../src/onedev/matchers.js'
@@ -75,7 +76,7 @@ export default defineRule({
         subject,
         message: `${authorization.type} lets a build of any branch ${what}: ${branches}. Set the authorized branches to protected branches such as \`main\`.`,
         pointer: memberPointer(project.raw, authorization.pointer, 'authorizedBranches'),
-        key: authorization.pointer,
+        key: actionAuthorizationKey(authorization),
       })
     }
     return drafts

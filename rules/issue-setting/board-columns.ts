@@ -1,3 +1,4 @@
+import {nameKey} from '../../src/engine/identity.js'
 import type {FindingDraft} from '../../src/engine/rule.js'
 import {defineRule} from '../../src/engine/rule.js'
 import {quoted} from '../../src/issue-setting/workflow.js'
@@ -37,7 +38,7 @@ export default defineRule({
         if (column.name === null || choices.has(column.name)) continue
         findings.push({
           subject: board.name,
-          key: column.pointer,
+          key: nameKey('column', column.name),
           pointer: column.pointer,
           severity: 'medium',
           message: `The board ${quoted(board.name)} has a column ${quoted(column.name)}, which is not a choice of its field ${quoted(field.name)}: it will never hold an issue.`,

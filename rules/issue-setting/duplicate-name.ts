@@ -36,7 +36,8 @@ export default defineRule({
         }
         findings.push({
           subject: item.name,
-          key: `${kind}:${item.pointer}`,
+          // The 2nd, 3rd ... entry of that name: the engine numbers identical findings in their order.
+          key: kind,
           pointer: `${item.pointer}/name`,
           message: `The ${kind} name ${quoted(item.name)} is already used at ${earlier}: references to it are ambiguous. Rename or remove one of them.`,
         })

@@ -1,3 +1,4 @@
+import {transitionKey, withSortedStates} from '../../src/engine/identity.js'
 import type {FindingDraft} from '../../src/engine/rule.js'
 import {defineRule} from '../../src/engine/rule.js'
 import {transitionLabel} from '../../src/issue-setting/workflow.js'
@@ -36,8 +37,8 @@ export default defineRule({
       if (transition.authorizedRoles === null || transition.authorizedRoles.length > 0) continue
       const label = transitionLabel(transition)
       findings.push({
-        subject: label,
-        key: transition.pointer,
+        subject: transitionLabel(withSortedStates(transition)),
+        key: transitionKey(transition),
         pointer: pointerIn(context.issueSetting.raw, transition.authorizedRolesPointer, transition.pointer),
         message: `The manual transition ${transition.pointer} (${label}) has no authorized roles, so any user with access to an issue may perform it: list the roles allowed in authorizedRoles.`,
       })

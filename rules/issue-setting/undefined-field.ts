@@ -1,3 +1,4 @@
+import {nameKey, transitionKey} from '../../src/engine/identity.js'
 import type {FindingDraft} from '../../src/engine/rule.js'
 import {defineRule} from '../../src/engine/rule.js'
 import type {NameRef} from '../../src/model/issue-setting.js'
@@ -27,25 +28,27 @@ export default defineRule({
     if (!defines(setting, 'fieldSpecs')) return []
     const fields = fieldNames(setting)
     const findings: FindingDraft[] = []
-    const report = (ref: NameRef, where: string) => {
+    // `list` names the list the reference is in by what holds it (a transition, a board, a field), not by position.
+    const report = (ref: NameRef, where: string, list: string) => {
       if (fields.has(ref.name)) return
       findings.push({
         subject: ref.name,
-        key: ref.pointer,
+        key: list,
         pointer: ref.pointer,
         message: `${where} names the field ${quoted(ref.name)}, which fieldSpecs does not define (State and Iteration are built in). Correct the name or add the field.`,
       })
     }
     for (const transition of setting.transitions) {
       const where = `The transition ${transition.pointer} (${transitionLabel(transition)})`
-      for (const ref of transition.removeFields) report(ref, where)
-      for (const ref of transition.promptFields) report(ref, where)
+      const key = transitionKey(transition)
+      for (const ref of transition.removeFields) report(ref, where, `${key} removeFields`)
+      for (const ref of transition.promptFields) report(ref, where, `${key} promptFields`)
       for (const role of transition.authorizedRoles ?? []) {
         const match = FIELD_ROLE.exec(role.name)
-        if (match) report({name: match[1]!, pointer: role.pointer}, `An authorized role of the transition ${transition.pointer} (${transitionLabel(transition)})`)
+        if (match) report({name: match[1]!, pointer: role.pointer}, `An authorized role of the transition ${transition.pointer} (${transitionLabel(transition)})`, `${key} authorizedRoles`)
       }
     }
-    for (const ref of setting.listFields) report(ref, 'listFields')
+    for (const ref of setting.listFields) report(ref, 'listFields', 'listFields')
     for (const board of setting.boards) {
       const where = `The board ${quoted(board.name)}`
       if (board.identifyField && board.identifyField.name !== 'State') {
@@ -53,16 +56,16 @@ export default defineRule({
         if (!setting.fields.some((field) => field.name === board.identifyField!.name)) {
           findings.push({
             subject: board.identifyField.name,
-            key: board.identifyField.pointer,
+            key: `${nameKey('board', board.name)} identifyField`,
             pointer: board.identifyField.pointer,
             message: `${where} is identified by the field ${quoted(board.identifyField.name)}, which fieldSpecs does not define: use State or a single-valued choice field.`,
           })
         }
       }
-      for (const ref of board.displayFields) report(ref, where)
+      for (const ref of board.displayFields) report(ref, where, `${nameKey('board', board.name)} displayFields`)
     }
     for (const field of setting.fields) {
-      if (field.showConditionField) report(field.showConditionField, `The show condition of the field ${quoted(field.name)}`)
+      if (field.showConditionField) report(field.showConditionField, `The show condition of the field ${quoted(field.name)}`, `${nameKey('field', field.name)} showCondition`)
     }
     return findings
   },

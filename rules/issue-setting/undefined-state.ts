@@ -1,3 +1,4 @@
+import {nameKey, transitionKey} from '../../src/engine/identity.js'
 import type {FindingDraft} from '../../src/engine/rule.js'
 import {defineRule} from '../../src/engine/rule.js'
 import type {NameRef} from '../../src/model/issue-setting.js'
@@ -24,25 +25,27 @@ export default defineRule({
     if (!defines(setting, 'stateSpecs')) return []
     const states = stateNames(setting)
     const findings: FindingDraft[] = []
-    const report = (ref: NameRef, where: string) => {
+    // `list` names the list the reference is in by what holds it (a transition, a board), not by position.
+    const report = (ref: NameRef, where: string, list: string) => {
       if (states.has(ref.name)) return
       findings.push({
         subject: ref.name,
-        key: ref.pointer,
+        key: list,
         pointer: ref.pointer,
         message: `${where} names the state ${quoted(ref.name)}, which stateSpecs does not define. Correct the name or add the state.`,
       })
     }
     for (const transition of setting.transitions) {
       const where = `The transition ${transition.pointer} (${transitionLabel(transition)})`
-      for (const ref of transition.fromStates) report(ref, where)
-      for (const ref of transition.toStates ?? []) report(ref, where)
-      if (transition.toState) report(transition.toState, where)
+      const key = transitionKey(transition)
+      for (const ref of transition.fromStates) report(ref, where, `${key} fromStates`)
+      for (const ref of transition.toStates ?? []) report(ref, where, `${key} toStates`)
+      if (transition.toState) report(transition.toState, where, `${key} toState`)
     }
     for (const board of setting.boards) {
       if (board.identifyField?.name !== 'State') continue
       for (const column of board.columns) {
-        if (column.name !== null) report({name: column.name, pointer: column.pointer}, `A column of the board ${quoted(board.name)}`)
+        if (column.name !== null) report({name: column.name, pointer: column.pointer}, `A column of the board ${quoted(board.name)}`, `${nameKey('board', board.name)} columns`)
       }
     }
     return findings

@@ -6,10 +6,12 @@
  *
  * "Broader" is judged conservatively: the ancestor's authorization is reported unless it is provably
  * within the child's (the same expression, the child's with extra `and` criteria, fewer branch
- * patterns, or for 8.0 pattern sets fewer includes and no fewer excludes). Unparsable
- * authorizations are left to other checks.
+ * patterns, or for 8.0 pattern sets fewer includes and no fewer excludes) or within one of the
+ * project's own secrets of that name (several count together, in whatever order they are listed).
+ * Unparsable authorizations are left to other checks.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import type {JobSecret} from '../../src/model/types.js'
 import {assessSecretAuthorization, type SecretAuthorizationAssessment, isProvablyWithin} from '../../src/onedev/job-match.js'
 
 function describe(assessment: SecretAuthorizationAssessment, legacy: boolean): string {
@@ -42,7 +44,8 @@ export default defineRule({
       'parent:  deploy-token   authorization: on branch "**"     # reported on the child',
       'child:   deploy-token   authorization: on branch "main"',
       '```',
-      'Silent when the parent\'s authorization is the same as the child\'s or provably narrower (for example `on branch "main" and "Job" is "deploy"`).',
+      'Silent when the parent\'s authorization is the same as the child\'s or provably narrower (for example `on branch "main" and "Job" is "deploy"`);',
+      'when the child holds several secrets of that name, narrower than any one of them.',
     ].join('\n'),
     tags: ['secrets', 'ci', 'inheritance', 'CIS-2.3.5'],
     scope: 'project',
@@ -51,22 +54,25 @@ export default defineRule({
     if (context.scope !== 'project') return []
     const {project, ancestors} = context
     const drafts: FindingDraft[] = []
-    const seen = new Set<string>()
-    for (const secret of project.setting?.jobSecrets ?? []) {
-      if (seen.has(secret.name)) continue
-      seen.add(secret.name)
-      const own = assessSecretAuthorization(secret.authorization)
-      if (own.breadth === 'invalid' || own.breadth === 'any-job') continue
+    // The project's own secrets by name: a build any of them admits never reaches an ancestor's.
+    const ownByName = new Map<string, JobSecret[]>()
+    for (const secret of project.setting?.jobSecrets ?? []) ownByName.set(secret.name, [...(ownByName.get(secret.name) ?? []), secret])
+    for (const [name, secrets] of ownByName) {
+      const own = secrets.map((secret) => ({secret, assessment: assessSecretAuthorization(secret.authorization)}))
+      if (own.some((o) => o.assessment.breadth === 'any-job')) continue
+      const judged = own.filter((o) => o.assessment.breadth !== 'invalid')
+      if (judged.length === 0) continue
+      const here = judged.map((o) => describe(o.assessment, o.secret.authorization.kind === 'branches')).join(' or ')
       for (const ancestor of ancestors) {
         for (const inherited of ancestor.setting?.jobSecrets ?? []) {
-          if (inherited.name !== secret.name) continue
+          if (inherited.name !== name) continue
           const theirs = assessSecretAuthorization(inherited.authorization)
-          if (theirs.breadth === 'invalid' || isProvablyWithin(theirs, own)) continue
+          if (theirs.breadth === 'invalid' || judged.some((o) => isProvablyWithin(theirs, o.assessment))) continue
           const legacy = inherited.authorization.kind === 'branches'
           drafts.push({
-            subject: secret.name,
+            subject: name,
             message:
-              `Job secret "${secret.name}" is authorized for ${describe(own, secret.authorization.kind === 'branches')} here, ` +
+              `Job secret "${name}" is authorized for ${here} here, ` +
               `but ${ancestor.path} defines a secret of the same name authorized for ${describe(theirs, legacy)}: ` +
               'builds this project\'s secret refuses fall through to the ancestor\'s value. ' +
               'Narrow the ancestor\'s authorization or give the two secrets different names.',

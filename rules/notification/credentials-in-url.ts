@@ -3,6 +3,7 @@
  * token-like query parameters. Slack- and Discord-style secret paths are how those services work
  * and are not reported on their own.
  */
+import {notificationKey, ownedKey, webHookKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import type {UrlFacts} from '../../src/model/types.js'
 import {effectiveNotifications, hierarchyWebHooks, hostOf, memberPointer, reportedOwners} from '../../src/onedev/url.js'
@@ -64,7 +65,8 @@ export default defineRule({
         subject: host,
         message: `${item.channel} notification URL to ${host}${inherited(owner.id, owner.path)} carries ${what}: credentials in a URL are logged by proxies and shown in the settings. ${fix}`,
         pointer: memberPointer(owner.raw, item.pointer, 'webhookUrl'),
-        ...(owner.id === project.id ? {key: item.pointer} : {sourceProjectId: owner.id, key: `${owner.path}:${item.pointer}`}),
+        key: ownedKey(notificationKey(item), owner, project),
+        ...(owner.id === project.id ? {} : {sourceProjectId: owner.id}),
       })
     }
     for (const {item, owner} of hierarchyWebHooks(chain)) {
@@ -75,7 +77,8 @@ export default defineRule({
         subject: host,
         message: `Web hook URL to ${host}${inherited(owner.id, owner.path)} carries ${what}: credentials in a URL are logged by proxies and shown in the settings. ${fix}`,
         pointer: memberPointer(owner.raw, item.pointer, 'postUrl'),
-        ...(owner.id === project.id ? {key: item.pointer} : {sourceProjectId: owner.id, key: `${owner.path}:${item.pointer}`}),
+        key: ownedKey(webHookKey(item), owner, project),
+        ...(owner.id === project.id ? {} : {sourceProjectId: owner.id}),
       })
     }
     return drafts

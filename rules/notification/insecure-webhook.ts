@@ -2,6 +2,7 @@
  * Channel notifications and web hooks that post to plain `http://` URLs. Web hooks send their
  * secret as a request header with every delivery, so over http it is exposed as well.
  */
+import {notificationKey, ownedKey, webHookKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {effectiveNotifications, hierarchyWebHooks, hostOf, memberPointer, reportedOwners} from '../../src/onedev/url.js'
 
@@ -48,7 +49,8 @@ export default defineRule({
           `${item.channel} notification to ${host}${inherited(owner.id, owner.path)} is posted over plain http://: ` +
           'its payloads travel in clear text and can be read or altered on the way. Use an https:// URL.',
         pointer: memberPointer(owner.raw, item.pointer, 'webhookUrl'),
-        ...(owner.id === project.id ? {key: item.pointer} : {sourceProjectId: owner.id, key: `${owner.path}:${item.pointer}`}),
+        key: ownedKey(notificationKey(item), owner, project),
+        ...(owner.id === project.id ? {} : {sourceProjectId: owner.id}),
       })
     }
     for (const {item, owner} of hierarchyWebHooks(chain)) {
@@ -63,7 +65,8 @@ export default defineRule({
           `Web hook to ${host}${inherited(owner.id, owner.path)} posts over plain http://: ` +
           `the event payloads${extras ? ` and ${extras}` : ''} travel in clear text and can be read or altered on the way. Use an https:// URL.`,
         pointer: memberPointer(owner.raw, item.pointer, 'postUrl'),
-        ...(owner.id === project.id ? {key: item.pointer} : {sourceProjectId: owner.id, key: `${owner.path}:${item.pointer}`}),
+        key: ownedKey(webHookKey(item), owner, project),
+        ...(owner.id === project.id ? {} : {sourceProjectId: owner.id}),
       })
     }
     return drafts

@@ -2,6 +2,7 @@
  * Roles that may run or manage every job. Whoever runs a job gets the job secrets its
  * authorization admits; `manageBuilds` implies `ManageJob` on `*` (reference §4).
  */
+import {jobPrivilegeKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {stringMatcher} from '../../src/onedev/matchers.js'
 import {matchesArbitraryNames, tryParsePatternSet} from '../../src/onedev/pattern-set.js'
@@ -66,7 +67,7 @@ export default defineRule({
           `Role "${role.name}" may ${privilege.manageJob ? 'manage and run' : 'run'} every job (${names}): running a job hands it the secrets its authorization admits. ` +
           'List only the jobs the role needs.',
         pointer: memberPointer(role.raw, privilege.pointer, flag),
-        key: privilege.pointer,
+        key: jobPrivilegeKey(privilege),
       })
     }
     return drafts

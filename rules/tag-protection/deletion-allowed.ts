@@ -1,3 +1,4 @@
+import {tagProtectionsKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {at, describeSources, fixWhere, memberPointer, protectedTagGroups, TAG_PROTECTION_UI, tagGroupSubject, tagsPhrase} from '../../src/onedev/protection-findings.js'
 
@@ -27,6 +28,7 @@ export default defineRule({
       const source = effective.sources[0]!
       findings.push({
         subject: tagGroupSubject(group),
+        key: tagProtectionsKey(effective.sources, context.project),
         ...at(context, source, memberPointer(context, source, source.item.pointer, 'preventDeletion')),
         message:
           `${tagsPhrase(group.tags)} can be deleted: ${describeSources(context, effective.sources, 'tag protection')} does not prevent deletion.` +

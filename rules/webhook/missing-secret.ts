@@ -1,4 +1,5 @@
 /** Project web hooks without a secret: the receiver cannot tell OneDev's deliveries from forged ones. */
+import {ownedKey, webHookKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {hierarchyWebHooks, hostOf, memberPointer, reportedOwners} from '../../src/onedev/url.js'
 
@@ -44,7 +45,8 @@ export default defineRule({
           `Web hook to ${host}${inherited} has no secret: the receiver cannot verify that a delivery came from OneDev, so anyone who can reach it can forge events. ` +
           'Set a random secret and have the receiver check it.',
         pointer: memberPointer(owner.raw, item.pointer, 'secret'),
-        ...(owner.id === project.id ? {key: item.pointer} : {sourceProjectId: owner.id, key: `${owner.path}:${item.pointer}`}),
+        key: ownedKey(webHookKey(item), owner, project),
+        ...(owner.id === project.id ? {} : {sourceProjectId: owner.id}),
       })
     }
     return drafts

@@ -14,10 +14,14 @@ import {Buffer} from 'node:buffer'
 import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import type {AuditError, ErrorKind} from '../model/types.js'
-import {ApiError, type ApiClient, type ClientOptions, type Query} from './types.js'
+import {ApiError, failureReason, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter} from '../util/limit.js'
 
+/** The contract's prefix: tried first when none is given. */
+export const CONTRACT_API_PREFIX = '/api'
+/** Where every current OneDev server answers (onedev-reference.md §1.1): tried when the contract's gives a web page. */
+export const CURRENT_API_PREFIX = '/~api'
 /** The server refuses larger pages (406, onedev-reference.md §1.3). */
 export const MAX_PAGE_SIZE = 100
 export const RETRY_AFTER_CAP_MS = 60_000
@@ -113,6 +117,11 @@ export function permissionNeeded(path: string): string {
   if (/^\/settings\/issue$/.test(path)) return 'administrator rights (the global issue setting is admin-only)'
   const setting = /^\/projects\/(\d+)\/setting$/.exec(path)
   if (setting) return `the manage-project permission on project ${setting[1]} or one of its ancestors`
+  const repository = /^\/repositories\/(\d+)\//.exec(path)
+  if (repository) return `the read-code permission on project ${repository[1]}`
+  if (/^\/(settings|groups|users|sso-providers|agents|agent-tokens)(\/|$)/.test(path)) return 'administrator rights (this endpoint is admin-only)'
+  const authorizations = /^\/projects\/(\d+)\/(base|group|user)-authorizations$/.exec(path)
+  if (authorizations) return `the manage-project permission on project ${authorizations[1]} or one of its ancestors`
   if (/^\/projects(\/|$)/.test(path)) return 'access to that project'
   return 'a permission this endpoint requires'
 }
@@ -183,7 +192,18 @@ export function createClient(options: ClientOptions): ApiClient {
   }
   const origin = base.origin
   const basePath = base.pathname.replace(/\/+$/, '')
-  const prefix = normalizeApiPrefix(options.apiPrefix)
+  const probing = options.apiPrefix === undefined
+  let prefix = normalizeApiPrefix(options.apiPrefix ?? CONTRACT_API_PREFIX)
+  // The prefix probe (ClientOptions.apiPrefix): 'idle' until the first request, which probes;
+  // requests started meanwhile wait for `probed`. `noApi` is the error of a probe that found neither.
+  let probeState: 'idle' | 'running' | 'settled' = probing ? 'idle' : 'settled'
+  let probed: Promise<void> = Promise.resolve()
+  let noApi: AuditError | undefined
+  /**
+   * The probe judged /api on an answer that tells (not a connection failure, 429 or 5xx). Without one,
+   * the run stays on /api without a second try, and an HTML page later still suggests /~api.
+   */
+  let probeJudged = false
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const retries = Math.max(0, options.retries ?? DEFAULT_RETRIES)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
@@ -226,8 +246,8 @@ export function createClient(options: ClientOptions): ApiClient {
     return new ApiError({...error, message: maskForms(error.message, longSecretForms)})
   }
 
-  function fullPathOf(path: string): string {
-    return prefix + (path.startsWith('/') ? path : `/${path}`)
+  function fullPathOf(path: string, under = prefix): string {
+    return under + (path.startsWith('/') ? path : `/${path}`)
   }
 
   function queryString(query: Query | undefined): string {
@@ -255,8 +275,9 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   function htmlError(method: Method, path: string, answer: Answer): AuditError {
+    // After a probe judged /api to be the API, this page is something else (a login page, a proxy).
     const hint =
-      prefix === '/api'
+      prefix === CONTRACT_API_PREFIX && !(probing && probeJudged)
         ? 'this is what a wrong API prefix gives: current OneDev servers need --api-prefix /~api'
         : 'check the server URL and --api-prefix (a login page or a proxy may be answering instead of the API)'
     return {
@@ -426,8 +447,77 @@ export function createClient(options: ClientOptions): ApiClient {
     })
   }
 
+  /**
+   * A web page where the API should answer: an HTML page, or a redirect (as to a login page); the API
+   * never answers either. Answers that mean the same under any prefix (401 and 403 are about the
+   * credentials; 429 and 5xx about the server's state) are not judged.
+   */
+  function webPage(answer: Answer): string | undefined {
+    if (answer.status >= 500 || [204, 401, 403, 429].includes(answer.status)) return undefined
+    if (isHtml(answer, !/\bjson\b/i.test(answer.contentType))) return 'an HTML page'
+    return answer.status >= 300 && answer.status < 400 ? 'a redirect' : undefined
+  }
+
+  /**
+   * Every request goes through here. Without a given prefix, the first one probes it (see
+   * ClientOptions.apiPrefix) and the others wait for the outcome: one probe, however many start at once.
+   */
   async function exchange(request: Exchange): Promise<{answer: Answer; path: string}> {
-    const path = fullPathOf(request.path)
+    if (probeState === 'idle') {
+      probeState = 'running'
+      let settle = () => {}
+      probed = new Promise<void>((resolve) => (settle = resolve))
+      try {
+        return await probe(request)
+      } finally {
+        probeState = 'settled'
+        settle()
+      }
+    }
+    if (probeState === 'running') await probed
+    // Not sent: the probe found no API. The error is the probe's, with this request's path.
+    if (noApi) throw fail({...noApi, path: fullPathOf(request.path)})
+    return send(request, prefix)
+  }
+
+  /** Sends under the contract's prefix; on a web page, once more under the current servers' one. */
+  async function probe(request: Exchange): Promise<{answer: Answer; path: string}> {
+    const tried = prefix
+    const first = await send(request, tried)
+    probeJudged = first.answer.status < 500 && first.answer.status !== 429
+    const firstPage = webPage(first.answer)
+    if (firstPage === undefined) return first
+    const firstTry = `${request.method} ${first.path} answered ${firstPage} (status ${first.answer.status})`
+    const alternative = CURRENT_API_PREFIX
+    const at = fullPathOf(request.path, alternative)
+    let second: {answer: Answer; path: string}
+    try {
+      second = await send(request, alternative)
+    } catch (error) {
+      if (error instanceof ApiError && error.error.kind === 'interrupted') throw error
+      const reason = error instanceof ApiError ? failureReason(error.error) : 'request failed'
+      throw fail((noApi = neitherError(first, `${firstTry}, and ${request.method} ${at} failed: ${reason}`)))
+    }
+    const secondPage = webPage(second.answer)
+    if (secondPage !== undefined) {
+      throw fail((noApi = neitherError(first, `${firstTry}, and ${request.method} ${at} answered ${secondPage} (status ${second.answer.status})`)))
+    }
+    prefix = alternative
+    options.onPrefixFound?.({tried, answered: firstPage, using: alternative})
+    return second
+  }
+
+  function neitherError(first: {answer: Answer; path: string}, tries: string): AuditError {
+    return {
+      kind: 'not-json',
+      message: `${tries}: neither is OneDev's REST interface; check --url (the server's base URL, e.g. https://onedev.example.com), or give the prefix with --api-prefix`,
+      path: first.path,
+      status: first.answer.status,
+    }
+  }
+
+  async function send(request: Exchange, under: string): Promise<{answer: Answer; path: string}> {
+    const path = fullPathOf(request.path, under)
     const display = path + queryString(request.query)
     for (let retry = 0; ; retry++) {
       const outcome = await attempt(request, path, display)
@@ -480,12 +570,16 @@ export function createClient(options: ClientOptions): ApiClient {
   async function postJson(path: string, body: unknown): Promise<void> {
     const {answer, path: at} = await exchange({method: 'POST', path, body: JSON.stringify(body), limit: maxBodyBytes})
     if (answer.status !== 200 && answer.status !== 204) throw fail(statusError('POST', at, answer, path))
+    // A web page answering 200 (a wrong prefix reaching the web UI) did not take the body.
+    if (answer.status === 200 && isHtml(answer, false)) throw fail(htmlError('POST', at, answer))
   }
 
-  async function paged(path: string, query?: Query, pagingOptions?: {pageSize?: number; maxPages?: number}): Promise<unknown[]> {
+  async function paged(path: string, query?: Query, pagingOptions?: PagingOptions): Promise<unknown[]> {
+    const schedule = pagingOptions?.schedule ?? (<T>(request: () => Promise<T>) => request())
     const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pagingOptions?.pageSize ?? MAX_PAGE_SIZE)))
     const maxPages = pagingOptions?.maxPages ?? 10_000
-    const at = fullPathOf(path)
+    // Read when needed: the first page may settle the prefix (the probe).
+    const at = () => fullPathOf(path)
     const items: unknown[] = []
     let previous: unknown[] = []
     let previousFirst: string | undefined
@@ -494,19 +588,19 @@ export function createClient(options: ClientOptions): ApiClient {
       if (page >= maxPages) {
         throw fail({
           kind: 'paging',
-          message: `GET ${at}: still full pages after ${maxPages} pages of ${pageSize}; stopped paging`,
-          path: at,
+          message: `GET ${at()}: still full pages after ${maxPages} pages of ${pageSize}; stopped paging`,
+          path: at(),
         })
       }
-      const data = await getJson(path, {...query, offset: page * pageSize, count: pageSize})
+      const data = await schedule(() => getJson(path, {...query, offset: page * pageSize, count: pageSize}))
       if (!Array.isArray(data)) {
-        throw fail({kind: 'invalid-payload', message: `GET ${at}: expected a JSON array, got ${typeof data === 'object' ? (data === null ? 'null' : 'an object') : typeof data}`, path: at, status: 200})
+        throw fail({kind: 'invalid-payload', message: `GET ${at()}: expected a JSON array, got ${typeof data === 'object' ? (data === null ? 'null' : 'an object') : typeof data}`, path: at(), status: 200})
       }
       if (data.length > pageSize) {
         throw fail({
           kind: 'paging',
-          message: `GET ${at}: the server returned ${data.length} items for count=${pageSize}; it does not page as expected`,
-          path: at,
+          message: `GET ${at()}: the server returned ${data.length} items for count=${pageSize}; it does not page as expected`,
+          path: at(),
           status: 200,
         })
       }
@@ -516,8 +610,8 @@ export function createClient(options: ClientOptions): ApiClient {
         if (JSON.stringify(data) === JSON.stringify(previous)) {
           throw fail({
             kind: 'paging',
-            message: `GET ${at}: the page at offset ${page * pageSize} repeats the previous page (the server ignores offset); stopped paging`,
-            path: at,
+            message: `GET ${at()}: the page at offset ${page * pageSize} repeats the previous page (the server ignores offset); stopped paging`,
+            path: at(),
             status: 200,
           })
         }
@@ -525,6 +619,7 @@ export function createClient(options: ClientOptions): ApiClient {
       previous = data
       previousFirst = first
       previousLength = data.length
+      pagingOptions?.onPage?.(data)
       for (const item of data) items.push(item)
       if (data.length < pageSize) return items
     }
@@ -535,6 +630,9 @@ export function createClient(options: ClientOptions): ApiClient {
     getText,
     postJson,
     paged,
+    get apiPrefix() {
+      return prefix
+    },
     get requestCount() {
       return requestCount
     },

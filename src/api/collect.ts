@@ -58,6 +58,11 @@ interface RecordedError {
 }
 
 
+/** 404 or 405: the server does not offer the endpoint (a known path with an unknown id is not asked). */
+function isMissingEndpoint(error: unknown): boolean {
+  return error instanceof ApiError && (error.error.status === 404 || error.error.status === 405)
+}
+
 function byPathThenId(a: {path: string; id: number}, b: {path: string; id: number}): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1
   return a.id - b.id
@@ -90,14 +95,28 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const keep = request.filter ?? (() => true)
   // Every request takes a slot of the one limiter: at most `concurrency` in flight, whatever asks.
   // Once the collection stopped (401, Ctrl-C), queued requests are not sent: they fail as
-  // `interrupted`, which is never recorded on its own.
+  // `interrupted`, which is never recorded on its own. What a failure teaches (credentials refused,
+  // an endpoint the server lacks) is learnt inside the slot, before the next queued request starts.
   const notSent = () => Promise.reject(new ApiError({kind: 'interrupted', message: 'not sent: the collection stopped'}))
-  const get = (path: string) => limit(() => (stopped ? notSent() : client.getJson(path)))
+  const send = <T>(request: () => Promise<T>, onFailure?: (error: unknown) => void): Promise<T> => {
+    if (stopped) return notSent()
+    return request().catch((error: unknown) => {
+      if (error instanceof ApiError && error.error.kind === 'auth') stopped = true
+      onFailure?.(error)
+      throw error
+    })
+  }
+  const get = (path: string) => limit(() => send(() => client.getJson(path)))
+  // Listing pages go before every queued project request: the listing feeds the pipeline.
+  const listingPage = <T>(request: () => Promise<T>) => limit(() => send(request), {priority: true})
   // Servers that speak only the contract (and OneDev before 7.4) have no repository endpoints: the
   // first 404 or 405 says so, and no other project asks again (not even requests already queued).
   let repositoryEndpoints = true
+  const noRepositoryEndpoints = (error: unknown) => {
+    if (isMissingEndpoint(error)) repositoryEndpoints = false
+  }
   const getRepository = (path: string, text: boolean) =>
-    limit(() => (stopped || !repositoryEndpoints ? notSent() : text ? client.getText(path) : client.getJson(path)))
+    limit(() => (repositoryEndpoints ? send(() => (text ? client.getText(path) : client.getJson(path)), noRepositoryEndpoints) : notSent()))
   const recorded: RecordedError[] = []
   let stopped = false
   let authRecorded = false
@@ -126,7 +145,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     else record(group, {kind: 'internal', message: `${what}: ${describeUnexpected(error)}`}, project)
   }
 
-  // Which projects are audited (their repositories are read too); filled once they are known.
+  // Which projects are audited (their repositories are read too); filled as they become known.
   const auditedIds = new Set<number>()
 
   // Project facts (id, path, name, parent) by id, from the listing or GET /projects/{id}.
@@ -137,12 +156,18 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     return {id, path: String(id), name: null, parentId: null}
   }
 
+  // With --all-projects, a parent seen before its own listing page is found in the listing when it ends.
+  let listingDone: Promise<void> = Promise.resolve()
+
   function projectInfo(id: number): Promise<ProjectListItem> {
     const have = known.get(id)
     if (have) return Promise.resolve(have)
     let pending = infoRequests.get(id)
     if (!pending) {
       pending = (async () => {
+        await listingDone
+        const listed = known.get(id)
+        if (listed) return listed
         if (stopped) return fallbackInfo(id)
         try {
           const ingested = ingestProjectList([await get(`/projects/${id}`)])
@@ -162,7 +187,6 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     return pending
   }
 
-  const isMissingEndpoint = (error: unknown) => error instanceof ApiError && (error.error.status === 404 || error.error.status === 405)
 
   // Optional endpoints (optional.ts): payloads land, redacted, in one document keyed by path.
   const serverData: ServerData = {}
@@ -177,12 +201,14 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
    * One GET of an optional endpoint: the redacted payload, or `missing` with the status for 404/405
    * (also, unsent, once another request found `endpoint` missing); other failures throw.
    */
-  async function optionalRequest(path: string, paged: boolean, endpoint: string): Promise<{value: unknown} | {missing: number}> {
+  async function optionalRequest(path: string, paged: boolean, endpoint: string, onMissing?: (status: number) => void): Promise<{value: unknown} | {missing: number}> {
+    const missing = (error: unknown) => {
+      if (isMissingEndpoint(error)) onMissing?.((error as ApiError).error.status!)
+    }
     try {
       const body = await limit(() => {
-        if (stopped) return notSent()
         if (notEvaluated.has(endpoint)) return Promise.resolve(SKIPPED)
-        return paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))
+        return send(() => (paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), missing)
       })
       if (body === SKIPPED) return {missing: 0}
       const key = path.replace(/^\/+/, '')
@@ -205,21 +231,20 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
         if (!pending) {
           pending = (async () => {
             if (notEvaluated.has(endpoint)) return undefined
-            let status = 0
+            const candidates = [{path}, ...(spec.fallbacks ?? [])]
+            // The last candidate's 404/405 is learnt inside its slot, before the next queued request starts.
+            const recordMissing = (status: number) => notEvaluated.add({endpoint, status, checks: spec.checks})
             let asked = path
             try {
-              for (const candidate of [{path}, ...(spec.fallbacks ?? [])]) {
-                asked = candidate.path
-                const answer = await optionalRequest(candidate.path, spec.paged === true, endpoint)
+              for (let index = 0; index < candidates.length; index++) {
+                asked = candidates[index]!.path
+                const answer = await optionalRequest(asked, spec.paged === true, endpoint, index === candidates.length - 1 ? recordMissing : undefined)
                 if ('value' in answer) return answer.value
                 if (answer.missing === 0) return undefined
-                status = answer.missing
               }
             } catch (error) {
               recordFailure(group, error, `reading ${asked} failed`, project)
-              return undefined
             }
-            notEvaluated.add({endpoint, status, checks: spec.checks})
             return undefined
           })()
           optionalRequests.set(requestKey, pending)
@@ -248,8 +273,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     try {
       body = (await getRepository(`/repositories/${id}/default-branch`, true)) as string | null
     } catch (error) {
-      if (isMissingEndpoint(error)) repositoryEndpoints = false
-      else recordFailure(Group.Project, error, `reading the default branch of project ${oneLine(ref.path, 200)} (#${id}) failed`, ref)
+      if (!isMissingEndpoint(error)) recordFailure(Group.Project, error, `reading the default branch of project ${oneLine(ref.path, 200)} (#${id}) failed`, ref)
       return null
     }
     const ingested = ingestDefaultBranch(body, ref)
@@ -261,77 +285,70 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     return {defaultBranch: ingested.defaultBranch, branches, tags}
   }
 
+  /** The repository of an audited project, read once (a project may turn out audited after its load started as an ancestor). */
+  const repositoryLoads = new Map<number, Promise<void>>()
+
+  function readRepository(project: Project): void {
+    if (repositoryLoads.has(project.id)) return
+    repositoryLoads.set(
+      project.id,
+      loadRepository(project.id, {id: project.id, path: project.path}).then((repository) => {
+        project.repository = repository
+      }),
+    )
+  }
+
   async function loadProject(id: number): Promise<Project | undefined> {
     if (stopped) return undefined
+    // Requested at once, before the project's facts are known (an ancestor's may wait for the listing).
+    const body = get(`/projects/${id}/setting`).then(
+      (value) => ({value}),
+      (error: unknown) => ({error}),
+    )
     const info = await projectInfo(id)
     const ref: ProjectRef = {id, path: info.path}
     const project: Project = {id, path: info.path, name: info.name, parentId: info.parentId, setting: null, raw: null}
-    if (stopped) return project
-    const setting = (async () => {
-      try {
-        // A freshly parsed body held nowhere else: redacted in place.
-        const ingested = ingestProjectSetting(await get(`/projects/${id}/setting`), ref, {owned: true})
-        project.setting = ingested.setting
-        project.raw = ingested.raw
-        for (const error of ingested.errors) record(Group.Project, error, ref)
-      } catch (error) {
-        recordFailure(Group.Project, error, `reading the setting of project ${oneLine(info.path, 200)} (#${id}) failed`, ref)
-      }
-    })()
+    projectObjects.set(id, project)
+    if (auditedIds.has(id)) readRepository(project)
     const optional = Promise.all((request.projectFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Project, ref), {id, path: info.path, audited: auditedIds.has(id)})))
-    // Ancestors fetched only for inheritance need no repository facts: their branches are never judged.
-    if (auditedIds.has(id)) project.repository = await loadRepository(id, ref)
-    await setting
+    const answer = await body
+    if ('error' in answer) {
+      recordFailure(Group.Project, answer.error, `reading the setting of project ${oneLine(info.path, 200)} (#${id}) failed`, ref)
+    } else {
+      // A freshly parsed body held nowhere else: redacted in place.
+      const ingested = ingestProjectSetting(answer.value, ref, {owned: true})
+      project.setting = ingested.setting
+      project.raw = ingested.raw
+      for (const error of ingested.errors) record(Group.Project, error, ref)
+    }
     await optional
+    await repositoryLoads.get(id)
     return project
   }
 
   let roles: Role[] = []
   let rolesRaw: unknown[] = []
-  const rolesDone = limit(async () => {
+  // The roles listing runs beside the project listing, each of its pages one request of the limiter.
+  const rolesDone = (async () => {
     if (stopped) return
     try {
-      const ingested = ingestRoles(await client.paged('/roles'), {owned: true})
+      const ingested = ingestRoles(await client.paged('/roles', undefined, {schedule: listingPage}), {owned: true})
       roles = ingested.roles
       rolesRaw = ingested.raw
       for (const error of ingested.errors) record(Group.Roles, error)
     } catch (error) {
       recordFailure(Group.Roles, error, 'reading the roles failed')
     }
-  })
+  })()
 
   const serverDone = Promise.all((request.serverFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Server)).catch((error: unknown) => recordFailure(Group.Server, error, 'reading the server data failed'))))
 
-  // Which projects are audited.
-  let audited: number[] = []
-  if (request.projects === 'all') {
-    await limit(async () => {
-      if (stopped) return
-      try {
-        const ingested = ingestProjectList(await client.paged('/projects'))
-        for (const error of ingested.errors) record(Group.Listing, error)
-        for (const info of ingested.projects) known.set(info.id, info)
-        audited = ingested.projects.filter((info) => keep(info.path)).map((info) => info.id)
-      } catch (error) {
-        recordFailure(Group.Listing, error, 'listing the projects failed')
-      }
-    })
-  } else {
-    const ids = [...new Set(request.projects)]
-    await Promise.all(ids.map((id) => projectInfo(id)))
-    // A project whose facts could not be read is kept: its path is unknown, so the filter cannot judge it.
-    audited = ids.filter((id) => {
-      const info = known.get(id)
-      return info === undefined || keep(info.path)
-    })
-  }
-
-  // Audited projects, then their ancestors, each loaded once.
-  for (const id of audited) auditedIds.add(id)
+  // Audited projects, then their ancestors, each loaded once, as soon as they are known.
+  const audited: number[] = []
   const loads = new Map<number, Promise<void>>()
+  const projectObjects = new Map<number, Project>()
   const projectsById = new Map<number, Project>()
   let done = 0
-  const total = audited.length
 
   function schedule(id: number): void {
     if (loads.has(id)) return
@@ -342,17 +359,59 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
           projectsById.set(id, project)
           if (project.parentId !== null) schedule(project.parentId)
         }
-        if (auditedIds.has(id)) request.onProgress?.(++done, total)
+        if (auditedIds.has(id)) request.onProgress?.(++done, audited.length)
       }),
     )
   }
 
-  for (const id of audited) schedule(id)
+  function audit(id: number): void {
+    if (auditedIds.has(id)) return
+    auditedIds.add(id)
+    audited.push(id)
+    // Already loading (or loaded) as an ancestor: it needs its repository too.
+    const project = projectObjects.get(id)
+    if (project) readRepository(project)
+    if (projectsById.has(id)) request.onProgress?.(++done, audited.length)
+    schedule(id)
+  }
+
+  if (request.projects === 'all') {
+    // Pipelined: each listing page's projects are requested as soon as it arrives, while the next
+    // page is fetched (pages take the limiter's priority lane).
+    listingDone = (async () => {
+      let offset = 0
+      try {
+        await client.paged('/projects', undefined, {
+          schedule: listingPage,
+          onPage: (items) => {
+            const ingested = ingestProjectList(items, offset)
+            offset += items.length
+            for (const error of ingested.errors) record(Group.Listing, error)
+            for (const info of ingested.projects) known.set(info.id, info)
+            for (const info of ingested.projects) if (keep(info.path)) audit(info.id)
+          },
+        })
+      } catch (error) {
+        recordFailure(Group.Listing, error, 'listing the projects failed')
+      }
+    })()
+    await listingDone
+  } else {
+    const ids = [...new Set(request.projects)]
+    await Promise.all(ids.map((id) => projectInfo(id)))
+    // A project whose facts could not be read is kept: its path is unknown, so the filter cannot judge it.
+    for (const id of ids) {
+      const info = known.get(id)
+      if (info === undefined || keep(info.path)) audit(id)
+    }
+  }
+
   for (let settled = 0; settled < loads.size; ) {
     const pending = [...loads.values()]
     await Promise.all(pending)
     settled = pending.length
   }
+  await Promise.all(repositoryLoads.values())
   await rolesDone
   await serverDone
 

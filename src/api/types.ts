@@ -7,8 +7,18 @@ import type {AuditError} from '../model/types.js'
 export interface ClientOptions {
   /** Base URL of the server, e.g. `https://onedev.example.com` (a path part is kept). */
   baseUrl: string
-  /** `/api` (the contract) or `/~api` (current servers). Every request path is appended to it. */
-  apiPrefix: string
+  /**
+   * `/api` (the contract) or `/~api` (current servers). Every request path is appended to it.
+   * Absent: the prefix is probed. The first request goes to `/api`; when it answers an HTML page or a
+   * redirect (a web UI, not the API), the same request is tried once under `/~api`, and when that
+   * answers like the API every request of this client uses `/~api` (`onPrefixFound` is told). When
+   * neither answers like the API, the request fails with one error naming both tries, and so does
+   * every later request. Requests started while the probe runs wait for its outcome. A first answer
+   * that tells nothing (a connection failure, 429 or 5xx after the retries) keeps `/api`.
+   */
+  apiPrefix?: string
+  /** Called once when the prefix probe settles on another prefix than the one it tried first. */
+  onPrefixFound?: (found: PrefixFound) => void
   /** Login name for HTTP Basic. May be empty when the secret is an access token. */
   user: string
   /** Password or access token. Never printed, logged, stored, or put in a path or body. */
@@ -35,6 +45,16 @@ export interface ClientOptions {
   debug?: (line: string) => void
 }
 
+/** What the prefix probe decided. */
+export interface PrefixFound {
+  /** The prefix tried first (`/api`). */
+  tried: string
+  /** What it answered: `an HTML page` or `a redirect`. */
+  answered: string
+  /** The prefix every request uses now (`/~api`). */
+  using: string
+}
+
 /** A failed request, as a value: kind, status, URL path, one-line message. */
 export class ApiError extends Error {
   constructor(readonly error: AuditError) {
@@ -43,7 +63,26 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Why a request failed, without the request: its message minus the leading `METHOD /path: ` that
+ * every message about one request starts with. The same for every request that failed the same way.
+ */
+export function failureReason(error: AuditError): string {
+  const request = /^(GET|POST) \/\S*?: /.exec(error.message)
+  return request ? error.message.slice(request[0].length) : error.message
+}
+
 export type Query = Record<string, string | number | undefined>
+
+export interface PagingOptions {
+  /** Items per page, at most 100 (default 100). */
+  pageSize?: number
+  maxPages?: number
+  /** Runs each page's request (e.g. through a limiter); default: at once. */
+  schedule?: <T>(request: () => Promise<T>) => Promise<T>
+  /** Receives each page as it arrives, before the next one is requested. */
+  onPage?: (items: unknown[]) => void
+}
 
 export interface ApiClient {
   /** GET {prefix}{path}: parsed JSON of a 200 answer; ApiError otherwise. */
@@ -56,7 +95,9 @@ export interface ApiClient {
    * Pages through a listing with `offset` and `count` (pageSize, at most 100) until a short page.
    * Stops with an ApiError of kind `paging` when a page repeats the previous one or past maxPages.
    */
-  paged(path: string, query?: Query, options?: {pageSize?: number; maxPages?: number}): Promise<unknown[]>
+  paged(path: string, query?: Query, options?: PagingOptions): Promise<unknown[]>
+  /** The prefix requests go to: the given one, or what the probe settled on (`/api` until it does). */
+  readonly apiPrefix: string
   /** Requests sent so far (retries included). */
   readonly requestCount: number
   close(): Promise<void>

@@ -17,7 +17,7 @@ import {formatReport, locationSourceFromModel, type ReportFormat, type ReportInp
 import type {Source} from '../report/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeFileAtomic} from '../util/fs.js'
-import {describeAuditError, exitCodeFor, UsageError} from './errors.js'
+import {collapseErrors, errorLines, exitCodeFor, UsageError} from './errors.js'
 import type {FailOn} from './flags.js'
 
 export interface Prepared {
@@ -104,7 +104,9 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     generatedAt: new Date().toISOString(),
     findings: filtered.findings,
     suppressed: filtered.suppressed,
-    errors,
+    // People read stylish and markdown: a failure every request shared is one line with its count
+    // there (as on stderr); JSON and SARIF keep one entry per failure, with its project and path.
+    errors: request.format === 'json' || request.format === 'sarif' ? errors : collapseErrors(errors),
     notices,
     uninitialized: coverage.uninitialized,
     rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
@@ -125,7 +127,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   // What the report says about problems, also on stderr unless a stylish report already showed it there.
   const shownInline = toTerminal && request.format === 'stylish'
   if (!shownInline) {
-    for (const error of errors) request.say(`onedev-audit: error: ${describeAuditError(error)}`)
+    for (const line of errorLines(errors)) request.say(line)
     for (const notice of notices) request.say(`onedev-audit: ${notice.kind}: ${escapeControl(notice.message)}`)
   }
   for (const warning of report.warnings) request.say(`onedev-audit: warning: ${escapeControl(warning)}`)

@@ -62,12 +62,11 @@ export async function collectFromServer(
   const interrupt = interruptible(io)
   try {
     const {client, url} = await connect(flags, io.debug, io.say, interrupt.signal)
-    const server = {url, apiPrefix: flags['api-prefix']}
     try {
       const filter = projectFilter(prepared.loaded.config)
       const onProgress = progress(io, flags.debug === true)
       const model = await collectModel(client, {
-        server,
+        server: {url, apiPrefix: client.apiPrefix},
         projects: flags['all-projects'] ? 'all' : (flags.project ?? []),
         concurrency: flags.concurrency,
         branchList: options.allBranches === true || needsBranchList(prepared.settings.branches),
@@ -78,6 +77,9 @@ export async function collectFromServer(
         signal: interrupt.signal,
       })
       io.debug(`${client.requestCount} requests`)
+      // The prefix the requests went to, once the probe (if any) has settled it during the collection.
+      const server = {url, apiPrefix: client.apiPrefix}
+      model.server = server
       return {model, source: {kind: 'server', server, ...(model.collectedAt ? {collectedAt: model.collectedAt} : {})}}
     } finally {
       await client.close()

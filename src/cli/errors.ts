@@ -2,7 +2,7 @@
  * Turning errors into one line and an exit code. Any error the user can act on is a value with a
  * message; anything else is a bug, shown with its stack only under --debug.
  */
-import {ApiError} from '../api/types.js'
+import {ApiError, failureReason} from '../api/types.js'
 import {ConfigError} from '../engine/config.js'
 import type {Finding, Severity} from '../engine/rule.js'
 import {SEVERITIES} from '../engine/rule.js'
@@ -35,6 +35,36 @@ export function auditErrorOf(error: unknown): AuditError | null {
 export function describeAuditError(error: AuditError): string {
   const where = error.project ? `project ${error.project.path} (#${error.project.id}): ` : ''
   return escapeControl(`${where}${error.message}`)
+}
+
+/**
+ * The errors as a person reads them: request failures that failed the same way (same kind, status
+ * and reason, whatever the request or project: a server answering HTML, refusing the credentials
+ * or the connection) are one error, the first of them, ending with how many more there were.
+ * Other errors stay as they are; the order is that of each group's first error.
+ */
+export function collapseErrors(errors: readonly AuditError[]): AuditError[] {
+  const groups = new Map<string, {error: AuditError; more: number}>()
+  const kept: {error: AuditError; more: number}[] = []
+  for (const error of errors) {
+    const key = error.path === undefined ? undefined : JSON.stringify([error.kind, error.status ?? null, failureReason(error)])
+    const group = key === undefined ? undefined : groups.get(key)
+    if (group) {
+      group.more++
+      continue
+    }
+    const fresh = {error, more: 0}
+    kept.push(fresh)
+    if (key !== undefined) groups.set(key, fresh)
+  }
+  return kept.map(({error, more}) =>
+    more === 0 ? error : {...error, message: `${error.message} (and ${more} more request${more === 1 ? '' : 's'} failed the same way)`},
+  )
+}
+
+/** One stderr line per error, repeated request failures collapsed (collapseErrors). */
+export function errorLines(errors: readonly AuditError[]): string[] {
+  return collapseErrors(errors).map((error) => `onedev-audit: error: ${describeAuditError(error)}`)
 }
 
 export function isAtOrAbove(severity: Severity, threshold: FailOn): boolean {

@@ -1,11 +1,12 @@
 /** Reaching a server from the command line: the secret, the client, the project selection. */
 import {createClient} from '../api/client.js'
-import type {ApiClient} from '../api/types.js'
+import type {ApiClient, PrefixFound} from '../api/types.js'
 import {UsageError} from './errors.js'
 
 export interface ServerFlags {
   url?: string
-  'api-prefix': string
+  /** Absent (no flag, no ONEDEV_API_PREFIX): the client probes /api, then /~api. */
+  'api-prefix'?: string
   user: string
   'token-stdin': boolean
   timeout: number
@@ -51,6 +52,11 @@ export function parseBaseUrl(url: string | undefined): string {
   return parsed.href.replace(/\/+$/, '')
 }
 
+/** The one line saying where the prefix probe led, and how to skip it. */
+export function prefixNotice(found: PrefixFound): string {
+  return `onedev-audit: notice: ${found.tried} answered ${found.answered}; using ${found.using} (current OneDev servers). Skip this probe with --api-prefix ${found.using}`
+}
+
 export async function connect(
   flags: ServerFlags,
   debug: (line: string) => void,
@@ -65,7 +71,7 @@ export async function connect(
   }
   const client = createClient({
     baseUrl: url,
-    apiPrefix: flags['api-prefix'],
+    ...(flags['api-prefix'] === undefined ? {onPrefixFound: (found: PrefixFound) => warn(prefixNotice(found))} : {apiPrefix: flags['api-prefix']}),
     user: flags.user,
     secret,
     timeoutMs: flags.timeout * 1000,

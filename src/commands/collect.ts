@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, prepare} from '../cli/audit.js'
-import {describeAuditError, EXIT, UsageError} from '../cli/errors.js'
+import {errorLines, EXIT, UsageError} from '../cli/errors.js'
 import {commonFlags, serverFlags} from '../cli/flags.js'
 import {saveSnapshotDir, saveSnapshotFile} from '../snapshot/snapshot.js'
 
@@ -42,7 +42,7 @@ Exit codes: 0 everything was collected; 2 something could not be collected (the 
     const tool = {name: 'onedev-audit' as const, version: this.config.version}
     if (flags.output) await saveSnapshotFile(model, flags.output, tool)
     else await saveSnapshotDir(model, flags['output-dir']!, tool)
-    for (const error of model.errors) this.say(`onedev-audit: error: ${describeAuditError(error)}`)
+    for (const line of errorLines(model.errors)) this.say(line)
     this.say(`onedev-audit: wrote ${flags.output ?? flags['output-dir']}: ${model.projects.length} projects, ${model.roles.length} roles, ${model.errors.length} errors`)
     if (model.errors.length > 0) this.exit(EXIT.incomplete)
   }

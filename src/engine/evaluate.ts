@@ -8,7 +8,7 @@
 import {hash} from 'node:crypto'
 
 import type {IssueSetting} from '../model/issue-setting.js'
-import type {AuditError, AuditModel, Project} from '../model/types.js'
+import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
 import type {ProjectRef, RoleRef} from '../report/report-types.js'
 import type {AuditSettings, Finding, FindingDraft, Rule, RuleContext, Severity} from './rule.js'
 import {SEVERITIES} from './rule.js'
@@ -53,8 +53,15 @@ export function serverKey(model: Pick<AuditModel, 'server'>): string {
   }
 }
 
-export function fingerprintOf(parts: {ruleId: string; server: string; owner: string; subject: string; key?: string}): string {
-  return hash('sha256', [parts.ruleId, parts.server, parts.owner, parts.subject, parts.key ?? ''].join('\n'), 'hex').slice(0, 32)
+/**
+ * A finding's identity: what it is about (rule, server, owner, subject and the draft's key), never
+ * where it sits in a list. `occurrence` tells apart findings identical in all of that, by their order
+ * among themselves (the first one has none, so its fingerprint is the same as when it is alone).
+ */
+export function fingerprintOf(parts: {ruleId: string; server: string; owner: string; subject: string; key?: string; occurrence?: number}): string {
+  const text = [parts.ruleId, parts.server, parts.owner, parts.subject, parts.key ?? ''].join('\n')
+  const occurrence = parts.occurrence ?? 1
+  return hash('sha256', occurrence > 1 ? `${text}\n#${occurrence}` : text, 'hex').slice(0, 32)
 }
 
 const rank = (severity: Severity) => SEVERITIES.indexOf(severity)
@@ -96,6 +103,22 @@ interface Target {
   label: string
 }
 
+/** The owner part of a fingerprint: a project by its path, a role by its name. */
+const projectOwner = (project: Project) => `project:${project.path}`
+const roleOwner = (role: Role) => `role:${role.name}`
+
+/** Owners of more than one target (two projects with one path, two roles with one name). */
+function sharedOwners(model: AuditModel): Set<string> {
+  const seen = new Set<string>()
+  const shared = new Set<string>()
+  const owners = [...model.projects.filter((p) => p.setting).map(projectOwner), ...model.roles.map(roleOwner)]
+  for (const owner of owners) {
+    if (seen.has(owner)) shared.add(owner)
+    seen.add(owner)
+  }
+  return shared
+}
+
 /**
  * Every object of every scope. All rules of a project get the same ancestors list (computed once
  * per project), which is what rule helpers key their per-project memos on.
@@ -108,7 +131,7 @@ function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {se
     yield {
       scope: 'project',
       context: (options) => ({scope: 'project', project, ancestors, audited, settings, model, options}),
-      owner: `project:${project.path}`,
+      owner: projectOwner(project),
       project: {id: project.id, path: project.path},
       role: null,
       label: `project ${project.path} (#${project.id})`,
@@ -118,7 +141,7 @@ function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {se
     yield {
       scope: 'role',
       context: (options) => ({scope: 'role', role, settings, model, options}),
-      owner: `role:${role.name}`,
+      owner: roleOwner(role),
       project: null,
       role: {id: role.id, name: role.name},
       label: `role ${role.name}`,
@@ -156,7 +179,12 @@ export function evaluate(
   const findings: Finding[] = []
   const errors: AuditError[] = []
   const server = serverKey(model)
+  // Identical findings (same rule, owner, subject and key) get fingerprints by their order among
+  // themselves. They come from one rule on one target, or from targets sharing an owner (two projects
+  // with one path): only those are counted, so a run of single findings costs no bookkeeping.
+  const shared = new Map([...sharedOwners(model)].map((owner) => [owner, new Map<string, number>()]))
   for (const target of targets(model, settings, issueSetting)) {
+    const sharedCounts = shared.get(target.owner)
     for (const active of rules) {
       const {rule} = active
       if (rule.meta.scope !== target.scope) continue
@@ -171,15 +199,24 @@ export function evaluate(
         })
         continue
       }
-      for (const draft of drafts) findings.push(toFinding(draft, active, target, model, server))
+      const counts = sharedCounts ?? (drafts.length > 1 ? new Map<string, number>() : undefined)
+      for (const draft of drafts) findings.push(toFinding(draft, active, target, model, server, counts))
     }
   }
   findings.sort(compareFindings)
   return {findings, errors}
 }
 
-function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, model: AuditModel, server: string): Finding {
+/** `counts`: how many findings so far had each fingerprint, where identical ones are possible. */
+function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, model: AuditModel, server: string, counts: Map<string, number> | undefined): Finding {
   const ruleId = active.rule.meta.id
+  const identity = {ruleId, server, owner: target.owner, subject: draft.subject, key: draft.key}
+  let fingerprint = fingerprintOf(identity)
+  if (counts) {
+    const occurrence = (counts.get(fingerprint) ?? 0) + 1
+    counts.set(fingerprint, occurrence)
+    if (occurrence > 1) fingerprint = fingerprintOf({...identity, occurrence})
+  }
   const finding: Finding = {
     ruleId,
     severity: active.severityOverride ?? draft.severity ?? active.rule.meta.defaultSeverity,
@@ -188,7 +225,7 @@ function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, mode
     role: target.role,
     subject: draft.subject,
     pointer: draft.pointer,
-    fingerprint: fingerprintOf({ruleId, server, owner: target.owner, subject: draft.subject, key: draft.key}),
+    fingerprint,
   }
   if (draft.sourceProjectId !== undefined && draft.sourceProjectId !== target.project?.id) {
     const source = model.projectsById.get(draft.sourceProjectId)

@@ -86,7 +86,7 @@ export type RuleContext<O = Record<string, unknown>> = ProjectContext<O> | RoleC
 
 /** What a rule reports; the engine adds rule id, severity, project/role refs and the fingerprint. */
 export interface FindingDraft {
-  /** The branch, tag, secret, role or other name this finding is about. Part of the fingerprint. */
+  /** The branch, tag, secret, role or other name this finding is about, readable (shown, matched by suppressions). Part of the fingerprint. */
   subject: string
   /** What is wrong and how to fix it. */
   message: string
@@ -96,7 +96,12 @@ export interface FindingDraft {
   severity?: Severity
   /** The project whose setting the pointer is in, when it is an ancestor. */
   sourceProjectId?: number
-  /** Distinguishes two findings of one rule with the same subject (part of the fingerprint). */
+  /**
+   * Distinguishes two findings of one rule with the same subject (part of the fingerprint): what the
+   * finding is about, never where it sits (no list index or pointer), so that inserting, removing or
+   * reordering other items of a list keeps it. Findings identical in subject and key are told apart
+   * by the engine, by their order among themselves. See src/engine/identity.ts.
+   */
   key?: string
   /**
    * `server`: `pointer` points into the server data document (model.serverData, server.json), e.g.

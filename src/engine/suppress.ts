@@ -65,8 +65,14 @@ export function applySuppressions(findings: Finding[], suppressions: Suppression
   return {findings: kept, suppressed, notices}
 }
 
+/**
+ * 2: fingerprints name list items by what they are (version 1 named many by their position). A
+ * baseline of an older version is refused: its fingerprints would silently report everything as new.
+ */
+export const BASELINE_VERSION = 2
+
 const baselineSchema = z.object({
-  baselineVersion: z.literal(1),
+  baselineVersion: z.literal(BASELINE_VERSION),
   findings: z.array(
     z.object({fingerprint: z.string().min(1), ruleId: z.string(), project: z.string().nullable(), subject: z.string()}),
   ),
@@ -82,6 +88,10 @@ export async function readBaseline(path: string): Promise<Set<string>> {
     throw new ConfigError(`${path}: cannot read the baseline (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
   }
   const json = parseJsonOrConfigError(text, path)
+  const version = json !== null && typeof json === 'object' ? (json as Record<string, unknown>)['baselineVersion'] : undefined
+  if (typeof version === 'number' && Number.isInteger(version) && version >= 1 && version < BASELINE_VERSION) {
+    throw new ConfigError(`baseline ${path} was written by an older onedev-audit whose fingerprints are no longer valid: regenerate it with --update-baseline`)
+  }
   const parsed = baselineSchema.safeParse(json)
   if (!parsed.success) throw new ConfigError(describeIssues(path, parsed.error.issues))
   return new Set(parsed.data.findings.map((f) => f.fingerprint))
@@ -103,7 +113,7 @@ export function baselineOf(findings: Finding[]): Baseline {
     .map((f) => ({fingerprint: f.fingerprint, ruleId: f.ruleId, project: f.project?.path ?? (f.role ? `role:${f.role.name}` : null), subject: f.subject}))
     .sort((a, b) => (a.ruleId + a.project + a.subject + a.fingerprint).localeCompare(b.ruleId + b.project + b.subject + b.fingerprint))
   const unique = entries.filter((e, i) => i === 0 || e.fingerprint !== entries[i - 1]!.fingerprint)
-  return {baselineVersion: 1, findings: unique}
+  return {baselineVersion: BASELINE_VERSION, findings: unique}
 }
 
 export async function writeBaseline(path: string, findings: Finding[]): Promise<void> {

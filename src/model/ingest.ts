@@ -104,20 +104,20 @@ export interface ProjectListItem {
   parentId: number | null
 }
 
-/** Items of GET /projects (or GET /projects/{id}) → id, path (or name, or id), parentId. */
-export function ingestProjectList(items: unknown[]): {projects: ProjectListItem[]; errors: AuditError[]} {
+/** Items of GET /projects (or GET /projects/{id}) → id, path (or name, or id), parentId. `offset`: the first item's position in the whole listing (a page's). */
+export function ingestProjectList(items: unknown[], offset = 0): {projects: ProjectListItem[]; errors: AuditError[]} {
   if (!Array.isArray(items)) {
     return {projects: [], errors: [{kind: 'invalid-payload', message: `projects: (root): expected array, got ${jsonTypeName(items)}`, pointer: ''}]}
   }
   const projects: ProjectListItem[] = []
   const errors: AuditError[] = []
   for (let index = 0; index < items.length; index++) {
-    const subject = `project list item #${index}`
+    const subject = `project list item #${offset + index}`
     try {
       const item = items[index]
       const issues = schemaIssues(ProjectListItemSchema, item, item)
       if (issues.length > 0) {
-        errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer: joinPointer('', index) + issues[0]!.pointer})
+        errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer: joinPointer('', offset + index) + issues[0]!.pointer})
         continue
       }
       const p = item as ProjectListItemPayload

@@ -1,6 +1,6 @@
 import {Buffer} from 'node:buffer'
 import {createServer as createHttpServer} from 'node:http'
-import {connect, createServer, type Socket} from 'node:net'
+import {connect, type Socket} from 'node:net'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {
   backoffDelay,
@@ -12,7 +12,7 @@ import {
 import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
 import type {AuditError} from '../../src/model/types.js'
-import {startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
+import {closedPort, startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
 
 const roles = Array.from({length: 250}, (_, i) => ({id: i + 1, name: `role-${String(i + 1).padStart(3, '0')}`, manageProject: false}))
 
@@ -41,14 +41,6 @@ async function failure(promise: Promise<unknown>): Promise<AuditError> {
     return (error as ApiError).error
   }
   throw new Error('expected the request to fail')
-}
-
-async function closedPort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const {port} = probe.address() as {port: number}
-  await new Promise((resolve) => probe.close(resolve))
-  return port
 }
 
 beforeAll(async () => {
@@ -603,5 +595,158 @@ describe('interruption', () => {
     expect((await outcome).kind).toBe('interrupted')
     expect(Date.now() - t0).toBeLessThan(5_000)
     server.reset()
+  })
+})
+
+describe('prefix probe (no apiPrefix given)', () => {
+  const webPage = '<!DOCTYPE html>\n<html><body>OneDev</body></html>'
+
+  it('finds /~api when /api answers an HTML page: one probe however many requests start at once, then /~api for all', async () => {
+    const found: unknown[] = []
+    const client = clientFor({apiPrefix: undefined, onPrefixFound: (probe) => found.push(probe)})
+    expect(client.apiPrefix).toBe('/api')
+    const [paged, project, setting] = await Promise.all([client.paged('/roles'), client.getJson('/projects/1'), client.getJson('/projects/1/setting')])
+    expect(paged).toEqual(roles)
+    expect(project).toMatchObject({id: 1, path: 'acme'})
+    expect(setting).toEqual({branchProtections: []})
+    expect(found).toEqual([{tried: '/api', answered: 'an HTML page', using: '/~api'}])
+    expect(client.apiPrefix).toBe('/~api')
+    const paths = server.requests.map((r) => r.path)
+    // The probe is the first request, tried twice; the others waited for it and went to /~api.
+    expect(paths.slice(0, 2)).toEqual(['/api/roles', '/~api/roles'])
+    expect(paths.filter((p) => p.startsWith('/api/'))).toEqual(['/api/roles'])
+    expect(paths.slice(2).sort()).toEqual(['/~api/projects/1', '/~api/projects/1/setting', '/~api/roles', '/~api/roles'])
+    // Later requests go straight to /~api.
+    await client.getJson('/projects/1')
+    expect(server.requests.at(-1)?.path).toBe('/~api/projects/1')
+    expect(found).toHaveLength(1)
+  })
+
+  it('keeps /api, without a second try, when /api answers like the API (a server of the contract)', async () => {
+    const contract = await startOneDevServer({prefix: '/api', projects: [{id: 1, path: 'acme'}]})
+    try {
+      const found: unknown[] = []
+      const client = createClient({baseUrl: contract.url, user: contract.user, secret: contract.secret, onPrefixFound: (probe) => found.push(probe)})
+      clients.push(client)
+      await Promise.all([client.getJson('/projects/1'), client.paged('/projects')])
+      expect(contract.requests.map((r) => r.path).sort()).toEqual(['/api/projects', '/api/projects/1'])
+      expect(found).toEqual([])
+      expect(client.apiPrefix).toBe('/api')
+    } finally {
+      await contract.close()
+    }
+  })
+
+  it('does not probe on answers that mean the same under any prefix: 401 stays an error about the credentials', async () => {
+    const proxied = await startOneDevServer({
+      outside: (_request, response) => {
+        response.writeHead(401, {'content-type': 'text/html', 'www-authenticate': 'Basic realm="proxy"'})
+        response.end('<html><body>Authorization required</body></html>')
+      },
+    })
+    try {
+      const client = createClient({baseUrl: proxied.url, user: proxied.user, secret: proxied.secret, retries: 0})
+      clients.push(client)
+      const error = await failure(client.getJson('/projects/1'))
+      expect(error.kind).toBe('auth')
+      expect(error.path).toBe('/api/projects/1')
+      expect(proxied.requests.map((r) => r.path)).toEqual(['/api/projects/1'])
+    } finally {
+      await proxied.close()
+    }
+  })
+
+  it('an answer that tells nothing (503 after the retries) keeps /api without a second try; a later HTML page still suggests /~api', async () => {
+    let answered = 0
+    const busy = await startOneDevServer({
+      outside: (_request, response) => {
+        const status = answered++ === 0 ? 503 : 404
+        response.writeHead(status, {'content-type': status === 503 ? 'text/plain' : 'text/html'})
+        response.end(status === 503 ? 'busy' : webPage)
+      },
+    })
+    try {
+      const client = createClient({baseUrl: busy.url, user: busy.user, secret: busy.secret, retries: 0})
+      clients.push(client)
+      expect((await failure(client.getJson('/projects/1'))).status).toBe(503)
+      expect(client.apiPrefix).toBe('/api')
+      expect((await failure(client.getJson('/projects/1'))).message).toContain('current OneDev servers need --api-prefix /~api')
+      expect(busy.requests.map((r) => r.path)).toEqual(['/api/projects/1', '/api/projects/1'])
+    } finally {
+      await busy.close()
+    }
+  })
+
+  it('treats a redirect under /api (a web UI sending to its login page) like an HTML page', async () => {
+    const redirecting = await startOneDevServer({
+      projects: [{id: 1, path: 'acme'}],
+      outside: (_request, response) => {
+        response.writeHead(302, {location: '/~login', 'content-length': 0})
+        response.end()
+      },
+    })
+    try {
+      const found: unknown[] = []
+      const client = createClient({baseUrl: redirecting.url, user: redirecting.user, secret: redirecting.secret, onPrefixFound: (probe) => found.push(probe)})
+      clients.push(client)
+      expect(await client.getJson('/projects/1')).toMatchObject({id: 1})
+      expect(found).toEqual([{tried: '/api', answered: 'a redirect', using: '/~api'}])
+    } finally {
+      await redirecting.close()
+    }
+  })
+
+  it('an explicit prefix is never probed: /api against a /~api server fails as it always did', async () => {
+    const found: unknown[] = []
+    const client = clientFor({apiPrefix: '/api', onPrefixFound: (probe) => found.push(probe)})
+    const errors = await Promise.all([failure(client.getJson('/projects/1')), failure(client.paged('/roles'))])
+    expect(errors.map((e) => e.message)).toEqual([
+      'GET /api/projects/1: the server answered an HTML page (status 404), not JSON; this is what a wrong API prefix gives: current OneDev servers need --api-prefix /~api',
+      'GET /api/roles: the server answered an HTML page (status 404), not JSON; this is what a wrong API prefix gives: current OneDev servers need --api-prefix /~api',
+    ])
+    expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/projects/1', '/api/roles'])
+    expect(found).toEqual([])
+  })
+
+  it('when neither prefix answers like the API, one error names both tries and every request fails with it', async () => {
+    // OneDev behind a path the URL does not include: both prefixes reach the web UI.
+    const nested = await startOneDevServer({prefix: '/onedev/~api'})
+    try {
+      const client = createClient({baseUrl: nested.url, user: nested.user, secret: nested.secret})
+      clients.push(client)
+      const errors = await Promise.all([failure(client.paged('/roles')), failure(client.getJson('/projects/1')), failure(client.getJson('/projects/2'))])
+      const expected = {
+        kind: 'not-json',
+        status: 404,
+        path: '/api/roles',
+        message:
+          "GET /api/roles answered an HTML page (status 404), and GET /~api/roles answered an HTML page (status 404): neither is OneDev's REST interface; check --url (the server's base URL, e.g. https://onedev.example.com), or give the prefix with --api-prefix",
+      }
+      // The others were not sent to a server without the API: they fail with the same error, each with its path.
+      expect(errors).toEqual([expected, {...expected, path: '/api/projects/1'}, {...expected, path: '/api/projects/2'}])
+      expect(nested.requests.map((r) => r.path)).toEqual(['/api/roles', '/~api/roles'])
+      expect(await failure(client.getJson('/projects/3'))).toEqual({...expected, path: '/api/projects/3'})
+      expect(nested.requests).toHaveLength(2)
+    } finally {
+      await nested.close()
+    }
+  })
+
+  it('a POST answered 200 with an HTML page did not reach the API: not-json, not success', async () => {
+    const webUi = await startOneDevServer({
+      outside: (_request, response) => {
+        response.writeHead(200, {'content-type': 'text/html;charset=utf-8'})
+        response.end(webPage)
+      },
+    })
+    try {
+      const client = createClient({baseUrl: webUi.url, apiPrefix: '/api', user: webUi.user, secret: webUi.secret})
+      clients.push(client)
+      const error = await failure(client.postJson('/settings/issue', {stateSpecs: []}))
+      expect(error).toMatchObject({kind: 'not-json', status: 200, path: '/api/settings/issue'})
+      expect(error.message).toContain('POST /api/settings/issue: the server answered an HTML page (status 200), not JSON')
+    } finally {
+      await webUi.close()
+    }
   })
 })

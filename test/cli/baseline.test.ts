@@ -66,7 +66,7 @@ describe('baseline', () => {
     expect(first.code).toBe(1)
     expect(first.stderr).toBe(`onedev-audit: wrote baseline ${baseline} (${first.report.findings.length} findings)\n`)
     const written = JSON.parse(await readFile(baseline, 'utf8'))
-    expect(written.baselineVersion).toBe(1)
+    expect(written.baselineVersion).toBe(2)
     expect(written.findings.map((f: any) => f.fingerprint).sort()).toEqual(first.report.findings.map((f: any) => f.fingerprint).sort())
 
     const second = await scanJson(['--baseline', baseline])
@@ -81,6 +81,44 @@ describe('baseline', () => {
     const third = await scanJson(['--baseline', baseline])
     expect(third.code).toBe(1)
     expect(third.report.findings.map((f: any) => f.fingerprint)).toEqual([dropped.fingerprint])
+  })
+
+  it('a server listing the same items in another order, with a new web hook first, has only the new hook\'s findings reported', async () => {
+    const snapshot = JSON.parse(await readFile(SNAPSHOT, 'utf8'))
+    const before = join(dir, 'before.snapshot.json')
+    await writeFile(before, JSON.stringify(snapshot))
+    const baseline = join(dir, 'reordered.baseline.json')
+    expect((await runCli(['scan', '--snapshot', before, '--update-baseline', baseline, '--fail-on', 'none'])).code).toBe(0)
+
+    for (const project of snapshot.projects) {
+      const setting = project.setting
+      if (!setting) continue
+      if (Array.isArray(setting.webHooks)) setting.webHooks = [{postUrl: 'http://new-hook.example.net/x', eventTypes: ['BUILD'], secret: null, headers: []}, ...setting.webHooks.reverse()]
+      if (Array.isArray(setting.buildSetting?.jobSecrets)) setting.buildSetting.jobSecrets.reverse()
+      for (const entry of Array.isArray(setting.contributedSettings) ? setting.contributedSettings : []) entry.notifications?.reverse()
+    }
+    snapshot.roles.reverse()
+    for (const role of snapshot.roles) role.jobPrivileges?.reverse()
+    const after = join(dir, 'after.snapshot.json')
+    await writeFile(after, JSON.stringify(snapshot))
+    const result = await runCli(['scan', '--snapshot', after, '--baseline', baseline, '--format', 'json'])
+    expect(result.code).toBe(1)
+    const findings = JSON.parse(result.stdout).findings
+    expect(findings.length).toBeGreaterThan(0)
+    expect(findings.map((f: any) => f.subject).filter((s: string) => s !== 'new-hook.example.net')).toEqual([])
+  })
+
+  it('a baseline of an older onedev-audit (fingerprints by position) is refused in one line, exit 2', async () => {
+    // Version 1 named many list items by their position: matching its fingerprints would report them all as new.
+    const old = join(dir, 'v1.baseline.json')
+    const entry = {fingerprint: '0123456789abcdef0123456789abcdef', ruleId: 'webhook/missing-secret', project: 'acme/app', subject: 'ci.example.com'}
+    await writeFile(old, JSON.stringify({baselineVersion: 1, findings: [entry]}, null, 2) + '\n')
+    for (const args of [['--baseline', old], ['--baseline', old, '--format', 'json'], ['--baseline', old, '--update-baseline', join(dir, 'new.baseline.json')]]) {
+      const result = await runCli(['scan', '--snapshot', SNAPSHOT, ...args])
+      expect(result.code).toBe(2)
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toBe(`onedev-audit: error: baseline ${old} was written by an older onedev-audit whose fingerprints are no longer valid: regenerate it with --update-baseline\n`)
+    }
   })
 
   it('a broken baseline is a one-line error naming the file, exit 2', async () => {
@@ -98,7 +136,7 @@ describe('baseline read before collecting', () => {
     const server = await startFixtureServer()
     try {
       const broken = join(dir, 'broken-live.baseline.json')
-      await writeFile(broken, '{"baselineVersion": 2, "findings": []}')
+      await writeFile(broken, '{"baselineVersion": 3, "findings": []}')
       const result = await runCli(['scan', '--all-projects', '--baseline', broken], {env: serverEnv(server)})
       expect(result.code).toBe(2)
       expect(result.stderr).toMatch(/^onedev-audit: error: .*broken-live\.baseline\.json: \/baselineVersion: /)

@@ -65,7 +65,7 @@ describe('baseline', () => {
   it('is written sorted and without duplicates', () => {
     const base = baselineOf([finding({fingerprint: 'b', subject: 'z'}), finding({fingerprint: 'a', subject: 'a'}), finding({fingerprint: 'a', subject: 'a'})])
     expect(base).toEqual({
-      baselineVersion: 1,
+      baselineVersion: 2,
       findings: [
         {fingerprint: 'a', ruleId: 'notification/insecure-webhook', project: 'acme/app', subject: 'a'},
         {fingerprint: 'b', ruleId: 'notification/insecure-webhook', project: 'acme/app', subject: 'z'},

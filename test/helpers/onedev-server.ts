@@ -25,6 +25,8 @@
  * Credentials: HTTP Basic `user:secret` (defaults `auditor` / `s3cr3t-token-value`); none → 401
  * `Not authenticated` with WWW-Authenticate, wrong → 401 `Invalid account or incorrect credentials`.
  * Set `credentials: null` to accept anything. JSON is pretty-printed like the server's.
+ * Outside the prefix the server answers like OneDev's web UI: 404 with an HTML page (`outside`
+ * replaces that answer, e.g. a redirect to a login page).
  *
  * Fault injection, per route: `server.override(route, fault)` where route is `METHOD /path` without
  * the prefix and `*` matches one path segment (`GET /projects/*\/setting`). See `Fault`.
@@ -36,7 +38,7 @@
  */
 import {Buffer} from 'node:buffer'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {type AddressInfo, createServer as createNetServer} from 'node:net'
 
 export interface RecordedRequest {
   method: string
@@ -108,6 +110,8 @@ export interface OneDevServerOptions {
   admin?: Record<string, unknown>
   /** Accepted Basic credentials; null accepts any request. */
   credentials?: {user: string; secret: string} | null
+  /** Answers every request outside the prefix (default: 404 with an HTML page, as the web UI does). */
+  outside?: Handler
 }
 
 export interface OneDevServer {
@@ -209,6 +213,7 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
   async function answer(request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest): Promise<void> {
     const {method} = recorded
     if (!recorded.path.startsWith(`${prefix}/`)) {
+      if (options.outside) return options.outside(request, response, recorded)
       const html = '<!DOCTYPE html>\n<html><head><title>OneDev</title></head><body>Page not found</body></html>'
       response.writeHead(404, {'content-type': 'text/html;charset=utf-8'})
       response.end(html)
@@ -407,4 +412,13 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
         server.close((error) => (error ? reject(error) : resolve()))
       }),
   }
+}
+
+/** A loopback port nothing listens on: connections to it are refused. */
+export async function closedPort(): Promise<number> {
+  const probe = createNetServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const {port} = probe.address() as AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return port
 }

@@ -1,7 +1,7 @@
 /**
  * Every built-in rule, fed random settings of both payload generations through the real ingest
- * (random hierarchies, pattern sets, userMatch and job-match expressions, plus junk where the server
- * is hostile): no rule throws, every finding's pointer resolves in the payload it points into, and no
+ * (./arbitraries.ts: random hierarchies, pattern sets, userMatch and job-match expressions, plus junk
+ * where the server is hostile): no rule throws, every finding's pointer resolves in the payload it points into, and no
  * planted secret reaches a finding.
  */
 import fc from 'fast-check'
@@ -9,101 +9,9 @@ import {describe, expect, it} from 'vitest'
 
 import {evaluate} from '../../src/engine/evaluate.js'
 import {builtinRules} from '../../src/engine/registry.js'
-import type {AuditSettings} from '../../src/engine/rule.js'
-import {ingestProjectSetting, ingestRoles} from '../../src/model/ingest.js'
 import {resolvePointer} from '../../src/model/pointer.js'
-import type {AuditModel, Project} from '../../src/model/types.js'
 import {expectNoCanary} from '../helpers/canaries.js'
-
-const pick = <T>(...values: T[]) => fc.constantFrom(...values)
-const junk = fc.oneof(fc.string({maxLength: 6}), fc.integer(), fc.boolean(), fc.constant(null), fc.constant({}), fc.constant([]))
-const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({weight: 12, arbitrary}, {weight: 1, arbitrary: junk})
-
-const branchPattern = pick('main', 'Main', '**', '*', 'release/*', 'release/**', 'feature/', '-main', '-main -develop', 'main release/**', '"a b"', '-"x y"', 'dev?lop', '\\-main', 'main "release 1"', '', '"unterminated')
-const user = pick('alice', 'Bob', 'admin', 'ci-bot')
-const group = pick('devs', 'release-bots', 'Core Devs')
-const criterion = fc.oneof(pick('anyone'), user.map((u) => `user(${u})`), group.map((g) => `group(${g})`))
-const userMatch = fc.oneof(
-  {weight: 3, arbitrary: pick('anyone')},
-  {weight: 3, arbitrary: fc.tuple(fc.array(criterion, {minLength: 1, maxLength: 2}), fc.array(criterion, {maxLength: 2})).map(([or, except]) => or.join(' or ') + (except.length ? ` except ${except.join(' and ')}` : ''))},
-  {weight: 1, arbitrary: pick('anyone except', 'user(', 'nobody', '')},
-)
-const review = pick(null, 'user(alice)', 'group(devs):2', 'user(alice) group(devs)', 'user(alice) and group(devs):all', 'group(', '')
-const jobMatch = pick(null, 'on branch "**"', 'on branch "main"', 'on branch "main" or on branch "release/*"', 'not(on branch "main")', '"Job" is "deploy" and on branch "main"', 'on branch "-main"', 'on branch', '"Project" is not "x"', '')
-const canary = fc.stringMatching(/^[a-z0-9]{4,8}$/).map((w) => `CANARY-${w}-7f3a`)
-const url = fc.oneof(
-  pick('https://ci.example.com/hook', 'http://ci.internal/hook', 'not a url', ''),
-  canary.map((c) => `https://user:${c}@hooks.example.com/x`),
-  canary.map((c) => `https://ci.example.com/hook?token=${c}`),
-  canary.map((c) => `https://hooks.slack.com/services/T000/B000/${c}`),
-)
-const flag = maybe(fc.oneof(fc.boolean(), fc.constant(null)))
-const rec = <T extends Record<string, fc.Arbitrary<unknown>>>(shape: T) => fc.record(shape, {requiredKeys: []})
-
-function settingOf(generation: 'legacy' | 'current') {
-  const signature = generation === 'legacy' ? 'signatureRequired' : 'commitSignatureRequired'
-  const branchProtection = maybe(
-    rec({
-      enabled: flag,
-      branches: maybe(branchPattern),
-      userMatch: maybe(userMatch),
-      preventForcedPush: flag,
-      preventDeletion: flag,
-      preventCreation: flag,
-      [signature]: flag,
-      reviewRequirement: maybe(review),
-      jobNames: maybe(fc.array(pick('ci', 'build', 'deploy'), {maxLength: 2})),
-      fileProtections: maybe(fc.array(maybe(rec({paths: maybe(pick('.onedev-buildspec.yml', '**', '*.yml', 'src/**')), reviewRequirement: maybe(review), jobNames: fc.array(pick('ci'), {maxLength: 1})})), {maxLength: 2})),
-    }),
-  )
-  const tagProtection = maybe(rec({enabled: flag, tags: maybe(pick('v*', '**', 'v1.*', '-v2*', '')), userMatch: maybe(userMatch), preventUpdate: flag, preventDeletion: flag, preventCreation: flag, [signature]: flag}))
-  const secret =
-    generation === 'legacy'
-      ? maybe(rec({name: pick('npm-token', 'deploy', 'x'), value: canary, authorizedBranches: maybe(fc.oneof(branchPattern, fc.constant(null)))}))
-      : maybe(rec({name: pick('npm-token', 'deploy', 'x'), value: canary, authorization: maybe(jobMatch), archived: flag}))
-  const webHook = maybe(rec({postUrl: maybe(url), eventTypes: fc.array(pick('CODE_PUSH', 'BUILD'), {maxLength: 2}), secret: fc.oneof(canary, fc.constant(null)), headers: fc.array(rec({name: pick('Authorization', 'X-Key'), value: canary}), {maxLength: 2})}))
-  const notifications = fc.array(maybe(generation === 'legacy' ? rec({channelNotification: rec({webhookUrl: maybe(url), issues: flag})}) : rec({webhookUrl: maybe(url), issues: flag})), {maxLength: 2})
-  const contributed =
-    generation === 'legacy'
-      ? notifications.map((n) => ({'io.onedev.server.plugin.notification.slack.SlackNotificationSetting': {'@type': 'SlackNotificationSetting', notifications: n}}))
-      : notifications.map((n) => [{'@type': 'SlackNotificationSetting', notifications: n}])
-  return rec({
-    branchProtections: maybe(fc.array(branchProtection, {maxLength: 4})),
-    tagProtections: maybe(fc.array(tagProtection, {maxLength: 2})),
-    buildSetting: maybe(
-      rec({
-        jobSecrets: maybe(fc.array(secret, {maxLength: 3})),
-        ...(generation === 'legacy'
-          ? {actionAuthorizations: fc.array(rec({'@type': pick('CreateTagAuthorization', 'CloseMilestoneAuthorization'), authorizedBranches: fc.oneof(branchPattern, fc.constant(null)), tagNames: fc.constant(null)}), {maxLength: 2})}
-          : {}),
-      }),
-    ),
-    ...(generation === 'current' ? {webHooks: maybe(fc.array(webHook, {maxLength: 2}))} : {}),
-    contributedSettings: contributed,
-  })
-}
-
-const role = rec({
-  id: fc.integer({min: 1, max: 50}),
-  name: pick('Project Owner', 'Code Writer', 'Ops', 'Bots'),
-  manageProject: flag,
-  createChildren: flag,
-  managePullRequests: flag,
-  manageCodeComments: flag,
-  manageIssues: flag,
-  accessConfidentialIssues: flag,
-  manageBuilds: flag,
-  jobPrivileges: maybe(fc.array(rec({jobNames: maybe(pick('*', 'release-*', '-deploy', 'ci')), manageJob: flag, runJob: flag, accessLog: flag, accessibleReports: pick(null, '*')}), {maxLength: 2})),
-})
-
-/** Up to 4 projects; each one's parent is an earlier project or none; some are ancestors only. */
-const world = fc.record({
-  projects: fc.array(fc.tuple(fc.oneof(settingOf('legacy'), settingOf('current')), fc.nat(4), fc.boolean()), {minLength: 1, maxLength: 4}),
-  roles: fc.array(role, {maxLength: 4}),
-  branches: fc.array(pick('main', 'develop', 'release/1.0', 'feature/x'), {minLength: 1, maxLength: 2}),
-  tags: fc.array(pick('v1.0.0', 'v2.0.0-rc'), {minLength: 1, maxLength: 2}),
-  semantics: pick<'first-match' | 'merged'>('first-match', 'merged'),
-})
+import {modelOf, settingsOf, world} from './arbitraries.js'
 
 const rules = await builtinRules()
 
@@ -112,24 +20,11 @@ describe('every built-in rule on random settings', () => {
     const active = rules.map((rule) => ({rule, options: {...(rule.meta.defaultOptions ?? {})}}))
     fc.assert(
       fc.property(world, (w) => {
-        const projectsById = new Map<number, Project>()
-        const audited: Project[] = []
-        w.projects.forEach(([raw, parentChoice, isAudited], index) => {
-          const id = index + 1
-          const parentId = parentChoice > 0 && parentChoice < id ? parentChoice : null
-          const path = parentId ? `${projectsById.get(parentId)!.path}/p${id}` : `p${id}`
-          const ingested = ingestProjectSetting(raw, {id, path})
-          const project: Project = {id, path, name: `p${id}`, parentId, setting: ingested.setting, raw: ingested.raw}
-          projectsById.set(id, project)
-          if (isAudited || index === 0) audited.push(project)
-        })
-        const roles = ingestRoles(w.roles)
-        const model: AuditModel = {server: {url: 'https://onedev.example.com', apiPrefix: '/~api'}, projects: audited, projectsById, roles: roles.roles, rolesRaw: roles.raw, errors: []}
-        const settings: AuditSettings = {branches: w.branches, tags: w.tags, allowedAdminRoles: ['Project Owner'], protectionSemantics: w.semantics}
-        const {findings, errors} = evaluate(model, active, settings)
+        const model = modelOf(w)
+        const {findings, errors} = evaluate(model, active, settingsOf(w))
         expect(errors).toEqual([])
         for (const f of findings) {
-          const owner = f.role ? roles.roles.find((r) => r.id === f.role!.id)?.raw : projectsById.get(f.source?.id ?? f.project!.id)?.raw
+          const owner = f.role ? model.roles.find((r) => r.id === f.role!.id)?.raw : model.projectsById.get(f.source?.id ?? f.project!.id)?.raw
           expect(resolvePointer(owner, f.pointer), `${f.ruleId} ${f.pointer}`).not.toBeUndefined()
         }
         expectNoCanary(JSON.stringify(findings))

@@ -68,7 +68,7 @@ Exit codes: 0 applied (or dry run); 1 not applied: findings at or above --fail-o
     }
 
     if (flags['dry-run']) {
-      process.stdout.write(dryRunText(file.setting.raw, flags['api-prefix']))
+      process.stdout.write(dryRunText(file.setting.raw, flags['api-prefix'] ?? '/api'))
       return
     }
 

@@ -40,7 +40,7 @@ Exit codes: 0 written; 2 failed (bad flags, unreachable server, 401/403, a serve
       await client.close()
     }
     if (setting === null) {
-      throw new IssueSettingError({kind: 'not-found', message: `this server has no GET ${flags['api-prefix']}${ISSUE_SETTING_PATH} (older servers only accept the POST): write the file by hand`})
+      throw new IssueSettingError({kind: 'not-found', message: `this server has no GET ${client.apiPrefix}${ISSUE_SETTING_PATH} (older servers only accept the POST): write the file by hand`})
     }
     const text = issueSettingFileText(setting)
     try {

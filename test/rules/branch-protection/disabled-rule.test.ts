@@ -1,6 +1,8 @@
+import {describe, expect, it} from 'vitest'
+
 import rule from '../../../rules/branch-protection/disabled-rule.js'
 import {model, project} from '../../helpers/model-builders.js'
-import {ruleTester} from '../../helpers/rule-tester.js'
+import {ruleTester, runRule} from '../../helpers/rule-tester.js'
 
 ruleTester(rule, {
   valid: [
@@ -16,10 +18,23 @@ ruleTester(rule, {
       model: model({projects: [project({branchProtections: [{}, {branches: 'release/**', enabled: false}]})]}),
       findings: [{subject: 'release/**', severity: 'info', pointer: '/branchProtections/1/enabled', messageIncludes: 'is disabled, so OneDev skips it'}],
     },
-    {
-      name: 'two disabled protections with the same branches stay distinct',
-      model: model({projects: [project({branchProtections: [{enabled: false}, {enabled: false}]})]}),
-      findings: [{subject: 'main', pointer: '/branchProtections/0/enabled'}, {subject: 'main', pointer: '/branchProtections/1/enabled'}],
-    },
   ],
+})
+
+describe('branch-protection/disabled-rule fingerprints', () => {
+  const disabled = (protections: Array<Record<string, unknown>>) => runRule(rule, {name: '', model: model({projects: [project({id: 5, path: 'acme/app', branchProtections: protections})]})})
+
+  it('two disabled protections with the same branches stay distinct', () => {
+    const findings = disabled([{enabled: false}, {enabled: false}])
+    expect(findings.map((f) => f.pointer).sort()).toEqual(['/branchProtections/0/enabled', '/branchProtections/1/enabled'])
+    expect(new Set(findings.map((f) => f.fingerprint)).size).toBe(2)
+  })
+
+  it('a disabled protection is known by its branches and user match, not by its position', () => {
+    const [before] = disabled([{}, {branches: 'release/**', enabled: false}])
+    const after = disabled([{branches: 'hotfix/**'}, {}, {branches: 'release/**', userMatch: 'user(bot)', enabled: false}, {branches: 'release/**', enabled: false}])
+    expect(after.map((f) => f.pointer)).toContain('/branchProtections/3/enabled')
+    expect(after.find((f) => f.pointer === '/branchProtections/3/enabled')!.fingerprint).toBe(before!.fingerprint)
+    expect(after.find((f) => f.pointer === '/branchProtections/2/enabled')!.fingerprint).not.toBe(before!.fingerprint)
+  })
 })

@@ -29,6 +29,16 @@ ruleTester(rule, {
     {name: 'legacy: child null (meant **)', model: pair({authorizedBranches: 'main'}, {authorizedBranches: null})},
     {name: 'parent authorization unparsable', model: pair({authorization: 'on branch'}, {authorization: 'on branch "main"'})},
     {name: 'no ancestors', model: model({projects: [project({jobSecrets: [{name: 'x', authorization: 'on branch "main"'}]})]})},
+    ...[0, 1].map((first) => {
+      const own = [{name: 'deploy-token', authorization: 'on branch "main"'}, {name: 'deploy-token', authorization: 'on branch "release/*"'}]
+      return {
+        name: `two own secrets of that name, the parent within the ${first === 0 ? 'second' : 'first'} listed (their order does not matter)`,
+        model: model({
+          projects: [project({id: 11, path: 'acme/app', parentId: 10, jobSecrets: [own[first]!, own[1 - first]!]})],
+          ancestors: [project({id: 10, path: 'acme', jobSecrets: [{name: 'deploy-token', authorization: 'on branch "release/*"'}]})],
+        }),
+      }
+    }),
   ],
   invalid: [
     {
@@ -85,6 +95,14 @@ ruleTester(rule, {
         ],
       }),
       findings: [{subject: 'deploy-token', projectId: 11, sourceId: 10, pointer: POINTER}],
+    },
+    {
+      name: 'two own secrets of that name, the parent broader than both: one finding naming both',
+      model: model({
+        projects: [project({id: 11, path: 'acme/app', parentId: 10, jobSecrets: [{name: 'deploy-token', authorization: 'on branch "main"'}, {name: 'deploy-token', authorization: 'on branch "release/*"'}]})],
+        ancestors: [project({id: 10, path: 'acme', jobSecrets: [{name: 'deploy-token', authorization: 'on branch "**"'}]})],
+      }),
+      findings: [{subject: 'deploy-token', sourceId: 10, pointer: POINTER, messageIncludes: 'authorized for `on branch "main"` or `on branch "release/*"` here'}],
     },
   ],
 })

@@ -1,0 +1,127 @@
+/**
+ * Optional data sources (src/api/optional.ts) through a real collection against a loopback server:
+ * payloads land redacted in the server data document, an endpoint the server does not offer is
+ * recorded once as not evaluated, 403 is an error naming the permission, and snapshots keep it all.
+ */
+import {mkdtemp, readFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterEach, describe, expect, it} from 'vitest'
+
+import {createClient} from '../../src/api/client.js'
+import {collectModel} from '../../src/api/collect.js'
+import type {ProjectFetcher, ServerFetcher} from '../../src/api/optional.js'
+import type {ApiClient} from '../../src/api/types.js'
+import {loadSnapshot, saveSnapshotDir, saveSnapshotFile} from '../../src/snapshot/snapshot.js'
+import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
+
+const CANARY_PASSWORD = 'CANARY-ldap-manager-password-41c2'
+const CANARY_TOKEN = 'CANARY-access-token-value-9d0e'
+const CANARY_EMAIL = 'canary.person@example.invalid'
+const CANARY_SCRIPT = 'CANARY-groovy-content-55aa'
+
+const projects = [
+  {id: 1, path: 'acme', parentId: null},
+  {id: 2, path: 'acme/app', parentId: 1},
+]
+const EMPTY = {branchProtections: [], tagProtections: [], webHooks: [], contributedSettings: []}
+
+const started: OneDevServer[] = []
+const clients: ApiClient[] = []
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+  await Promise.all(started.splice(0).map((server) => server.close()))
+})
+
+async function setup(): Promise<{server: OneDevServer; client: ApiClient}> {
+  const server = await startOneDevServer({projects, settings: {1: EMPTY, 2: EMPTY}, roles: []})
+  started.push(server)
+  const json = (body: unknown) => (_request: unknown, response: import('node:http').ServerResponse) => {
+    response.writeHead(200, {'content-type': 'application/json'})
+    response.end(JSON.stringify(body))
+  }
+  server.setHandler('GET /settings/authenticator', json({'@type': 'LdapAuthenticator', ldapUrl: 'ldap://ldap.example:389', managerPassword: CANARY_PASSWORD}))
+  server.setHandler('GET /settings/groovy-scripts', json([{name: 'deploy', content: [`def t = "${CANARY_SCRIPT}"`], canBeUsedByBuildJobs: true}]))
+  server.setHandler('GET /users/5/access-tokens', json([{id: 3, name: 'deploy', value: CANARY_TOKEN, expireDate: null}]))
+  server.setHandler('GET /users', json([{id: 5, name: 'alice', email: CANARY_EMAIL}]))
+  server.setHandler('GET /projects/*/base-authorizations', (request, response) => {
+    const id = Number(request.url?.split('/')[3])
+    response.writeHead(200, {'content-type': 'application/json'})
+    response.end(JSON.stringify([{id: 70 + id, projectId: id, roleId: 3}]))
+  })
+  const client = createClient({baseUrl: server.url, apiPrefix: '/~api', user: server.user, secret: server.secret})
+  clients.push(client)
+  return {server, client}
+}
+
+const serverFetcher: ServerFetcher = async (fetch) => {
+  await Promise.all([
+    fetch.get('/settings/authenticator', {endpoint: '/settings/authenticator', checks: 'LDAP checks'}),
+    fetch.get('/settings/groovy-scripts', {endpoint: '/settings/groovy-scripts', checks: 'groovy script checks'}),
+    fetch.get('/settings/security', {endpoint: '/settings/security', checks: 'two-factor and sign-up checks'}),
+    fetch.get('/users/5/access-tokens', {endpoint: '/users/{id}/access-tokens', checks: 'access token checks'}),
+    fetch.get('/users', {endpoint: '/users', checks: 'user checks', paged: true}),
+  ])
+}
+const projectFetcher: ProjectFetcher = async (fetch, project) => {
+  await fetch.get(`/projects/${project.id}/base-authorizations`, {endpoint: '/projects/{id}/base-authorizations', checks: 'base role checks'})
+  await fetch.get(`/projects/${project.id}/group-authorizations`, {endpoint: '/projects/{id}/group-authorizations', checks: 'group role checks'})
+}
+
+describe('optional data sources', () => {
+  it('store redacted payloads by path, for audited projects and their ancestors, and record a missing endpoint once', async () => {
+    const {server, client} = await setup()
+    const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [2], serverFetchers: [serverFetcher], projectFetchers: [projectFetcher]})
+    expect(model.errors).toEqual([])
+    expect(Object.keys(model.serverData!)).toEqual([
+      'projects/1/base-authorizations',
+      'projects/2/base-authorizations',
+      'settings/authenticator',
+      'settings/groovy-scripts',
+      'users',
+      'users/5/access-tokens',
+    ])
+    expect(model.serverData!['projects/1/base-authorizations']).toEqual([{id: 71, projectId: 1, roleId: 3}])
+    const text = JSON.stringify(model.serverData)
+    for (const canary of [CANARY_PASSWORD, CANARY_TOKEN, CANARY_EMAIL, CANARY_SCRIPT]) expect(text).not.toContain(canary)
+    expect(model.serverData!['users']).toEqual([{id: 5, name: 'alice', email: '<redacted>'}])
+    expect(model.notEvaluated).toEqual([
+      {endpoint: '/projects/{id}/group-authorizations', status: 404, checks: 'group role checks'},
+      {endpoint: '/settings/security', status: 404, checks: 'two-factor and sign-up checks'},
+    ])
+    // The missing per-project endpoint was asked at most once per project that was already waiting.
+    expect(server.requests.filter((r) => r.path.endsWith('/group-authorizations')).length).toBeLessThanOrEqual(2)
+  })
+
+  it('403 is an error naming the permission; the rest is collected', async () => {
+    const {server, client} = await setup()
+    server.setHandler('GET /users', null)
+    server.override('GET /users', {status: 403, text: 'Unauthorized access'})
+    const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [2], serverFetchers: [serverFetcher]})
+    expect(model.errors.map((e) => [e.kind, e.status])).toEqual([['forbidden', 403]])
+    expect(model.errors[0]!.message).toContain('administrator rights')
+    expect(model.serverData!['settings/authenticator']).toBeDefined()
+  })
+
+  it('snapshots keep the server data document (file and folder server.json) and the not-evaluated endpoints', async () => {
+    const {server, client} = await setup()
+    const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [2], serverFetchers: [serverFetcher], projectFetchers: [projectFetcher]})
+    const dir = await mkdtemp(join(tmpdir(), 'oda-optional-'))
+    const tool = {name: 'onedev-audit', version: 'test'}
+    await saveSnapshotFile(model, join(dir, 'snapshot.json'), tool)
+    await saveSnapshotDir(model, join(dir, 'folder'), tool)
+    const serverJson = await readFile(join(dir, 'folder', 'server.json'), 'utf8')
+    expect(JSON.parse(serverJson)).toEqual(model.serverData)
+    for (const path of [join(dir, 'snapshot.json'), join(dir, 'folder')]) {
+      const loaded = await loadSnapshot(path)
+      expect(loaded.serverData).toEqual(model.serverData)
+      expect(loaded.notEvaluated).toEqual(model.notEvaluated)
+    }
+    for (const canary of [CANARY_PASSWORD, CANARY_TOKEN, CANARY_EMAIL, CANARY_SCRIPT]) {
+      expect(serverJson).not.toContain(canary)
+      expect(await readFile(join(dir, 'snapshot.json'), 'utf8')).not.toContain(canary)
+    }
+  })
+})

@@ -1,0 +1,140 @@
+/**
+ * The API prefix as a user meets it: no --api-prefix against a current server (/~api) finds it by
+ * itself and says so once; a given prefix is never probed; a URL where neither prefix answers, and
+ * a server that refuses every connection, each give one error line.
+ */
+import {mkdtemp, readFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
+import {closedPort, type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
+
+const NOTICE = 'onedev-audit: notice: /api answered an HTML page; using /~api (current OneDev servers). Skip this probe with --api-prefix /~api'
+const WRONG_PREFIX =
+  'the server answered an HTML page (status 404), not JSON; this is what a wrong API prefix gives: current OneDev servers need --api-prefix /~api'
+
+let server: OneDevServer
+let dir: string
+
+/** What a user sets, without ONEDEV_API_PREFIX. */
+const env = (extra: Record<string, string | undefined> = {}) => ({...serverEnv(server), ONEDEV_API_PREFIX: undefined, ...extra})
+const apiRequests = () => server.requests.filter((r) => r.path.startsWith('/api/')).map((r) => r.path)
+
+beforeAll(async () => {
+  server = await startFixtureServer()
+  dir = await mkdtemp(join(tmpdir(), 'oda-prefix-'))
+})
+afterAll(async () => {
+  await server.close()
+})
+
+describe('no --api-prefix against a current server', () => {
+  it('scan finds /~api, says so once, and reports exactly what a run with --api-prefix /~api reports', async () => {
+    server.reset()
+    const probed = await runCli(['scan', '--all-projects', '--format', 'json'], {env: env()})
+    expect(probed.stderr).toBe(`${NOTICE}\n`)
+    expect(apiRequests()).toHaveLength(1)
+    const report = JSON.parse(probed.stdout)
+    expect(report.server).toEqual({url: server.url, apiPrefix: '/~api'})
+    expect(report.complete).toBe(true)
+
+    const given = await runCli(['scan', '--all-projects', '--format', 'json', '--api-prefix', '/~api'], {env: env()})
+    expect(given.stderr).toBe('')
+    expect(probed.code).toBe(given.code)
+    expect(probed.code).toBe(1)
+    const strip = (r: any) => ({...r, generatedAt: null, collectedAt: null})
+    expect(strip(report)).toEqual(strip(JSON.parse(given.stdout)))
+  })
+
+  it('collect writes /~api into the snapshot', async () => {
+    server.reset()
+    const output = join(dir, 'snapshot.json')
+    const collected = await runCli(['collect', '--all-projects', '--output', output], {env: env()})
+    expect(collected.code).toBe(0)
+    expect(collected.stderr.split('\n').filter((line) => line.includes('notice'))).toEqual([NOTICE])
+    expect(JSON.parse(await readFile(output, 'utf8')).server).toEqual({url: server.url, apiPrefix: '/~api'})
+    expect(apiRequests()).toHaveLength(1)
+  })
+
+  it('issue-setting pull finds /~api too', async () => {
+    server.reset()
+    const pulled = await runCli(['issue-setting', 'pull', '--output', join(dir, 'issue-setting.json')], {env: env()})
+    expect(pulled.code).toBe(0)
+    expect(pulled.stderr.split('\n')[0]).toBe(NOTICE)
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/settings/issue', '/~api/settings/issue'])
+  })
+})
+
+describe('a given prefix is never probed', () => {
+  for (const [how, args, extra] of [
+    ['--api-prefix /api', ['--api-prefix', '/api'], {}],
+    ['ONEDEV_API_PREFIX=/api', [], {ONEDEV_API_PREFIX: '/api'}],
+  ] as const) {
+    it(`${how} against a /~api server: the wrong-prefix error as before, no request under /~api`, async () => {
+      server.reset()
+      const result = await runCli(['scan', '--all-projects', '--format', 'json', ...args], {env: env(extra)})
+      expect(result.code).toBe(2)
+      expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/projects', '/api/roles'])
+      // Both requests failed the same way: one line.
+      expect(result.stderr).toBe(`onedev-audit: error: GET /api/roles: ${WRONG_PREFIX} (and 1 more request failed the same way)\n`)
+      const report = JSON.parse(result.stdout)
+      expect(report.server.apiPrefix).toBe('/api')
+      expect(report.errors.map((e: any) => e.path)).toEqual(['/api/roles', '/api/projects'])
+    })
+  }
+})
+
+describe('one error line for a failure every request shares', () => {
+  it('neither /api nor /~api answers like the API: exactly one error line naming both, exit 2', async () => {
+    // The URL lacks the path OneDev is served under: both prefixes reach its web UI.
+    const nested = await startOneDevServer({prefix: '/onedev/~api'})
+    try {
+      const result = await runCli(['scan', '--all-projects'], {env: {...serverEnv(nested), ONEDEV_API_PREFIX: undefined}})
+      expect(result.code).toBe(2)
+      const lines = `${result.stdout}${result.stderr}`.split('\n').filter((line) => /\berror\b/.test(line) && !/\d errors?$/.test(line))
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain(
+        "GET /api/roles answered an HTML page (status 404), and GET /~api/roles answered an HTML page (status 404): neither is OneDev's REST interface; check --url",
+      )
+      expect(nested.requests.map((r) => r.path)).toEqual(['/api/roles', '/~api/roles'])
+    } finally {
+      await nested.close()
+    }
+  })
+
+  it('connection refused for every request: one line with the count, on stderr and in the stylish report', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const projects = ['--project', '1', '--project', '2', '--project', '3']
+    const base = {...serverEnv(server), ONEDEV_URL: url}
+
+    const json = await runCli(['scan', ...projects, '--format', 'json', '--retries', '0'], {env: base})
+    expect(json.code).toBe(2)
+    const report = JSON.parse(json.stdout)
+    // The JSON report keeps one entry per failure: the roles, then each project, its setting and its repository.
+    expect(report.errors.map((e: any) => [e.project?.id ?? null, e.path])).toEqual([
+      [null, '/~api/roles'],
+      [1, '/~api/projects/1'],
+      [1, '/~api/projects/1/setting'],
+      [1, '/~api/repositories/1/default-branch'],
+      [2, '/~api/projects/2'],
+      [2, '/~api/projects/2/setting'],
+      [2, '/~api/repositories/2/default-branch'],
+      [3, '/~api/projects/3'],
+      [3, '/~api/projects/3/setting'],
+      [3, '/~api/repositories/3/default-branch'],
+    ])
+    const more = 9
+    expect(json.stderr).toBe(`onedev-audit: error: GET /~api/roles: connection failed (ECONNREFUSED) (and ${more} more requests failed the same way)\n`)
+
+    const stylish = await runCli(['scan', ...projects, '--retries', '0'], {env: base})
+    expect(stylish.code).toBe(2)
+    expect(stylish.stderr).toBe('')
+    expect(stylish.stdout.split('\n').filter((line) => line.startsWith('error'))).toEqual([
+      `error  /~api/roles: GET /~api/roles: connection failed (ECONNREFUSED) (and ${more} more requests failed the same way)`,
+    ])
+  })
+})
