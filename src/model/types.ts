@@ -141,6 +141,12 @@ export interface Project {
    * are unknown: the server does not offer the repository endpoints, or they were not fetched.
    */
   repository?: RepositoryInfo | null
+  /**
+   * Servers before 11.11 (no base authorizations): the project's single default role
+   * (`defaultRoleId` of the project JSON, onedev-access-reference.md §2), null when it has none.
+   * Absent on newer servers and in snapshots of older versions.
+   */
+  defaultRoleId?: number | null
 }
 
 export interface JobPrivilege {
