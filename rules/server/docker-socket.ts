@@ -4,7 +4,7 @@
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobExecutorsOf} from '../../src/model/admin-data.js'
-import {describeReach, executorReach, SERVER_DOCKER_EXECUTOR} from '../../src/onedev/executors.js'
+import {describeReach, enabledExecutors, SERVER_DOCKER_EXECUTOR} from '../../src/onedev/executors.js'
 
 export default defineRule({
   meta: {
@@ -37,9 +37,7 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'server') return []
     const drafts: FindingDraft[] = []
-    for (const executor of jobExecutorsOf(context.model) ?? []) {
-      if (executor.type !== SERVER_DOCKER_EXECUTOR || !executor.enabled) continue
-      const assessment = executorReach(executor)
+    for (const {executor, assessment} of enabledExecutors(jobExecutorsOf(context.model), SERVER_DOCKER_EXECUTOR)) {
       const anyJob = assessment.reach === 'any-job'
       if (executor.mountDockerSock) {
         drafts.push({
@@ -59,7 +57,7 @@ export default defineRule({
           message:
             `Server Docker executor "${executor.name}" has no ${executor.jobMatchKey ?? 'job match'}: every job of every project and branch runs on the OneDev server. ` +
             'In Administration > Job Executors set its Job Match to the projects and branches that need it.',
-          pointer: executor.jobMatchKey === null ? executor.pointer : `${executor.pointer}/${executor.jobMatchKey}`,
+          pointer: executor.jobMatchPointer,
           key: executor.pointer,
         })
       }

@@ -4,7 +4,7 @@
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobExecutorsOf} from '../../src/model/admin-data.js'
-import {describeReach, executorReach, SERVER_SHELL_EXECUTOR} from '../../src/onedev/executors.js'
+import {describeReach, enabledExecutors, SERVER_SHELL_EXECUTOR} from '../../src/onedev/executors.js'
 
 export default defineRule({
   meta: {
@@ -40,9 +40,7 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'server') return []
     const drafts: FindingDraft[] = []
-    for (const executor of jobExecutorsOf(context.model) ?? []) {
-      if (executor.type !== SERVER_SHELL_EXECUTOR || !executor.enabled) continue
-      const assessment = executorReach(executor)
+    for (const {executor, assessment} of enabledExecutors(jobExecutorsOf(context.model), SERVER_SHELL_EXECUTOR)) {
       if (assessment.reach === 'none') continue
       const restriction =
         executor.jobMatch === null
@@ -57,7 +55,7 @@ export default defineRule({
           (broad
             ? 'In Administration > Job Executors disable it, or set its Job Match to named projects and protected branches.'
             : 'In Administration > Job Executors disable it and run these jobs in containers, or keep its Job Match this narrow.'),
-        pointer: executor.jobMatchKey === null ? executor.pointer : `${executor.pointer}/${executor.jobMatchKey}`,
+        pointer: executor.jobMatchPointer,
         key: executor.pointer,
       })
     }

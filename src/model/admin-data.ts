@@ -44,6 +44,8 @@ export interface JobExecutor {
   jobMatchKey: JobMatchKey | null
   /** The restriction's text; null when empty. */
   jobMatch: string | null
+  /** Where the restriction sits (the executor itself when the payload has no such key). */
+  jobMatchPointer: string
   /** Server Docker executors: the Docker socket is mounted into job containers. */
   mountDockerSock: boolean
 }
@@ -171,13 +173,15 @@ export function jobExecutorsOf(model: Model): JobExecutor[] | undefined {
 function toExecutor(item: z.infer<typeof ExecutorSchema>, index: number, list: unknown[]): JobExecutor {
   const raw = list[index] as Record<string, unknown>
   const jobMatchKey = (['jobMatch', 'jobRequirement', 'jobAuthorization'] as const).find((key) => has(raw, key)) ?? null
+  const pointer = joinPointer('', JOB_EXECUTORS_KEY, index)
   return {
-    pointer: joinPointer('', JOB_EXECUTORS_KEY, index),
+    pointer,
     type: item['@type'],
     name: item.name ?? `#${index + 1}`,
     enabled: item.enabled ?? true,
     jobMatchKey,
     jobMatch: jobMatchKey === null ? null : blankToNull(item[jobMatchKey]),
+    jobMatchPointer: jobMatchKey === null ? pointer : joinPointer(pointer, jobMatchKey),
     mountDockerSock: item.mountDockerSock ?? false,
   }
 }

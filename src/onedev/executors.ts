@@ -51,6 +51,11 @@ export function assessJobMatchText(text: string): JobReachAssessment {
 const ANY_JOB: JobReachAssessment = {reach: 'any-job', anyProject: true, anyBranch: true}
 const NO_JOB: JobReachAssessment = {reach: 'none', anyProject: false, anyBranch: false}
 
+/** The enabled executors of one type (e.g. ServerShellExecutor), each with the jobs it takes. */
+export function enabledExecutors(executors: readonly JobExecutor[] | undefined, type: string): Array<{executor: JobExecutor; assessment: JobReachAssessment}> {
+  return (executors ?? []).filter((executor) => executor.type === type && executor.enabled).map((executor) => ({executor, assessment: executorReach(executor)}))
+}
+
 /** Which jobs an executor takes. */
 export function executorReach(executor: Pick<JobExecutor, 'type' | 'jobMatchKey' | 'jobMatch'>): JobReachAssessment {
   if (executor.jobMatch !== null) return assessJobMatchText(executor.jobMatch)

@@ -285,20 +285,25 @@ export function branchPatternIsArbitrary(pattern: string): boolean {
  * jobs in their own build spec); a push build is not a pull request.
  */
 export function arbitraryBranchTruth(expression: JobMatchExpression): Truth {
+  return truthOf(expression, (criterion) => {
+    if (criterion.type === 'on-branch') return criterion.patterns.some(branchPatternIsArbitrary) ? 'true' : 'false'
+    return criterion.type === 'non-pull-request-commits' ? 'true' : 'unknown'
+  })
+}
+
+type Criterion = Exclude<JobMatchExpression, {type: 'and' | 'or' | 'not'}>
+
+/** Three-valued evaluation: `leaf` judges each criterion, and/or/not combine as in OneDev. */
+function truthOf(expression: JobMatchExpression, leaf: (criterion: Criterion) => Truth): Truth {
   switch (expression.type) {
-    case 'on-branch':
-      return expression.patterns.some(branchPatternIsArbitrary) ? 'true' : 'false'
-    case 'field':
-    case 'submitted-by':
-      return 'unknown'
-    case 'non-pull-request-commits':
-      return 'true'
     case 'and':
-      return and3(arbitraryBranchTruth(expression.left), arbitraryBranchTruth(expression.right))
+      return and3(truthOf(expression.left, leaf), truthOf(expression.right, leaf))
     case 'or':
-      return or3(arbitraryBranchTruth(expression.left), arbitraryBranchTruth(expression.right))
+      return or3(truthOf(expression.left, leaf), truthOf(expression.right, leaf))
     case 'not':
-      return not3(arbitraryBranchTruth(expression.operand))
+      return not3(truthOf(expression.operand, leaf))
+    default:
+      return leaf(expression)
   }
 }
 
@@ -309,22 +314,12 @@ export function arbitraryBranchTruth(expression: JobMatchExpression): Truth {
  * branches); `"Job"` criteria and the submitter are unknown; a push build is not a pull request.
  */
 export function arbitraryProjectTruth(expression: JobMatchExpression): Truth {
-  switch (expression.type) {
-    case 'field':
-      if (expression.field === 'Job') return 'unknown'
-      return expression.operator === 'is not' || expression.values.some(branchPatternIsArbitrary) ? 'true' : 'false'
-    case 'on-branch':
-    case 'non-pull-request-commits':
-      return 'true'
-    case 'submitted-by':
-      return 'unknown'
-    case 'and':
-      return and3(arbitraryProjectTruth(expression.left), arbitraryProjectTruth(expression.right))
-    case 'or':
-      return or3(arbitraryProjectTruth(expression.left), arbitraryProjectTruth(expression.right))
-    case 'not':
-      return not3(arbitraryProjectTruth(expression.operand))
-  }
+  return truthOf(expression, (criterion) => {
+    if (criterion.type === 'field' && criterion.field === 'Project') {
+      return criterion.operator === 'is not' || criterion.values.some(branchPatternIsArbitrary) ? 'true' : 'false'
+    }
+    return criterion.type === 'on-branch' || criterion.type === 'non-pull-request-commits' ? 'true' : 'unknown'
+  })
 }
 
 /** Whether a build of a project the expression does not name may satisfy it (true or unknown). */
