@@ -6,7 +6,7 @@ import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {securitySettingOf} from '../../src/model/access-data.js'
 import {systemSettingOf} from '../../src/model/admin-data.js'
 import {joinPointer} from '../../src/model/pointer.js'
-import {corsOriginIssue, type CorsOriginIssue} from '../../src/onedev/server-security.js'
+import {corsOriginIssue, type CorsOriginIssue, displayUrl} from '../../src/onedev/server-security.js'
 
 const WHY: Record<CorsOriginIssue, string> = {
   'plain-http': 'it is plain http://, so anyone on the network path can inject script into it',
@@ -54,10 +54,11 @@ export default defineRule({
       if (typeof origin !== 'string') return
       const issue = corsOriginIssue(origin, serverUrl)
       if (issue === null) return
+      const shown = displayUrl(origin)
       drafts.push({
-        subject: origin,
+        subject: shown,
         message:
-          `CORS origin "${origin}" receives credentials (OneDev allows them for every listed origin), and ${WHY[issue]}: a page there can call the API as any visiting user. ` +
+          `CORS origin "${shown}" receives credentials (OneDev allows them for every listed origin), and ${WHY[issue]}: a page there can call the API as any visiting user. ` +
           'In Administration > Security Settings remove it from CORS Allowed Origins, or list only https:// origins you operate.',
         pointer: joinPointer(security.pointer, 'corsAllowedOrigins', index),
       })

@@ -5,7 +5,7 @@
 import {defineRule} from '../../src/engine/rule.js'
 import {systemSettingOf} from '../../src/model/admin-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
-import {isPlainHttp} from '../../src/onedev/server-security.js'
+import {displayUrl, isPlainHttp} from '../../src/onedev/server-security.js'
 
 export default defineRule({
   meta: {
@@ -35,12 +35,13 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'server') return []
     const system = systemSettingOf(context.model)
-    if (!system || !isPlainHttp(system.serverUrl)) return []
+    if (!system || system.serverUrl === null || !isPlainHttp(system.serverUrl)) return []
+    const url = displayUrl(system.serverUrl)
     return [
       {
-        subject: system.serverUrl!,
+        subject: url,
         message:
-          `The server URL ${system.serverUrl} is plain HTTP: clone URLs and links handed out by OneDev send passwords and access tokens in clear. ` +
+          `The server URL ${url} is plain HTTP: clone URLs and links handed out by OneDev send passwords and access tokens in clear. ` +
           'Serve OneDev over HTTPS and set Server URL in Administration > System Settings to the https:// address.',
         pointer: memberPointer(context.model.serverData, system.pointer, 'serverUrl'),
       },

@@ -9,6 +9,7 @@
  * Never read: /settings/ssh (the server's SSH host key) and /settings/mail-service (mail passwords and
  * refresh tokens). Nothing in them is worth the risk.
  */
+import {ROOT_USER_ID} from '../model/access-data.js'
 import type {OptionalFetch} from './optional.js'
 
 export const JOB_EXECUTORS = {endpoint: '/settings/job-executors', checks: 'job executor checks (server/shell-executor, server/docker-socket, server/no-executor)'}
@@ -29,37 +30,42 @@ export const GROUPS = {endpoint: '/groups', checks: 'administrator checks (serve
 export const MEMBERSHIPS = {endpoint: '/groups/{id}/memberships', checks: 'administrator checks (the high severity of server/token-no-expiry)'}
 export const ACCESS_TOKENS = {endpoint: '/users/{id}/access-tokens', checks: 'access token checks (server/token-no-expiry)'}
 
+/** The positive integer `key` of each item of a list. */
+function idsOf(list: unknown, key: string): number[] {
+  if (!Array.isArray(list)) return []
+  return list.flatMap((item) => {
+    const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[key] : undefined
+    return typeof id === 'number' && Number.isInteger(id) && id > 0 ? [id] : []
+  })
+}
+
 /** Ids of the users listing; none on servers from 11.8 to 14.0, whose listing has no ids. */
-function userIds(users: unknown): number[] {
-  if (!Array.isArray(users)) return []
-  const ids = new Set<number>()
-  for (const user of users) {
-    const id = user !== null && typeof user === 'object' ? (user as Record<string, unknown>).id : undefined
-    if (typeof id === 'number' && Number.isInteger(id) && id > 0) ids.add(id)
-  }
-  return [...ids].sort((a, b) => a - b)
+const userIds = (users: unknown) => idsOf(users, 'id')
+
+/**
+ * Every listed user's access tokens (metadata only: the values are redacted as they arrive). Where the
+ * listing has no ids (11.8 to 14.0), at least root's and the administrators' tokens, the ones that matter most.
+ */
+async function fetchAccessTokens(fetch: OptionalFetch, administrators: Promise<number[]>): Promise<void> {
+  const ids = new Set([...userIds(await fetch.get('/users', USERS)), ROOT_USER_ID, ...(await administrators)])
+  await Promise.all([...ids].sort((a, b) => a - b).map((id) => fetch.get(`/users/${id}/access-tokens`, ACCESS_TOKENS)))
 }
 
-/** Every user's access tokens (metadata only: the values are redacted as they arrive). */
-async function fetchAccessTokens(fetch: OptionalFetch): Promise<void> {
-  const ids = userIds(await fetch.get('/users', USERS))
-  await Promise.all(ids.map((id) => fetch.get(`/users/${id}/access-tokens`, ACCESS_TOKENS)))
-}
-
-/** The groups, and the members of administrator groups. */
-async function fetchAdministrators(fetch: OptionalFetch): Promise<void> {
+/** The groups, and the members of administrator groups: their user ids. */
+async function fetchAdministrators(fetch: OptionalFetch): Promise<number[]> {
   const groups = await fetch.get('/groups', GROUPS)
-  if (!Array.isArray(groups)) return
   const adminGroups = new Set<number>()
-  for (const group of groups) {
+  for (const group of Array.isArray(groups) ? groups : []) {
     const g = group !== null && typeof group === 'object' ? (group as Record<string, unknown>) : {}
     if (g.administrator === true && typeof g.id === 'number' && Number.isInteger(g.id)) adminGroups.add(g.id)
   }
-  await Promise.all([...adminGroups].map((id) => fetch.get(`/groups/${id}/memberships`, MEMBERSHIPS)))
+  const memberships = await Promise.all([...adminGroups].map((id) => fetch.get(`/groups/${id}/memberships`, MEMBERSHIPS)))
+  return memberships.flatMap((list) => idsOf(list, 'userId'))
 }
 
 /** Server-wide hardening settings. */
 export async function fetchServerHardening(fetch: OptionalFetch): Promise<void> {
+  const administrators = fetchAdministrators(fetch)
   await Promise.all([
     fetch.get(SECURITY.endpoint, SECURITY),
     fetch.get(JOB_EXECUTORS.endpoint, JOB_EXECUTORS),
@@ -67,7 +73,7 @@ export async function fetchServerHardening(fetch: OptionalFetch): Promise<void> 
     fetch.get(SYSTEM.endpoint, SYSTEM),
     fetch.get(AUTHENTICATOR.endpoint, AUTHENTICATOR),
     fetch.get(SSO_PROVIDERS.endpoint, SSO_PROVIDERS),
-    fetchAccessTokens(fetch),
-    fetchAdministrators(fetch),
+    administrators,
+    fetchAccessTokens(fetch, administrators),
   ])
 }

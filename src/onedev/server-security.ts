@@ -9,6 +9,14 @@ export function isPlainHttp(url: string | null): boolean {
   return url !== null && /^\s*http:\/\//i.test(url)
 }
 
+/**
+ * A URL as its owner typed it: redaction normalizes URLs (`https://a.example` is stored as
+ * `https://a.example/`), so a bare origin loses that trailing slash again for messages.
+ */
+export function displayUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#\s]+)\/$/i, '$1')
+}
+
 /** `ldap://...` (any case): a simple bind sends passwords in clear. `ldaps://` is fine. */
 export function isPlainLdap(url: string | null): boolean {
   return url !== null && /^\s*ldap:\/\//i.test(url)
