@@ -196,6 +196,8 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const optionalRequests = new Map<string, Promise<unknown>>()
 
   const SKIPPED = Symbol('skipped')
+  // An HTML 404 (a wrong API prefix reaches the web UI) says nothing about the endpoint: an error, not "not offered".
+  const isMissingOptional = (error: unknown) => isMissingEndpoint(error) && (error as ApiError).error.kind !== 'not-json'
 
   /**
    * One GET of an optional endpoint: the redacted payload, or `missing` with the status for 404/405
@@ -203,7 +205,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
    */
   async function optionalRequest(path: string, paged: boolean, endpoint: string, onMissing?: (status: number) => void): Promise<{value: unknown} | {missing: number}> {
     const missing = (error: unknown) => {
-      if (isMissingEndpoint(error)) onMissing?.((error as ApiError).error.status!)
+      if (isMissingOptional(error)) onMissing?.((error as ApiError).error.status!)
     }
     try {
       const body = await limit(() => {
@@ -216,7 +218,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
       serverData[key] = redacted
       return {value: redacted}
     } catch (error) {
-      if (isMissingEndpoint(error)) return {missing: (error as ApiError).error.status!}
+      if (isMissingOptional(error)) return {missing: (error as ApiError).error.status!}
       throw error
     }
   }

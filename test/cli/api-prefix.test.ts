@@ -78,12 +78,15 @@ describe('a given prefix is never probed', () => {
       server.reset()
       const result = await runCli(['scan', '--all-projects', '--format', 'json', ...args], {env: env(extra)})
       expect(result.code).toBe(2)
-      expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/projects', '/api/roles'])
-      // Both requests failed the same way: one line.
-      expect(result.stderr).toBe(`onedev-audit: error: GET /api/roles: ${WRONG_PREFIX} (and 1 more request failed the same way)\n`)
+      const paths = server.requests.map((r) => r.path)
+      expect(paths).toEqual(expect.arrayContaining(['/api/projects', '/api/roles']))
+      expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual([])
+      // Every request (the server data sources' too) failed the same way: one line.
       const report = JSON.parse(result.stdout)
+      expect(result.stderr).toBe(`onedev-audit: error: GET /api/roles: ${WRONG_PREFIX} (and ${report.errors.length - 1} more requests failed the same way)\n`)
       expect(report.server.apiPrefix).toBe('/api')
-      expect(report.errors.map((e: any) => e.path)).toEqual(['/api/roles', '/api/projects'])
+      expect(report.errors.map((e: any) => e.path).slice(0, 2)).toEqual(['/api/roles', '/api/projects'])
+      expect(report.errors.length).toBe(paths.length)
     })
   }
 })
@@ -114,8 +117,12 @@ describe('one error line for a failure every request shares', () => {
     const json = await runCli(['scan', ...projects, '--format', 'json', '--retries', '0'], {env: base})
     expect(json.code).toBe(2)
     const report = JSON.parse(json.stdout)
-    // The JSON report keeps one entry per failure: the roles, then each project, its setting and its repository.
-    expect(report.errors.map((e: any) => [e.project?.id ?? null, e.path])).toEqual([
+    // The JSON report keeps one entry per failure: the roles, the server data, then each project, its setting and its repository.
+    const serverErrors = report.errors.filter((e: any) => !e.project && e.path !== '/~api/roles').map((e: any) => e.path)
+    expect(serverErrors.sort()).toEqual(
+      ['/groups', '/settings/authenticator', '/settings/groovy-scripts', '/settings/job-executors', '/settings/security', '/settings/system', '/sso-providers', '/users', '/users/1/access-tokens'].map((path) => `/~api${path}`),
+    )
+    expect(report.errors.filter((e: any) => !serverErrors.includes(e.path)).map((e: any) => [e.project?.id ?? null, e.path])).toEqual([
       [null, '/~api/roles'],
       [1, '/~api/projects/1'],
       [1, '/~api/projects/1/setting'],
@@ -127,7 +134,7 @@ describe('one error line for a failure every request shares', () => {
       [3, '/~api/projects/3/setting'],
       [3, '/~api/repositories/3/default-branch'],
     ])
-    const more = 9
+    const more = report.errors.length - 1
     expect(json.stderr).toBe(`onedev-audit: error: GET /~api/roles: connection failed (ECONNREFUSED) (and ${more} more requests failed the same way)\n`)
 
     const stylish = await runCli(['scan', ...projects, '--retries', '0'], {env: base})
