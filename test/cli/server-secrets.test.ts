@@ -94,7 +94,7 @@ describe('server hardening data: no secret in any output', () => {
     const notices = result.stderr.trim().split('\n')
     expect(notices.map((line) => /GET (\S+(?: or \S+)?):/.exec(line)?.[1])).toEqual([
       '/groups', '/settings/authenticator', '/settings/groovy-scripts', '/settings/job-executors', '/settings/security', '/settings/system',
-      '/sso-providers or /settings/sso-connectors', '/users',
+      '/sso-providers or /settings/sso-connectors', '/users', '/users/{id}/access-tokens',
     ])
     for (const line of notices) expect(line).toMatch(/^onedev-audit: not-evaluated: GET .*: the server does not offer it \(404\), so .* were not evaluated$/)
     const report = JSON.parse(result.stdout)
