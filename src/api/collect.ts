@@ -194,28 +194,67 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   // State the fetchers of this collection share (e.g. one users listing for every project).
   const shared = new Map<string, unknown>()
 
+  // Two data sources asking for the same path (e.g. /settings/security) share one request.
+  const optionalRequests = new Map<string, Promise<unknown>>()
+
+  const SKIPPED = Symbol('skipped')
+  // An HTML 404 (a wrong API prefix reaches the web UI) says nothing about the endpoint: an error, not "not offered".
+  const isMissingOptional = (error: unknown) => isMissingEndpoint(error) && (error as ApiError).error.kind !== 'not-json'
+
+  /**
+   * One GET of an optional endpoint: the redacted payload, or `missing` with the status for 404/405
+   * (also, unsent, once another request found `endpoint` missing); other failures throw.
+   */
+  async function optionalRequest(path: string, paged: boolean, endpoint: string, onMissing?: (status: number) => void): Promise<{value: unknown} | {missing: number}> {
+    const missing = (error: unknown) => {
+      if (isMissingOptional(error)) onMissing?.((error as ApiError).error.status!)
+    }
+    try {
+      const body = await limit(() => {
+        if (notEvaluated.has(endpoint)) return Promise.resolve(SKIPPED)
+        return send(() => (paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), missing)
+      })
+      if (body === SKIPPED) return {missing: 0}
+      const key = path.replace(/^\/+/, '')
+      const redacted = redactServerPayload(key, body, true)
+      serverData[key] = redacted
+      return {value: redacted}
+    } catch (error) {
+      if (isMissingOptional(error)) return {missing: (error as ApiError).error.status!}
+      throw error
+    }
+  }
+
   function optionalFetch(group: Group, project?: ProjectRef): OptionalFetch {
     return {
       shared,
-      async get(path: string, spec: OptionalGet): Promise<unknown> {
-        if (notEvaluated.has(spec.endpoint)) return undefined
-        try {
-          const missing = (error: unknown) => {
-            if (isMissingEndpoint(error)) notEvaluated.add({endpoint: spec.endpoint, status: (error as ApiError).error.status!, checks: spec.checks})
-          }
-          const body = await limit(() => {
-            if (notEvaluated.has(spec.endpoint)) return Promise.resolve(undefined)
-            return send(() => (spec.paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), missing)
-          })
-          if (body === undefined) return undefined
-          const key = path.replace(/^\/+/, '')
-          const redacted = redactServerPayload(key, body, true)
-          serverData[key] = redacted
-          return redacted
-        } catch (error) {
-          if (!isMissingEndpoint(error)) recordFailure(group, error, `reading ${path} failed`, project)
-          return undefined
+      get(path: string, spec: OptionalGet): Promise<unknown> {
+        // With fallbacks, the endpoint is recorded (and known) under all its names at once.
+        const endpoint = [spec.endpoint, ...(spec.fallbacks ?? []).map((fallback) => fallback.endpoint)].join(' or ')
+        const requestKey = `${spec.paged ? 'paged' : 'get'} ${path}`
+        let pending = optionalRequests.get(requestKey)
+        if (!pending) {
+          pending = (async () => {
+            if (notEvaluated.has(endpoint)) return undefined
+            const candidates = [{path}, ...(spec.fallbacks ?? [])]
+            // The last candidate's 404/405 is learnt inside its slot, before the next queued request starts.
+            const recordMissing = (status: number) => notEvaluated.add({endpoint, status, checks: spec.checks})
+            let asked = path
+            try {
+              for (let index = 0; index < candidates.length; index++) {
+                asked = candidates[index]!.path
+                const answer = await optionalRequest(asked, spec.paged === true, endpoint, index === candidates.length - 1 ? recordMissing : undefined)
+                if ('value' in answer) return answer.value
+                if (answer.missing === 0) return undefined
+              }
+            } catch (error) {
+              recordFailure(group, error, `reading ${asked} failed`, project)
+            }
+            return undefined
+          })()
+          optionalRequests.set(requestKey, pending)
         }
+        return pending
       },
     }
   }

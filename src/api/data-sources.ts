@@ -4,8 +4,9 @@
  * judgement in src/onedev/, and rules on top.
  */
 import {fetchProjectAccess, fetchServerAccess} from './access-data.js'
+import {fetchServerHardening} from './admin-data.js'
 import type {ProjectFetcher, ServerFetcher} from './optional.js'
 
-export const SERVER_FETCHERS: readonly ServerFetcher[] = [fetchServerAccess]
+export const SERVER_FETCHERS: readonly ServerFetcher[] = [fetchServerAccess, fetchServerHardening]
 
 export const PROJECT_FETCHERS: readonly ProjectFetcher[] = [fetchProjectAccess]

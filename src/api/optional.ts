@@ -14,6 +14,13 @@ export interface OptionalGet {
   checks: string
   /** Page through it with offset and count (a listing). */
   paged?: boolean
+  /**
+   * Other endpoints serving the same data on other server versions, tried in order while the
+   * previous one answers 404/405 (e.g. `/sso-providers`, then `/settings/sso-connectors` up to 12.0).
+   * The payload is stored under the path that answered; only when none is offered is the endpoint
+   * recorded as not evaluated, once, under all its names (`/sso-providers or /settings/sso-connectors`).
+   */
+  fallbacks?: ReadonlyArray<{path: string; endpoint: string}>
 }
 
 export interface OptionalFetch {
@@ -21,7 +28,8 @@ export interface OptionalFetch {
    * GET `path` (under the prefix, e.g. `/settings/security`): the payload, redacted and stored in the
    * server data document under `path` without its leading slash, or undefined when the server does not
    * offer the endpoint (recorded once as not evaluated) or the request failed (recorded as an error).
-   * A 204 answer is stored as null.
+   * A 204 answer is stored as null. Asking again for a path already asked (by this or another data
+   * source) shares the first request and its answer: never modify what it returns.
    */
   get(path: string, spec: OptionalGet): Promise<unknown>
   /** State shared by every fetcher of one collection (e.g. a listing several fetchers wait for), keyed by the fetcher module. */

@@ -293,21 +293,47 @@ export function arbitraryBranchTruth(expression: JobMatchExpression): Truth {
  * decided by `onBranch`; `"Job"`/`"Project"` criteria and the submitter are unknown.
  */
 export function branchTruth(expression: JobMatchExpression, onBranch: (patterns: string[]) => boolean): Truth {
+  return truthOf(expression, (criterion) => {
+    if (criterion.type === 'on-branch') return onBranch(criterion.patterns) ? 'true' : 'false'
+    return criterion.type === 'non-pull-request-commits' ? 'true' : 'unknown'
+  })
+}
+
+type Criterion = Exclude<JobMatchExpression, {type: 'and' | 'or' | 'not'}>
+
+/** Three-valued evaluation: `leaf` judges each criterion, and/or/not combine as in OneDev. */
+function truthOf(expression: JobMatchExpression, leaf: (criterion: Criterion) => Truth): Truth {
   switch (expression.type) {
-    case 'on-branch':
-      return onBranch(expression.patterns) ? 'true' : 'false'
-    case 'field':
-    case 'submitted-by':
-      return 'unknown'
-    case 'non-pull-request-commits':
-      return 'true'
     case 'and':
-      return and3(branchTruth(expression.left, onBranch), branchTruth(expression.right, onBranch))
+      return and3(truthOf(expression.left, leaf), truthOf(expression.right, leaf))
     case 'or':
-      return or3(branchTruth(expression.left, onBranch), branchTruth(expression.right, onBranch))
+      return or3(truthOf(expression.left, leaf), truthOf(expression.right, leaf))
     case 'not':
-      return not3(branchTruth(expression.operand, onBranch))
+      return not3(truthOf(expression.operand, leaf))
+    default:
+      return leaf(expression)
   }
+}
+
+/**
+ * Does a build in a project its writer freely created (or any project the expression does not name)
+ * satisfy the expression? `"Project" is p` is true when p matches arbitrary project paths, `is not`
+ * is true (a new project is not in the list); `on branch` is true (the project's creator creates its
+ * branches); `"Job"` criteria and the submitter are unknown; a push build is not a pull request.
+ */
+export function arbitraryProjectTruth(expression: JobMatchExpression): Truth {
+  return truthOf(expression, (criterion) => {
+    if (criterion.type === 'field' && criterion.field === 'Project') {
+      return criterion.operator === 'is not' || criterion.values.some(branchPatternIsArbitrary) ? 'true' : 'false'
+    }
+    return criterion.type === 'on-branch' || criterion.type === 'non-pull-request-commits' ? 'true' : 'unknown'
+  })
+}
+
+/** Whether a build of a project the expression does not name may satisfy it (true or unknown). */
+export function admitsArbitraryProject(expression: JobMatchExpression | string): boolean {
+  const parsed = typeof expression === 'string' ? parseJobMatch(expression) : expression
+  return arbitraryProjectTruth(parsed) !== 'false'
 }
 
 /** Whether a build on a branch a writer can freely create may satisfy the expression (true or unknown). */

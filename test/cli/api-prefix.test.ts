@@ -85,11 +85,16 @@ describe('a given prefix is never probed', () => {
       expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual([])
       // Both required requests failed the same way: one error line.
       expect(result.stderr.split('\n').filter((line) => line.startsWith('onedev-audit: error:'))).toEqual([
-        `onedev-audit: error: GET /api/roles: ${WRONG_PREFIX} (and 1 more request failed the same way)`,
+        `onedev-audit: error: GET /api/roles: ${WRONG_PREFIX} (and 10 more requests failed the same way)`,
       ])
       const report = JSON.parse(result.stdout)
       expect(report.server.apiPrefix).toBe('/api')
-      expect(report.errors.map((e: any) => e.path)).toEqual(['/api/roles', '/api/projects'])
+      // The roles and projects first, then each administration and access endpoint the server data asked for.
+      const errorPaths: string[] = report.errors.map((e: any) => e.path)
+      expect(errorPaths.slice(0, 2)).toEqual(['/api/roles', '/api/projects'])
+      expect(errorPaths).toHaveLength(11)
+      expect(new Set(errorPaths).size).toBe(11)
+      expect(errorPaths.every((path) => path.startsWith('/api/'))).toBe(true)
     })
   }
 })

@@ -6,7 +6,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {expectNoCanary} from '../helpers/canaries.js'
 import {runCli} from '../helpers/cli.js'
-import {PARENT_SETTING, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
+import {fixture, HARDENED_ADMIN, PARENT_SETTING, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {multitoolErrors, validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
 
@@ -58,8 +58,14 @@ describe('scan against a live server', () => {
 
   it('--fail-on decides exit 0 or 1', async () => {
     expect((await scan(['--all-projects', '--format', 'json', '--fail-on', 'none'])).code).toBe(0)
-    expect((await scan(['--project', '1', '--format', 'json', '--fail-on', 'critical'])).code).toBe(0)
     expect((await scan(['--project', '2', '--format', 'json', '--fail-on', 'critical'])).code).toBe(1)
+    // The fixture server's own administration settings have critical findings (server/shell-executor): a hardened one has none.
+    const hardened = await startFixtureServer({admin: HARDENED_ADMIN})
+    try {
+      expect((await runCli(['scan', '--project', '1', '--format', 'json', '--fail-on', 'critical'], {env: serverEnv(hardened)})).code).toBe(0)
+    } finally {
+      await hardened.close()
+    }
   }, 60_000)
 
   it('--project audits only that project, inheriting from its parent fetched once', async () => {
@@ -105,7 +111,7 @@ describe('scan against a live server', () => {
     const settings = Object.fromEntries(projects.map((p) => [p.id, PARENT_SETTING]))
     const repositories = Object.fromEntries(projects.map((p) => [p.id, {defaultBranch: 'main'}]))
     const access = {security: {}, groups: [], users: [], memberships: {}, baseAuthorizations: {}, groupProjectAuthorizations: {}, userProjectAuthorizations: {}}
-    const busy = await startOneDevServer({projects, settings, roles: [], repositories, access})
+    const busy = await startOneDevServer({projects, settings, roles: [], repositories, access, admin: fixture('server/admin-current.json')})
     try {
       for (const route of ['GET /projects/*/setting', 'GET /repositories/*/default-branch', 'GET /repositories/*/tags']) busy.override(route, {delayMs: 50})
       const result = await runCli(['scan', '--all-projects', '--concurrency', '16', '--format', 'json', '--fail-on', 'none'], {env: serverEnv(busy)})

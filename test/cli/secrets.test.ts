@@ -49,7 +49,7 @@ describe('no secret in any output', () => {
     })
   }
 
-  // Ten CLI runs one after the other: more than the default timeout on a busy 2-core machine.
+  // Ten CLI runs one after the other (with the server data): far more than the default timeout on a busy 2-core machine.
   it('collect --output and --output-dir, then scan --snapshot of each, in every format', async () => {
     const file = join(dir, 'snapshot.json')
     const folder = join(dir, 'snapshot-dir')
@@ -66,7 +66,7 @@ describe('no secret in any output', () => {
         expectClean(result.stdout + result.stderr)
       }
     }
-  }, 120_000)
+  }, 300_000)
 
   it('error messages: a server that echoes the secret and the payload in its error text', async () => {
     server.override('GET /projects/2/setting', {status: 500, text: `failed for ${server.secret}: CANARY-jobsecret-npm-token-7f3a`})

@@ -12,6 +12,10 @@
  * ci-bot, helper), core-devs (bob, disabled carol; Code Writer on acme), release-bots (ci-bot; Release
  * Bot on acme/app); base roles Code Reader on acme and Code Writer on legacy/tool; dave owns acme/app.
  * A canary sits in every secret or personal field of the users and the security setting.
+ *
+ * and the administration endpoints of server/admin-current.json (job executors, groovy scripts, the
+ * system and security settings, an LDAP authenticator, SSO providers, groups, users and their access
+ * tokens), with a canary in every secret field.
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -64,6 +68,37 @@ export const FIXTURE_REPOSITORIES = {
 /** Access data that grants nothing: every access endpoint answers, so no check is reported as not evaluated. */
 export const EMPTY_ACCESS = {security: {enableSelfRegister: false}, groups: [], users: [], memberships: {}, groupAuthorizations: {}, baseAuthorizations: {}, groupProjectAuthorizations: {}, userProjectAuthorizations: {}}
 
+/**
+ * The administration endpoints of a hardened server: no server/* rule fires (a remote executor
+ * scoped by a job match, https everywhere, a password policy, tokens that expire).
+ */
+export const HARDENED_ADMIN: Record<string, unknown> = {
+  '/settings/job-executors': [{'@type': 'RemoteDockerExecutor', enabled: true, name: 'agents', jobMatch: '"Project" is "acme/**" and on branch "main"', registryLogins: [], mountDockerSock: false}],
+  '/settings/groovy-scripts': [{name: 'notify', content: ['return 1'], canBeUsedByBuildJobs: false, jobAuthorization: null}],
+  '/settings/system': {serverUrl: 'https://onedev.acme.example', sshRootUrl: null, sessionTimeout: 30, useAvatarService: false},
+  '/settings/security': {enableAnonymousAccess: false, enableSelfRegister: false, passwordPolicy: {minLength: 12, mustContainUppercase: true, mustContainLowercase: true, mustContainNumber: true, mustContainSpecial: true}, enforce2FA: true, corsAllowedOrigins: ['https://portal.acme.example']},
+  '/settings/authenticator': null,
+  '/sso-providers': [{id: 1, name: 'okta', defaultGroupId: null, connector: {'@type': 'OpenIdConnector', clientId: 'x', clientSecret: null, groupsClaim: null}}],
+  '/groups': [{id: 1, name: 'Administrators', administrator: true, createRootProjects: false, enforce2FA: true}],
+  '/groups/1/memberships': [],
+  '/users': [{id: 1, disabled: false, type: 'ORDINARY', name: 'admin', fullName: null}],
+  '/users/1/access-tokens': [{id: 1, name: 'cli', ownerId: 1, value: null, hasOwnerPermissions: true, createDate: '2026-01-01T00:00:00.000+00:00', expireDate: '2027-01-01T00:00:00.000+00:00'}],
+}
+
+const ACCESS_PATHS = /^\/(settings\/security|groups(\/\d+\/(memberships|authorizations))?|users(\/\d+)?)$/
+
+/**
+ * The administration payloads without the paths the access fixture serves, and an empty token list
+ * for each of the access fixture's users that has none there (as a real server answers).
+ */
+function adminPayloads(admin: Record<string, unknown>, access: {users?: {id?: unknown}[]}): Record<string, unknown> {
+  const out = Object.fromEntries(Object.entries(admin).filter(([path]) => !ACCESS_PATHS.test(path)))
+  for (const user of access.users ?? []) {
+    if (typeof user.id === 'number') out[`/users/${user.id}/access-tokens`] ??= []
+  }
+  return out
+}
+
 export function fixtureServerOptions(overrides: OneDevServerOptions = {}): OneDevServerOptions {
   return {
     roles: fixture('roles.json'),
@@ -71,6 +106,9 @@ export function fixtureServerOptions(overrides: OneDevServerOptions = {}): OneDe
     settings: {1: PARENT_SETTING, 2: fixture('current/setting-full.json'), 3: fixture('legacy/setting-full.json'), 4: EMPTY_SETTING},
     repositories: FIXTURE_REPOSITORIES,
     access: fixture('access/access.json'),
+    // The access fixture answers the security setting, groups, memberships and users; the
+    // administration fixture the rest (executors, scripts, system, authenticator, SSO, tokens).
+    admin: adminPayloads(fixture('server/admin-current.json'), fixture('access/access.json')),
     ...overrides,
   }
 }

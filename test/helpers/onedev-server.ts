@@ -21,6 +21,10 @@
  *        /user-authorizations   from `access` (onedev-access-reference.md §3–§5); each answers 404
  *        `HTTP 404 Not Found` when its part of `access` is absent (a server that does not offer it).
  *        /users/{id} falls back to the item of `users` with that id; per-project lists default to [].
+ *   GET  any path in `admin` (administration endpoints outside the contract, onedev-access-reference.md
+ *        §3, §5: `/settings/job-executors`, `/users`, `/users/6/access-tokens`, ...): its payload, 204
+ *        for null; the listings `/users`, `/groups`, `/agents`, `/agent-tokens` are paged
+ * Any other path answers 404 `HTTP 404 Not Found`, whatever its query (the query check runs after matching).
  * Paging: offset and count are required (406 `Missing query params: [...]`), count > 100 → 406,
  * any unknown query parameter → 406 `Unexpected query params: [...]`.
  * Credentials: HTTP Basic `user:secret` (defaults `auditor` / `s3cr3t-token-value`); none → 401
@@ -122,6 +126,11 @@ export interface OneDevServerOptions {
   repositories?: Record<number, FixtureRepository>
   /** Access data (security setting, groups, users, authorizations); each part absent: that endpoint answers 404. */
   access?: FixtureAccess
+  /**
+   * Administration endpoints by path without the prefix (`/settings/authenticator`: null → 204);
+   * a path that is absent answers 404 like a server without that endpoint.
+   */
+  admin?: Record<string, unknown>
   /** Accepted Basic credentials; null accepts any request. */
   credentials?: {user: string; secret: string} | null
   /** Answers every request outside the prefix (default: 404 with an HTML page, as the web UI does). */
@@ -146,6 +155,11 @@ export interface OneDevServer {
 }
 
 const MAX_PAGE_SIZE = 100
+/** Administration listings that page with offset and count (and accept their filters). */
+const PAGED_ADMIN = /^\/(users|groups|agents|agent-tokens)$/
+/** Paths the fixture server knows besides `admin` (a query on any other path gets 404, not 406). */
+const KNOWN_PATH =
+  /^\/(roles|projects(\/\d+(\/setting|\/(base|group|user)-authorizations)?)?|repositories\/\d+\/(default-branch|branches|tags)|settings\/(issue|security)|groups(\/\d+\/(memberships|authorizations))?|users(\/\d+)?)$/
 
 function routeMatches(route: string, method: string, path: string): boolean {
   const [routeMethod, routePath] = route.split(' ')
@@ -303,6 +317,19 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
       const result = page(projects.map(projectData), query, fault)
       return result.error ? {status: 406, text: result.error} : {status: 200, text: result.body ?? '[]'}
     }
+    const admin = options.admin
+    if (method === 'GET' && admin && Object.prototype.hasOwnProperty.call(admin, path)) {
+      const payload = admin[path]
+      if (PAGED_ADMIN.test(path) && Array.isArray(payload)) {
+        const bad = checkParams(query, ['term', 'name', 'query', 'offset', 'count'], ['offset', 'count'])
+        if (bad) return {status: 406, text: bad}
+        const result = page(payload, query, fault)
+        return result.error ? {status: 406, text: result.error} : {status: 200, text: result.body ?? '[]'}
+      }
+      if (Object.keys(query).length > 0) return {status: 406, text: `Unexpected query params: [${Object.keys(query).join(', ')}]`}
+      return payload === null ? {status: 204, text: ''} : {status: 200, text: pretty(payload)}
+    }
+    if (!KNOWN_PATH.test(path)) return {status: 404, text: 'HTTP 404 Not Found'}
     const access = options.access ?? {}
     const paged = (items: unknown[] | undefined) => {
       if (items === undefined) return {status: 404, text: 'HTTP 404 Not Found'}

@@ -75,6 +75,7 @@ export function runRule(rule: Rule<any>, testCase: RuleCase): Finding[] {
 export function documentOf(finding: Finding, testCase: RuleCase): unknown {
   if (finding.document === 'server') return testCase.model.serverData
   if (finding.file !== undefined) return testCase.issueSetting?.raw
+  if (finding.document === 'server') return testCase.model.serverData
   if (finding.role) return testCase.model.roles.find((r) => r.id === finding.role!.id)?.raw
   const projectId = finding.source?.id ?? finding.project?.id
   return projectId === undefined ? undefined : testCase.model.projectsById.get(projectId)?.raw

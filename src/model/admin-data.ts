@@ -1,0 +1,303 @@
+/**
+ * Typed views of the administration settings in the server data document (model.serverData,
+ * redacted at ingest): job executors, groovy scripts, the system setting, the external
+ * authenticator, SSO providers (or the SSO connectors of servers up to 12.0) and each user's access
+ * tokens (onedev-access-reference.md §3.2, §3.3, §5). Each view is parsed once per document and is
+ * `undefined` when the data was not fetched or not offered: rules then stay silent (the not-evaluated
+ * notice covers it). Items that do not have the expected shape are left out.
+ *
+ * Pointers are JSON pointers into the server data document, e.g. `/settings~1job-executors/0`.
+ */
+import {z} from 'zod'
+
+import {joinPointer} from './pointer.js'
+import type {AuditModel, ServerData} from './types.js'
+
+export const JOB_EXECUTORS_KEY = 'settings/job-executors'
+export const GROOVY_SCRIPTS_KEY = 'settings/groovy-scripts'
+export const SYSTEM_KEY = 'settings/system'
+export const AUTHENTICATOR_KEY = 'settings/authenticator'
+export const SSO_PROVIDERS_KEY = 'sso-providers'
+/** Servers up to 12.0.8 (v8.0.4 – v12.0.8). */
+export const SSO_CONNECTORS_KEY = 'settings/sso-connectors'
+export const accessTokensKey = (userId: number) => `users/${userId}/access-tokens`
+
+type Model = Pick<AuditModel, 'serverData'>
+
+/** Which key restricts the jobs an executor takes, by server generation (§3.2). */
+export type JobMatchKey =
+  /** v11.11.1+: null on a server shell executor admits no job, elsewhere any job */
+  | 'jobMatch'
+  /** v8.0.5 – v11.11.0: null admits any job */
+  | 'jobRequirement'
+  /** up to v8.0.4: null admits any job */
+  | 'jobAuthorization'
+
+export interface JobExecutor {
+  /** `/settings~1job-executors/<index>`. */
+  pointer: string
+  /** `@type`: ServerShellExecutor, ServerDockerExecutor, RemoteDockerExecutor, RemoteShellExecutor, KubernetesExecutor, ... */
+  type: string
+  name: string
+  enabled: boolean
+  /** The key the payload carries (the newest when several); null when it carries none. */
+  jobMatchKey: JobMatchKey | null
+  /** The restriction's text; null when empty. */
+  jobMatch: string | null
+  /** Where the restriction sits (the executor itself when the payload has no such key). */
+  jobMatchPointer: string
+  /** Server Docker executors: the Docker socket is mounted into job containers. */
+  mountDockerSock: boolean
+}
+
+export interface GroovyScript {
+  /** `/settings~1groovy-scripts/<index>`. */
+  pointer: string
+  name: string
+  /** Default true (§3.2). */
+  canBeUsedByBuildJobs: boolean
+  /** The jobs allowed to use it; null (empty) = any job. */
+  jobAuthorization: string | null
+}
+
+export interface SystemSetting {
+  /** `/settings~1system`. */
+  pointer: string
+  /** Redacted like every URL (user info and token-like parts masked; the scheme and host are kept). */
+  serverUrl: string | null
+}
+
+export interface Authenticator {
+  /** `/settings~1authenticator`. */
+  pointer: string
+  /** `LdapAuthenticator`, `ActiveDirectoryAuthenticator`, ... */
+  type: string
+  ldapUrl: string | null
+  /** `@type` of `groupRetrieval`: `DoNotRetrieveGroups`, `GetGroupsUsingAttribute`, `SearchGroupsUsingFilter`; null when absent. */
+  groupRetrieval: string | null
+}
+
+export interface SsoProvider {
+  /** `/sso-providers/<index>` or `/settings~1sso-connectors/<index>`. */
+  pointer: string
+  name: string
+  /** The connector's `@type` (`OpenIdConnector`, `GitHubConnector`, ...). */
+  type: string
+  /** The claim whose values are synced as group names; null when none. */
+  groupsClaim: string | null
+  /** Where `groupsClaim` sits. */
+  groupsClaimPointer: string
+}
+
+export interface AccessToken {
+  /** `/users~1<id>~1access-tokens/<index>`. */
+  pointer: string
+  id: number | null
+  name: string
+  /** The user whose token list holds it. */
+  ownerId: number
+  hasOwnerPermissions: boolean
+  /** null: never expires. */
+  expireDate: string | null
+}
+
+const text = z.string().nullish()
+const flag = z.boolean().nullish()
+
+const ExecutorSchema = z.looseObject({
+  '@type': z.string(),
+  name: text,
+  enabled: flag,
+  jobMatch: text,
+  jobRequirement: text,
+  jobAuthorization: text,
+  mountDockerSock: flag,
+})
+const GroovySchema = z.looseObject({name: text, canBeUsedByBuildJobs: flag, jobAuthorization: text})
+const SystemSchema = z.looseObject({serverUrl: text})
+const AuthenticatorSchema = z.looseObject({'@type': z.string(), ldapUrl: text, groupRetrieval: z.looseObject({'@type': z.string().nullish()}).nullish()})
+const ConnectorSchema = z.looseObject({'@type': z.string().nullish(), name: text, groupsClaim: text})
+const ProviderSchema = z.looseObject({name: text, connector: ConnectorSchema})
+const TokenSchema = z.looseObject({id: z.int().nullish(), name: text, hasOwnerPermissions: flag, expireDate: text})
+
+function has(data: ServerData, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(data, key)
+}
+
+/** The valid items of a list, each with its index; null when the value is not a list. */
+function items<T>(value: unknown, schema: z.ZodType<T>): {item: T; index: number}[] | null {
+  if (!Array.isArray(value)) return null
+  const out: {item: T; index: number}[] = []
+  for (let index = 0; index < value.length; index++) {
+    const parsed = schema.safeParse(value[index])
+    if (parsed.success) out.push({item: parsed.data, index})
+  }
+  return out
+}
+
+const blankToNull = (value: string | null | undefined): string | null => (value === null || value === undefined || value.trim() === '' ? null : value)
+
+// ---------------------------------------------------------------- memo per document
+
+interface Views {
+  executors?: JobExecutor[] | null
+  groovy?: GroovyScript[] | null
+  system?: SystemSetting | null
+  authenticator?: Authenticator | null | 'none'
+  sso?: SsoProvider[] | null
+  tokens?: AccessToken[][] | null
+}
+
+const memo = new WeakMap<ServerData, Views>()
+
+function view<K extends keyof Views>(model: Model, name: K, parse: (data: ServerData) => NonNullable<Views[K]> | null): NonNullable<Views[K]> | undefined {
+  const data = model.serverData
+  if (!data) return undefined
+  let views = memo.get(data)
+  if (!views) memo.set(data, (views = {}))
+  if (views[name] === undefined) views[name] = parse(data) as Views[K]
+  return (views[name] ?? undefined) as NonNullable<Views[K]> | undefined
+}
+
+// ---------------------------------------------------------------- job executors
+
+/** GET /settings/job-executors, in the server's order (the first applicable executor runs a job); undefined when not read. */
+export function jobExecutorsOf(model: Model): JobExecutor[] | undefined {
+  return view(model, 'executors', (data) => {
+    if (!has(data, JOB_EXECUTORS_KEY)) return null
+    const list = items(data[JOB_EXECUTORS_KEY], ExecutorSchema)
+    return list?.map(({item, index}) => toExecutor(item, index, data[JOB_EXECUTORS_KEY] as unknown[])) ?? null
+  })
+}
+
+function toExecutor(item: z.infer<typeof ExecutorSchema>, index: number, list: unknown[]): JobExecutor {
+  const raw = list[index] as Record<string, unknown>
+  const jobMatchKey = (['jobMatch', 'jobRequirement', 'jobAuthorization'] as const).find((key) => has(raw, key)) ?? null
+  const pointer = joinPointer('', JOB_EXECUTORS_KEY, index)
+  return {
+    pointer,
+    type: item['@type'],
+    name: item.name ?? `#${index + 1}`,
+    enabled: item.enabled ?? true,
+    jobMatchKey,
+    jobMatch: jobMatchKey === null ? null : blankToNull(item[jobMatchKey]),
+    jobMatchPointer: jobMatchKey === null ? pointer : joinPointer(pointer, jobMatchKey),
+    mountDockerSock: item.mountDockerSock ?? false,
+  }
+}
+
+// ---------------------------------------------------------------- groovy scripts
+
+/** GET /settings/groovy-scripts (the content is never kept); undefined when not read. */
+export function groovyScriptsOf(model: Model): GroovyScript[] | undefined {
+  return view(model, 'groovy', (data) => {
+    if (!has(data, GROOVY_SCRIPTS_KEY)) return null
+    return (
+      items(data[GROOVY_SCRIPTS_KEY], GroovySchema)?.map(({item, index}) => ({
+        pointer: joinPointer('', GROOVY_SCRIPTS_KEY, index),
+        name: item.name ?? `#${index + 1}`,
+        canBeUsedByBuildJobs: item.canBeUsedByBuildJobs ?? true,
+        jobAuthorization: blankToNull(item.jobAuthorization),
+      })) ?? null
+    )
+  })
+}
+
+// ---------------------------------------------------------------- system setting
+
+/** GET /settings/system; undefined when not read. */
+export function systemSettingOf(model: Model): SystemSetting | undefined {
+  return view(model, 'system', (data) => {
+    if (!has(data, SYSTEM_KEY)) return null
+    const parsed = SystemSchema.safeParse(data[SYSTEM_KEY])
+    return parsed.success ? {pointer: joinPointer('', SYSTEM_KEY), serverUrl: blankToNull(parsed.data.serverUrl)} : null
+  })
+}
+
+// ---------------------------------------------------------------- authenticator
+
+/** GET /settings/authenticator: null when the server has none (204), undefined when not read. */
+export function authenticatorOf(model: Model): Authenticator | null | undefined {
+  const found = view(model, 'authenticator', (data) => {
+    if (!has(data, AUTHENTICATOR_KEY)) return null
+    const raw = data[AUTHENTICATOR_KEY]
+    if (raw === null) return 'none'
+    const parsed = AuthenticatorSchema.safeParse(raw)
+    if (!parsed.success) return null
+    return {
+      pointer: joinPointer('', AUTHENTICATOR_KEY),
+      type: parsed.data['@type'],
+      ldapUrl: blankToNull(parsed.data.ldapUrl),
+      groupRetrieval: parsed.data.groupRetrieval?.['@type'] ?? null,
+    }
+  })
+  return found === 'none' ? null : found
+}
+
+// ---------------------------------------------------------------- SSO
+
+/** GET /sso-providers (v13.1.7+) or /settings/sso-connectors (up to v12.0.8); undefined when neither was read. */
+export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
+  return view(model, 'sso', (data) => {
+    if (has(data, SSO_PROVIDERS_KEY)) {
+      return (
+        items(data[SSO_PROVIDERS_KEY], ProviderSchema)?.map(({item, index}) => {
+          const pointer = joinPointer('', SSO_PROVIDERS_KEY, index)
+          return {
+            pointer,
+            name: item.name ?? `#${index + 1}`,
+            type: item.connector['@type'] ?? 'unknown',
+            groupsClaim: blankToNull(item.connector.groupsClaim),
+            groupsClaimPointer: joinPointer(pointer, 'connector', 'groupsClaim'),
+          }
+        }) ?? null
+      )
+    }
+    if (has(data, SSO_CONNECTORS_KEY)) {
+      return (
+        items(data[SSO_CONNECTORS_KEY], ConnectorSchema)?.map(({item, index}) => {
+          const pointer = joinPointer('', SSO_CONNECTORS_KEY, index)
+          return {
+            pointer,
+            name: item.name ?? `#${index + 1}`,
+            type: item['@type'] ?? 'unknown',
+            groupsClaim: blankToNull(item.groupsClaim),
+            groupsClaimPointer: joinPointer(pointer, 'groupsClaim'),
+          }
+        }) ?? null
+      )
+    }
+    return null
+  })
+}
+
+// ---------------------------------------------------------------- access tokens
+
+const TOKENS_KEY = /^users\/(\d+)\/access-tokens$/
+
+/**
+ * The access tokens of every user whose list was read (GET /users/{id}/access-tokens, metadata only:
+ * the values were redacted at ingest), by user id then position; undefined when none was read.
+ */
+export function accessTokensOf(model: Model): AccessToken[] | undefined {
+  const lists = view(model, 'tokens', (data) => {
+    const out: {userId: number; tokens: AccessToken[]}[] = []
+    for (const key of Object.keys(data)) {
+      const match = TOKENS_KEY.exec(key)
+      if (!match) continue
+      const ownerId = Number(match[1])
+      const tokens = (items(data[key], TokenSchema) ?? []).map(({item, index}) => ({
+        pointer: joinPointer('', key, index),
+        id: item.id ?? null,
+        name: item.name ?? `#${index + 1}`,
+        ownerId,
+        hasOwnerPermissions: item.hasOwnerPermissions ?? false,
+        expireDate: blankToNull(item.expireDate),
+      }))
+      out.push({userId: ownerId, tokens})
+    }
+    if (out.length === 0) return null
+    return out.sort((a, b) => a.userId - b.userId).map((entry) => entry.tokens)
+  })
+  return lists?.flat()
+}

@@ -1,0 +1,90 @@
+/**
+ * Which jobs a job executor or a groovy script admits (onedev-access-reference.md §3.2), from its job
+ * restriction as the server generation that sent it reads it:
+ *
+ * - `jobMatch` (v11.11.1+): null admits no job on a server shell executor ("Jobs running with this
+ *   executor has same privilege as OneDev process") and any job on every other executor;
+ * - `jobRequirement` (v8.0.5+) and `jobAuthorization` (up to v8.0.4): null admits any job;
+ * - otherwise a job-match expression (job-match.ts): it admits jobs of any project when a project it
+ *   does not name may satisfy it, and jobs of any branch when a branch anyone with write access can
+ *   create may satisfy it. "Scoped" means neither.
+ */
+import type {GroovyScript, JobExecutor} from '../model/admin-data.js'
+import {admitsArbitraryBranch, admitsArbitraryProject, type JobMatchExpression, parseJobMatch} from './job-match.js'
+
+export type JobReach =
+  /** admits no job at all (a current server shell executor with no job match) */
+  | 'none'
+  /** no restriction: every job of every project and branch */
+  | 'any-job'
+  /** a restriction that still admits jobs of any project or of any branch */
+  | 'broad'
+  /** restricted both to named projects and to branches a writer cannot freely create */
+  | 'scoped'
+  /** the text does not parse as a job match */
+  | 'invalid'
+
+export interface JobReachAssessment {
+  reach: JobReach
+  /** Some project the restriction does not name may run jobs on it (any-job included). */
+  anyProject: boolean
+  /** Jobs of a branch anyone with write access can create may run on it (any-job included). */
+  anyBranch: boolean
+}
+
+export const SERVER_SHELL_EXECUTOR = 'ServerShellExecutor'
+export const SERVER_DOCKER_EXECUTOR = 'ServerDockerExecutor'
+
+/** Judges a job-match text; null (no restriction) is judged by the caller. */
+export function assessJobMatchText(text: string): JobReachAssessment {
+  let expression: JobMatchExpression
+  try {
+    expression = parseJobMatch(text)
+  } catch {
+    return {reach: 'invalid', anyProject: false, anyBranch: false}
+  }
+  const anyProject = admitsArbitraryProject(expression)
+  const anyBranch = admitsArbitraryBranch(expression)
+  return {reach: anyProject || anyBranch ? 'broad' : 'scoped', anyProject, anyBranch}
+}
+
+const ANY_JOB: JobReachAssessment = {reach: 'any-job', anyProject: true, anyBranch: true}
+const NO_JOB: JobReachAssessment = {reach: 'none', anyProject: false, anyBranch: false}
+
+/** The enabled executors of one type (e.g. ServerShellExecutor), each with the jobs it takes. */
+export function enabledExecutors(executors: readonly JobExecutor[] | undefined, type: string): Array<{executor: JobExecutor; assessment: JobReachAssessment}> {
+  return (executors ?? []).filter((executor) => executor.type === type && executor.enabled).map((executor) => ({executor, assessment: executorReach(executor)}))
+}
+
+/** Which jobs an executor takes. */
+export function executorReach(executor: Pick<JobExecutor, 'type' | 'jobMatchKey' | 'jobMatch'>): JobReachAssessment {
+  if (executor.jobMatch !== null) return assessJobMatchText(executor.jobMatch)
+  // An empty restriction: only a current server shell executor reads it as "no job".
+  return executor.type === SERVER_SHELL_EXECUTOR && (executor.jobMatchKey === 'jobMatch' || executor.jobMatchKey === null) ? NO_JOB : ANY_JOB
+}
+
+/** Which build jobs may call a groovy script ('none' when build jobs may not use it at all). */
+export function groovyScriptReach(script: Pick<GroovyScript, 'canBeUsedByBuildJobs' | 'jobAuthorization'>): JobReachAssessment {
+  if (!script.canBeUsedByBuildJobs) return NO_JOB
+  return script.jobAuthorization === null ? ANY_JOB : assessJobMatchText(script.jobAuthorization)
+}
+
+/** In words, for messages: what the restriction lets through. */
+export function describeReach(assessment: JobReachAssessment): string {
+  switch (assessment.reach) {
+    case 'none':
+      return 'no job'
+    case 'any-job':
+      return 'every job of every project and branch'
+    case 'broad':
+      return assessment.anyProject && assessment.anyBranch
+        ? 'jobs of projects it does not name, on any branch'
+        : assessment.anyProject
+          ? 'jobs of projects it does not name'
+          : 'jobs of any branch, including branches anyone with write access can create'
+    case 'scoped':
+      return 'only jobs of the projects and branches it names'
+    case 'invalid':
+      return 'an expression OneDev cannot parse'
+  }
+}

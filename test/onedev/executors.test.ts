@@ -1,0 +1,75 @@
+import {describe, expect, it} from 'vitest'
+
+import {assessJobMatchText, executorReach, groovyScriptReach} from '../../src/onedev/executors.js'
+import {admitsArbitraryProject} from '../../src/onedev/job-match.js'
+import {administratorIds, corsOriginIssue, isPlainHttp, isPlainLdap, siteDomain} from '../../src/onedev/server-security.js'
+
+describe('which jobs an executor admits', () => {
+  it.each([
+    ['on branch "main"', 'broad', true, false],
+    ['"Project" is "ops"', 'broad', false, true],
+    ['"Project" is "ops" and on branch "main"', 'scoped', false, false],
+    ['"Project" is "ops/**" and on branch "main"', 'scoped', false, false],
+    ['"Project" is "**" and on branch "main"', 'broad', true, false],
+    ['"Project" is not "ops" and on branch "main"', 'broad', true, false],
+    ['"Job" is "deploy"', 'broad', true, true],
+    ['"Project" is "ops" and on branch "main" or "Job" is "x"', 'broad', true, true],
+    ['not("Project" is "ops") and on branch "main"', 'broad', true, false],
+    ['"Project" is "ops" and on branch "**"', 'broad', false, true],
+    ['on branch main', 'invalid', false, false],
+  ])('%s → %s', (text, reach, anyProject, anyBranch) => {
+    expect(assessJobMatchText(text)).toEqual({reach, anyProject, anyBranch})
+  })
+
+  it('an empty restriction: no job on a current server shell executor, every job elsewhere and on older servers', () => {
+    expect(executorReach({type: 'ServerShellExecutor', jobMatchKey: 'jobMatch', jobMatch: null}).reach).toBe('none')
+    expect(executorReach({type: 'ServerDockerExecutor', jobMatchKey: 'jobMatch', jobMatch: null}).reach).toBe('any-job')
+    expect(executorReach({type: 'ServerShellExecutor', jobMatchKey: 'jobRequirement', jobMatch: null}).reach).toBe('any-job')
+    expect(executorReach({type: 'ServerShellExecutor', jobMatchKey: 'jobAuthorization', jobMatch: null}).reach).toBe('any-job')
+  })
+
+  it('groovy scripts: not usable by jobs admits none; no job authorization admits every job', () => {
+    expect(groovyScriptReach({canBeUsedByBuildJobs: false, jobAuthorization: null}).reach).toBe('none')
+    expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: null}).reach).toBe('any-job')
+    expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: '"Project" is "a" and on branch "main"'}).reach).toBe('scoped')
+  })
+
+  it('admitsArbitraryProject reads project criteria and leaves job criteria unknown', () => {
+    expect(admitsArbitraryProject('"Project" is "a", "b"')).toBe(false)
+    expect(admitsArbitraryProject('"Project" is "a" or "Project" is "*"')).toBe(true)
+    expect(admitsArbitraryProject('"Project" is "a" and "Job" is "x"')).toBe(false)
+  })
+})
+
+describe('login and transport settings', () => {
+  it('plain HTTP and LDAP', () => {
+    expect([isPlainHttp('http://x'), isPlainHttp('HTTP://x'), isPlainHttp('https://x'), isPlainHttp(null)]).toEqual([true, true, false, false])
+    expect([isPlainLdap('ldap://x'), isPlainLdap('ldaps://x'), isPlainLdap(null)]).toEqual([true, false, false])
+  })
+
+  it('the server\'s own domain', () => {
+    expect(siteDomain('onedev.acme.example')).toBe('acme.example')
+    expect(siteDomain('acme.example')).toBe('acme.example')
+    expect(siteDomain('10.0.0.5')).toBe('10.0.0.5')
+    expect(siteDomain('localhost')).toBe('localhost')
+  })
+
+  it.each([
+    ['https://portal.acme.example', null],
+    ['https://acme.example', null],
+    ['http://portal.acme.example', 'plain-http'],
+    ['null', 'null'],
+    [' Null ', 'null'],
+    ['https://evilacme.example', 'foreign'],
+    ['https://acme.example.evil.example', 'foreign'],
+    ['*', null],
+  ] as const)('CORS origin %s → %s', (origin, issue) => {
+    expect(corsOriginIssue(origin, 'https://onedev.acme.example/')).toBe(issue)
+  })
+
+  it('administrators: root and enabled members of administrator groups', () => {
+    const members: Record<number, number[]> = {1: [5, 8], 2: [6]}
+    const ids = administratorIds([{id: 1, administrator: true}, {id: 2, administrator: false}, {id: 3, administrator: true}], (id) => members[id], (id) => id === 8)
+    expect([...ids].sort()).toEqual([1, 5])
+  })
+})
