@@ -15,7 +15,7 @@ import {formatDiff} from '../report/diff-format.js'
 import type {ReportFormat} from '../report/input.js'
 import {locationSourceFromModel} from '../report/locate.js'
 import {escapeControl} from '../util/escape.js'
-import {writeFileAtomic} from '../util/fs.js'
+import {writeChunksTo, writeFileAtomic} from '../util/fs.js'
 import {type Prepared, stopwatch} from './audit.js'
 import {auditErrorOf, describeAuditError, EXIT, isAtOrAbove, UsageError} from './errors.js'
 import type {FailOn} from './flags.js'
@@ -100,7 +100,8 @@ export async function diffAndReport(prepared: Prepared, before: DiffSide, after:
   })
   timer(`formatted the ${request.format} report`)
   const toTerminal = request.output === undefined
-  if (toTerminal) process.stdout.write(report.text)
+  // Waits until standard output took it all: the command may exit right after (a pipe would lose the rest).
+  if (toTerminal) await writeChunksTo(process.stdout, [report.text])
   else await writeFileAtomic(request.output!, report.text)
   if (!(toTerminal && request.format === 'stylish')) {
     for (const error of result.errors) request.say(`onedev-audit: error: ${error.side.toUpperCase()}: ${describeAuditError(error as AuditError)}`)
