@@ -73,8 +73,3 @@ export function checkedTags(repository: RepositoryInfo | null | undefined, entri
   if (entries.length === 0) return [...new Set(repository.tags.filter((tag) => typeof tag === 'string'))].map((name) => ({name, reason: 'existing tag'}))
   return matching(repository.tags, entries, new Set())
 }
-
-/** Whether the repository is known to have no commit yet (the server answered 204 for its default branch). */
-export function isUninitialized(repository: RepositoryInfo | null | undefined): boolean {
-  return repository?.defaultBranch === null
-}
