@@ -41,6 +41,23 @@ export interface CollectRequest {
   projectFetchers?: readonly ProjectFetcher[]
   /** called after each project completes, for progress on a TTY */
   onProgress?: (done: number, total: number) => void
+  /** Told of projects as they arrive, to judge them before the collection ends (src/engine/evaluator.ts). */
+  arrival?: ArrivalHooks
+}
+
+/**
+ * What the collection tells whoever judges projects on arrival, in this order for each project:
+ * `expect` (when audited) before `add`.
+ */
+export interface ArrivalHooks {
+  /** An audited project became known (listing page or asked-for id), with its parent when known. */
+  expect(id: number, parentId: number | null | undefined): void
+  /** No other project will be expected. */
+  allExpected(): void
+  /** A project is loaded (audited or ancestor): its setting, raw payload, repository and its own server data are in. */
+  add(project: Project): void
+  /** The roles and the server-wide data are in; `model` is the model being collected (projectsById grows as projects load). */
+  ready(model: AuditModel): void
 }
 
 export const DEFAULT_CONCURRENCY = 8
@@ -348,6 +365,15 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   })()
 
   const serverDone = Promise.all((request.serverFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Server)).catch((error: unknown) => recordFailure(Group.Server, error, 'reading the server data failed'))))
+  const withOptionalData = Boolean(request.serverFetchers?.length || request.projectFetchers?.length)
+
+  // Judging on arrival: once roles and server-wide data are in, the model being collected is handed over.
+  const arrival = request.arrival
+  const arrivalReady = arrival
+    ? Promise.all([rolesDone, serverDone]).then(() =>
+        arrival.ready({server: request.server, collectedAt, projects: [], projectsById, roles, rolesRaw, errors: [], ...(withOptionalData ? {serverData} : {})}),
+      )
+    : undefined
 
   // Audited projects, then their ancestors, each loaded once, as soon as they are known.
   const audited: number[] = []
@@ -360,10 +386,14 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     if (loads.has(id)) return
     loads.set(
       id,
-      loadProject(id).then((project) => {
+      loadProject(id).then(async (project) => {
         if (project) {
           projectsById.set(id, project)
           if (project.parentId !== null) schedule(project.parentId)
+          if (arrival) {
+            await repositoryLoads.get(id)
+            arrival.add(project)
+          }
         }
         if (auditedIds.has(id)) request.onProgress?.(++done, audited.length)
       }),
@@ -374,6 +404,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     if (auditedIds.has(id)) return
     auditedIds.add(id)
     audited.push(id)
+    arrival?.expect(id, known.get(id)?.parentId)
     // Already loading (or loaded) as an ancestor: it needs its repository too.
     const project = projectObjects.get(id)
     if (project) readRepository(project)
@@ -412,6 +443,8 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     }
   }
 
+  arrival?.allExpected()
+
   for (let settled = 0; settled < loads.size; ) {
     const pending = [...loads.values()]
     await Promise.all(pending)
@@ -420,6 +453,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   await Promise.all(repositoryLoads.values())
   await rolesDone
   await serverDone
+  await arrivalReady
 
   request.signal?.removeEventListener('abort', stop)
   const projects = audited.flatMap((id) => projectsById.get(id) ?? []).sort(byPathThenId)
@@ -437,6 +471,6 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     .sort((a, b) => a.group - b.group || a.projectId - b.projectId || a.sequence - b.sequence)
     .map((entry) => entry.error)
 
-  const optionalData = request.serverFetchers?.length || request.projectFetchers?.length ? {serverData: sortedKeys(serverData), notEvaluated: notEvaluated.list()} : {}
+  const optionalData = withOptionalData ? {serverData: sortedKeys(serverData), notEvaluated: notEvaluated.list()} : {}
   return {server: request.server, collectedAt, projects, projectsById: sortedById, roles, rolesRaw, errors, ...optionalData}
 }
