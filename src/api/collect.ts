@@ -132,8 +132,10 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const noRepositoryEndpoints = (error: unknown) => {
     if (isMissingEndpoint(error)) repositoryEndpoints = false
   }
-  const getRepository = (path: string, text: boolean) =>
-    limit(() => (repositoryEndpoints ? send(() => (text ? client.getText(path) : client.getJson(path)), noRepositoryEndpoints) : notSent()))
+  // A project's branch and tag lists follow its default branch: they go before projects not started
+  // yet, so that the project completes (and, judged on arrival, drops its payload) soon after its setting came.
+  const getRepository = (path: string, text: boolean, followUp = false) =>
+    limit(() => (repositoryEndpoints ? send(() => (text ? client.getText(path) : client.getJson(path)), noRepositoryEndpoints) : notSent()), {followUp})
   const recorded: RecordedError[] = []
   let stopped = false
   let authRecorded = false
@@ -279,7 +281,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   /** A ref list, or null when the server has no such endpoint. */
   async function refNames(id: number, ref: ProjectRef, what: 'branches' | 'tags'): Promise<string[] | null> {
     try {
-      const ingested = ingestRefNames(await getRepository(`/repositories/${id}/${what}`, false), ref, what)
+      const ingested = ingestRefNames(await getRepository(`/repositories/${id}/${what}`, false, true), ref, what)
       for (const error of ingested.errors) record(Group.Project, error, ref)
       return ingested.names
     } catch (error) {
