@@ -223,8 +223,9 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   /**
    * One GET of an optional endpoint: the redacted payload, or `missing` with the status for 404/405
    * (also, unsent, once another request found `endpoint` missing); other failures throw.
+   * `followUp`: the server-wide data goes before projects not started yet (projects judged on arrival wait for it).
    */
-  async function optionalRequest(path: string, paged: boolean, endpoint: string, onMissing?: (status: number) => void): Promise<{value: unknown} | {missing: number}> {
+  async function optionalRequest(path: string, paged: boolean, endpoint: string, onMissing: ((status: number) => void) | undefined, followUp: boolean): Promise<{value: unknown} | {missing: number}> {
     const missing = (error: unknown) => {
       if (isMissingOptional(error)) onMissing?.((error as ApiError).error.status!)
     }
@@ -232,7 +233,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
       const body = await limit(() => {
         if (notEvaluated.has(endpoint)) return Promise.resolve(SKIPPED)
         return send(() => (paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), missing)
-      })
+      }, {followUp})
       if (body === SKIPPED) return {missing: 0}
       const key = path.replace(/^\/+/, '')
       const redacted = redactServerPayload(key, body, true)
@@ -262,7 +263,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
             try {
               for (let index = 0; index < candidates.length; index++) {
                 asked = candidates[index]!.path
-                const answer = await optionalRequest(asked, spec.paged === true, endpoint, index === candidates.length - 1 ? recordMissing : undefined)
+                const answer = await optionalRequest(asked, spec.paged === true, endpoint, index === candidates.length - 1 ? recordMissing : undefined, group === Group.Server)
                 if ('value' in answer) return answer.value
                 if (answer.missing === 0) return undefined
               }
