@@ -107,6 +107,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     // People read stylish and markdown: a failure every request shared is one line with its count
     // there (as on stderr); JSON and SARIF keep one entry per failure, with its project and path.
     errors: request.format === 'json' || request.format === 'sarif' ? errors : collapseErrors(errors),
+    errorCount: errors.length,
     notices,
     uninitialized: coverage.uninitialized,
     rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
