@@ -97,7 +97,10 @@ function worldOf(hostile: boolean) {
     jobPrivileges: maybe(fc.array(rec({jobNames: maybe(pick('*', 'release-*', '-deploy', 'ci')), manageJob: flag, runJob: flag, accessLog: flag, accessibleReports: pick(null, '*')}), {maxLength: 2})),
   })
 
-  const generated = (generation: PayloadGeneration) => settingOf(generation).map((raw) => ({generation, raw: raw as unknown}))
+  // A payload is parsed JSON text, where no two places share an object. Generated values can (fast-check
+  // reuses constants such as an empty list, and shrinking shares them), and a structuredClone keeps the
+  // sharing: a protection appended to `branchProtections` then also showed up in `jobSecrets`.
+  const generated = (generation: PayloadGeneration) => settingOf(generation).map((raw) => ({generation, raw: JSON.parse(JSON.stringify(raw)) as unknown}))
 
   // What the server said about the repository, or nothing (a server without the repository endpoints).
   const repository: fc.Arbitrary<RepositoryInfo | null> = fc.option(
