@@ -310,9 +310,9 @@ export function buildAccess({projects, roles: roleCount, users: userCount = 300,
 /**
  * `repositories: false` answers 404 for /repositories/..., as a server that speaks only the contract;
  * `access: false` answers 404 for the access and administration endpoints (buildAccess), as a server
- * that offers none of them.
+ * that offers none of them. `record: true` keeps every request's path and query in `stats.paths`.
  */
-export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, users: userCount = 300, groups: groupCount = 40, latency = 10, port = 0, repositories = true, access = true} = {}) {
+export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, users: userCount = 300, groups: groupCount = 40, latency = 10, port = 0, repositories = true, access = true, record = false} = {}) {
   const projects = buildProjects(projectCount)
   const byId = new Map(projects.map((p) => [p.id, p]))
   // Pre-serialized, like a server answering from its cache: latency is the only cost we simulate.
@@ -320,7 +320,7 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
   const roles = buildRoles(roleCount)
   const accessData = buildAccess({projects, roles: roleCount, users: userCount, groups: groupCount})
   const accessPayloads = new Map([...accessData.payloads].map(([path, payload]) => [path, payload === null ? null : JSON.stringify(payload, null, 2)]))
-  const stats = {requests: 0, inFlight: 0, maxInFlight: 0}
+  const stats = {requests: 0, inFlight: 0, maxInFlight: 0, paths: []}
   const state = {repositories, access}
 
   function answer(request) {
@@ -358,6 +358,7 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
 
   const server = createServer((request, response) => {
     stats.requests++
+    if (record) stats.paths.push(request.url ?? '')
     stats.inFlight++
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight)
     request.resume()
@@ -391,6 +392,7 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
         },
         reset() {
           stats.requests = 0
+          stats.paths = []
           stats.maxInFlight = stats.inFlight
         },
         close: () => new Promise((done) => {
