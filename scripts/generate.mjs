@@ -87,8 +87,11 @@ async function builtStage() {
   files.push({path: 'docs/rules/README.md', content: renderRuleIndex(builtinRules.map((r) => r.meta))})
 
   // oclif.manifest.json, as `oclif manifest` builds it, and docs/commands.md from it.
+  // From the command map as tsc compiled it (dist/src), not the bundle built from it (dist/cli).
   const {Plugin} = await import('@oclif/core')
-  const plugin = new Plugin({root, type: 'core', ignoreManifest: true, errorOnManifestCreate: true, respectNoCacheDefault: true})
+  const pjson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'))
+  pjson.oclif.commands = {...pjson.oclif.commands, target: './dist/src/cli/commands.js'}
+  const plugin = new Plugin({root, pjson, isRoot: true, type: 'core', ignoreManifest: true, errorOnManifestCreate: true, respectNoCacheDefault: true})
   await plugin.load()
   const manifest = canonicalManifest(plugin.manifest)
   files.push({path: 'oclif.manifest.json', content: JSON.stringify(manifest, null, 2) + '\n'})
