@@ -1,13 +1,14 @@
 /**
- * A fast yes/no check compiled from a zod schema's definition, for the common case: a valid payload.
- * zod builds a full copy of every object it parses, which costs about 70 µs per project setting; the
- * compiled check costs a few µs and allocates nothing. When the check says no, the caller runs zod
- * to get the issues, so zod stays the single source of truth for what is valid and what the errors
- * say. Only the schema kinds used in schemas.ts are compiled; any other kind defers to zod.
+ * Yes/no checks compiled from zod schemas into TypeScript source, at `npm run generate`
+ * (scripts/generate.mjs writes src/model/payload-checks.ts and src/snapshot/snapshot-checks.ts).
+ * A check is true exactly when the schema's safeParse succeeds, for the common case (a valid payload)
+ * without zod: it costs a few µs, allocates nothing, and a start does not load zod at all (about 100 ms
+ * of CPU). When a check says no, the caller imports the zod schema and runs it to get the issues, so
+ * zod stays the single source of truth for what is valid and what the errors say
+ * (test/model/property.test.ts compares both). Only the schema kinds the payload schemas use compile;
+ * any other makes the generation fail, naming where.
  */
 import type {z} from 'zod'
-
-export type Check = (value: unknown) => boolean
 
 interface Def {
   type: string
@@ -16,7 +17,7 @@ interface Def {
   innerType?: z.ZodType
   element?: z.ZodType
   format?: string
-  checks?: unknown[]
+  checks?: {_zod: {def: {check: string; minimum?: number}}}[]
   values?: unknown[]
   entries?: Record<string, unknown>
   keyType?: z.ZodType
@@ -27,81 +28,102 @@ function defOf(schema: z.ZodType): Def {
   return (schema as unknown as {_zod: {def: Def}})._zod.def
 }
 
-/** The compiled check, or null when the schema uses a kind this compiler does not know. */
-export function compileCheck(schema: z.ZodType): Check | null {
-  const def = defOf(schema)
-  if (def.checks !== undefined && def.checks.length > 0) return null
-  switch (def.type) {
-    case 'unknown':
-    case 'any':
-      return () => true
-    case 'string':
-      return (value) => typeof value === 'string'
-    case 'boolean':
-      return (value) => typeof value === 'boolean'
-    case 'number':
-      if (def.format === 'safeint') return (value) => Number.isSafeInteger(value)
-      if (def.format === undefined) return (value) => typeof value === 'number' && Number.isFinite(value)
+/** The generated module: one exported check per named schema, and the object checks they share. */
+export function checksSource(schemas: Record<string, z.ZodType>, header: string): string {
+  const functions = new Map<z.ZodType, {name: string; body: string}>()
+  const named = new Map<z.ZodType, string>()
+  let depth = 0
+
+  function objectCheck(schema: z.ZodType, where: string): string {
+    const known = functions.get(schema)
+    if (known) return known.name
+    const def = defOf(schema)
+    const catchall = def.catchall ? defOf(def.catchall).type : 'strip'
+    if (catchall !== 'unknown' && catchall !== 'any' && catchall !== 'strip' && catchall !== 'never') throw new Error(`${where}: catchall ${catchall} does not compile`)
+    const exportedName = named.get(schema)
+    const entry = {name: exportedName ?? `object${functions.size}`, body: ''}
+    functions.set(schema, entry)
+    const keys = Object.keys(def.shape ?? {})
+    const body = keys.map((key, i) => {
+      const test = expression(def.shape![key]!, `field${i}`, `${where}.${key}`)
+      return `  const field${i} = own(value, ${JSON.stringify(key)})\n  if (!(${test})) return false`
+    })
+    if (catchall === 'never') body.push(`  if (!Object.keys(value).every((key) => ${JSON.stringify(keys)}.includes(key))) return false`)
+    const head = `${exportedName ? 'export ' : ''}function ${entry.name}(value: unknown): boolean {\n  if (!isObject(value)) return false`
+    entry.body = [head, ...body, '  return true', '}'].join('\n')
+    return entry.name
+  }
+
+  /** A boolean expression saying whether `value` (a variable) passes `schema`. */
+  function expression(schema: z.ZodType, value: string, where: string): string {
+    const def = defOf(schema)
+    const checks = def.checks ?? []
+    if (checks.length > 0 && !(def.type === 'string' && checks.every((c) => c._zod.def.check === 'min_length'))) {
+      throw new Error(`${where}: checks ${checks.map((c) => c._zod.def.check).join(', ')} do not compile`)
+    }
+    switch (def.type) {
+      case 'unknown':
+      case 'any':
+        return 'true'
+      case 'string': {
+        const minimum = Math.max(0, ...checks.map((c) => c._zod.def.minimum ?? 0))
+        return minimum > 0 ? `(typeof ${value} === 'string' && (${value} as string).length >= ${minimum})` : `typeof ${value} === 'string'`
+      }
+      case 'boolean':
+        return `typeof ${value} === 'boolean'`
+      case 'number':
+        if (def.format === 'safeint') return `Number.isSafeInteger(${value})`
+        if (def.format === undefined) return `(typeof ${value} === 'number' && Number.isFinite(${value}))`
+        throw new Error(`${where}: number format ${def.format} does not compile`)
+      case 'optional':
+        return `(${value} === undefined || ${expression(def.innerType!, value, where)})`
+      case 'nullable':
+        return `(${value} === null || ${expression(def.innerType!, value, where)})`
+      case 'array': {
+        const item = `item${depth++}`
+        return `(Array.isArray(${value}) && (${value} as unknown[]).every((${item}) => ${expression(def.element!, item, `${where}[]`)}))`
+      }
+      case 'literal':
+        return `${JSON.stringify(def.values ?? [])}.includes(${value} as never)`
+      case 'enum':
+        return `${JSON.stringify(Object.values(def.entries ?? {}))}.includes(${value} as never)`
+      case 'record': {
+        const key = def.keyType ? defOf(def.keyType) : null
+        if (key?.type !== 'string' || (key.checks !== undefined && key.checks.length > 0)) throw new Error(`${where}: record keys other than plain strings do not compile`)
+        const item = `item${depth++}`
+        return `(isObject(${value}) && Object.values(${value} as object).every((${item}) => ${expression(def.valueType!, item, `${where}{}`)}))`
+      }
+      case 'object':
+        return `${objectCheck(schema, where)}(${value})`
+      default:
+        throw new Error(`${where}: zod type ${def.type} does not compile`)
+    }
+  }
+
+  // A named object schema is its own exported function (the objects inside it get numbered ones).
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (defOf(schema).type === 'object' && !named.has(schema)) named.set(schema, checkName(name))
+  }
+  const exported = Object.entries(schemas).map(([name, schema]) => {
+    if (named.get(schema) === checkName(name)) {
+      objectCheck(schema, name)
       return null
-    case 'optional':
-    case 'nullable': {
-      const inner = def.innerType ? compileCheck(def.innerType) : null
-      if (inner === null) return null
-      return def.type === 'optional' ? (value) => value === undefined || inner(value) : (value) => value === null || inner(value)
     }
-    case 'array': {
-      const element = def.element ? compileCheck(def.element) : null
-      if (element === null) return null
-      return (value) => Array.isArray(value) && value.every((item) => element(item))
-    }
-    case 'literal': {
-      const values = def.values ?? []
-      return (value) => values.includes(value)
-    }
-    case 'enum': {
-      const values = Object.values(def.entries ?? {})
-      return (value) => values.includes(value)
-    }
-    case 'record': {
-      const key = def.keyType ? defOf(def.keyType) : null
-      const item = def.valueType ? compileCheck(def.valueType) : null
-      if (key?.type !== 'string' || (key.checks !== undefined && key.checks.length > 0) || item === null) return null
-      return (value) => isPlainObject(value) && Object.keys(value as object).every((k) => item((value as Record<string, unknown>)[k]))
-    }
-    case 'object':
-      return compileObject(def)
-    default:
-      return null
-  }
+    return `export const ${checkName(name)} = (value: unknown): boolean => ${expression(schema, 'value', name)}`
+  })
+  return [
+    `// ${header}`,
+    '/* eslint-disable */',
+    'type Json = Record<string, unknown>',
+    'const isObject = (value: unknown): value is Json => value !== null && typeof value === \'object\' && !Array.isArray(value)',
+    'const own = (o: Json, key: string): unknown => (Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined)',
+    '',
+    ...exported.filter((line) => line !== null),
+    ...[...functions.values()].map(({body}) => body + '\n'),
+  ].join('\n')
 }
 
-function isPlainObject(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
-function compileObject(def: Def): Check | null {
-  // No catchall: unknown keys are stripped (accepted); `unknown`: kept; `never`: rejected (strict).
-  const catchall = def.catchall ? defOf(def.catchall).type : 'strip'
-  if (catchall !== 'unknown' && catchall !== 'any' && catchall !== 'strip' && catchall !== 'never') return null
-  const fields: {key: string; check: Check}[] = []
-  for (const [key, field] of Object.entries(def.shape ?? {})) {
-    const check = compileCheck(field)
-    if (check === null) return null
-    fields.push({key, check})
-  }
-  const strict = catchall === 'never'
-  const known = new Set(fields.map(({key}) => key))
-  return (value) => {
-    if (!isPlainObject(value)) return false
-    const object = value as Record<string, unknown>
-    for (const {key, check} of fields) {
-      if (!check(Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined)) return false
-    }
-    return !strict || Object.keys(object).every((key) => known.has(key))
-  }
-}
-
-/** A check for the schema: the compiled one, or zod itself when the schema cannot be compiled. */
-export function fastCheck(schema: z.ZodType): Check {
-  return compileCheck(schema) ?? ((value) => schema.safeParse(value).success)
+/** `ProjectSettingSchema` → `isProjectSetting`. */
+export function checkName(schemaName: string): string {
+  return `is${schemaName.replace(/Schema$/, '')}`
 }
