@@ -88,9 +88,9 @@ async function builtStage() {
   const {checksSource} = await import(dist('src/model/fast-validate.js'))
   const schemasOf = (module) => Object.fromEntries(Object.entries(module).filter(([name]) => name.endsWith('Schema')))
   const payloadSchemas = {...schemasOf(await import(dist('src/model/schemas.js'))), ...schemasOf(await import(dist('src/model/server-schemas.js')))}
-  files.push({path: 'src/model/payload-checks.ts', content: checksSource(payloadSchemas, GENERATED)})
+  files.push({path: 'src/model/payload-checks.ts', content: checksSource(payloadSchemas, GENERATED, './check-kit.js')})
   const {SnapshotSchema, SnapshotIndexEnvelopeSchema} = await import(dist('src/snapshot/snapshot-schemas.js'))
-  files.push({path: 'src/snapshot/snapshot-checks.ts', content: checksSource({SnapshotSchema, SnapshotIndexEnvelopeSchema}, GENERATED)})
+  files.push({path: 'src/snapshot/snapshot-checks.ts', content: checksSource({SnapshotSchema, SnapshotIndexEnvelopeSchema}, GENERATED, '../model/check-kit.js')})
 
   // docs/rules: one page per built-in rule, and an index.
   const {renderRuleDoc, renderRuleIndex} = await import(dist('src/engine/docs.js'))

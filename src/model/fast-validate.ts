@@ -1,12 +1,12 @@
 /**
  * Yes/no checks compiled from zod schemas into TypeScript source, at `npm run generate`
- * (scripts/generate.mjs writes src/model/payload-checks.ts and src/snapshot/snapshot-checks.ts).
- * A check is true exactly when the schema's safeParse succeeds, for the common case (a valid payload)
- * without zod: it costs a few µs, allocates nothing, and a start does not load zod at all (about 100 ms
- * of CPU). When a check says no, the caller imports the zod schema and runs it to get the issues, so
- * zod stays the single source of truth for what is valid and what the errors say
- * (test/model/property.test.ts compares both). Only the schema kinds the payload schemas use compile;
- * any other makes the generation fail, naming where.
+ * (scripts/generate.mjs writes src/model/payload-checks.ts and src/snapshot/snapshot-checks.ts from
+ * the pieces of check-kit.ts). A check is true exactly when the schema's safeParse succeeds, for the
+ * common case (a valid payload) without zod: it costs a few µs, allocates nothing, and a start does
+ * not load zod at all (about 100 ms of CPU). When a check says no, the caller imports the zod schema
+ * and runs it to get the issues, so zod stays the single source of truth for what is valid and what
+ * the errors say (test/model/property.test.ts compares both). Only the schema kinds the payload
+ * schemas use compile; any other makes the generation fail, naming where.
  */
 import type {z} from 'zod'
 
@@ -28,102 +28,87 @@ function defOf(schema: z.ZodType): Def {
   return (schema as unknown as {_zod: {def: Def}})._zod.def
 }
 
-/** The generated module: one exported check per named schema, and the object checks they share. */
-export function checksSource(schemas: Record<string, z.ZodType>, header: string): string {
-  const functions = new Map<z.ZodType, {name: string; body: string}>()
-  const named = new Map<z.ZodType, string>()
-  let depth = 0
+/** `ProjectSettingSchema` → `isProjectSetting`. */
+export function checkName(schemaName: string): string {
+  return `is${schemaName.replace(/Schema$/, '')}`
+}
 
-  function objectCheck(schema: z.ZodType, where: string): string {
-    const known = functions.get(schema)
-    if (known) return known.name
-    const def = defOf(schema)
-    const catchall = def.catchall ? defOf(def.catchall).type : 'strip'
-    if (catchall !== 'unknown' && catchall !== 'any' && catchall !== 'strip' && catchall !== 'never') throw new Error(`${where}: catchall ${catchall} does not compile`)
-    const exportedName = named.get(schema)
-    const entry = {name: exportedName ?? `object${functions.size}`, body: ''}
-    functions.set(schema, entry)
-    const keys = Object.keys(def.shape ?? {})
-    const body = keys.map((key, i) => {
-      const test = expression(def.shape![key]!, `field${i}`, `${where}.${key}`)
-      return `  const field${i} = own(value, ${JSON.stringify(key)})\n  if (!(${test})) return false`
-    })
-    if (catchall === 'never') body.push(`  if (!Object.keys(value).every((key) => ${JSON.stringify(keys)}.includes(key))) return false`)
-    const head = `${exportedName ? 'export ' : ''}function ${entry.name}(value: unknown): boolean {\n  if (!isObject(value)) return false`
-    entry.body = [head, ...body, '  return true', '}'].join('\n')
-    return entry.name
-  }
+/**
+ * The generated module: one exported check per named schema, each defined after the named ones it
+ * refers to. `kit`: the import path of check-kit.ts from the generated file.
+ */
+export function checksSource(schemas: Record<string, z.ZodType>, header: string, kit: string): string {
+  const names = new Map<z.ZodType, string>()
+  for (const [name, schema] of Object.entries(schemas)) if (!names.has(schema)) names.set(schema, checkName(name))
+  const used = new Set<string>()
+  let refs = new Set<z.ZodType>()
 
-  /** A boolean expression saying whether `value` (a variable) passes `schema`. */
-  function expression(schema: z.ZodType, value: string, where: string): string {
+  function source(schema: z.ZodType, where: string, top = false): string {
+    const name = names.get(schema)
+    if (name !== undefined && !top) {
+      refs.add(schema)
+      return name
+    }
     const def = defOf(schema)
     const checks = def.checks ?? []
     if (checks.length > 0 && !(def.type === 'string' && checks.every((c) => c._zod.def.check === 'min_length'))) {
       throw new Error(`${where}: checks ${checks.map((c) => c._zod.def.check).join(', ')} do not compile`)
     }
+    const use = (piece: string) => (used.add(piece), piece)
     switch (def.type) {
       case 'unknown':
       case 'any':
-        return 'true'
+        return use('unknown')
       case 'string': {
         const minimum = Math.max(0, ...checks.map((c) => c._zod.def.minimum ?? 0))
-        return minimum > 0 ? `(typeof ${value} === 'string' && (${value} as string).length >= ${minimum})` : `typeof ${value} === 'string'`
+        return minimum > 0 ? `${use('minLength')}(${minimum})` : use('string')
       }
       case 'boolean':
-        return `typeof ${value} === 'boolean'`
+        return use('boolean')
       case 'number':
-        if (def.format === 'safeint') return `Number.isSafeInteger(${value})`
-        if (def.format === undefined) return `(typeof ${value} === 'number' && Number.isFinite(${value}))`
+        if (def.format === 'safeint') return use('integer')
+        if (def.format === undefined) return use('number')
         throw new Error(`${where}: number format ${def.format} does not compile`)
-      case 'optional':
-        return `(${value} === undefined || ${expression(def.innerType!, value, where)})`
-      case 'nullable':
-        return `(${value} === null || ${expression(def.innerType!, value, where)})`
-      case 'array': {
-        const item = `item${depth++}`
-        return `(Array.isArray(${value}) && (${value} as unknown[]).every((${item}) => ${expression(def.element!, item, `${where}[]`)}))`
+      case 'optional': {
+        const inner = defOf(def.innerType!)
+        if (inner.type === 'nullable' && !names.has(def.innerType!)) return `${use('nullish')}(${source(inner.innerType!, where)})`
+        return `${use('optional')}(${source(def.innerType!, where)})`
       }
+      case 'nullable':
+        return `${use('nullable')}(${source(def.innerType!, where)})`
+      case 'array':
+        return `${use('array')}(${source(def.element!, `${where}[]`)})`
       case 'literal':
-        return `${JSON.stringify(def.values ?? [])}.includes(${value} as never)`
+        return `${use('oneOf')}(${JSON.stringify(def.values ?? [])})`
       case 'enum':
-        return `${JSON.stringify(Object.values(def.entries ?? {}))}.includes(${value} as never)`
+        return `${use('oneOf')}(${JSON.stringify(Object.values(def.entries ?? {}))})`
       case 'record': {
         const key = def.keyType ? defOf(def.keyType) : null
         if (key?.type !== 'string' || (key.checks !== undefined && key.checks.length > 0)) throw new Error(`${where}: record keys other than plain strings do not compile`)
-        const item = `item${depth++}`
-        return `(isObject(${value}) && Object.values(${value} as object).every((${item}) => ${expression(def.valueType!, item, `${where}{}`)}))`
+        return `${use('record')}(${source(def.valueType!, `${where}{}`)})`
       }
-      case 'object':
-        return `${objectCheck(schema, where)}(${value})`
+      case 'object': {
+        const catchall = def.catchall ? defOf(def.catchall).type : 'strip'
+        if (catchall !== 'unknown' && catchall !== 'any' && catchall !== 'strip' && catchall !== 'never') throw new Error(`${where}: catchall ${catchall} does not compile`)
+        const fields = Object.entries(def.shape ?? {}).map(([key, field]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${source(field, `${where}.${key}`)}`)
+        return `${use('object')}({${fields.join(', ')}}${catchall === 'never' ? ', true' : ''})`
+      }
       default:
         throw new Error(`${where}: zod type ${def.type} does not compile`)
     }
   }
 
-  // A named object schema is its own exported function (the objects inside it get numbered ones).
-  for (const [name, schema] of Object.entries(schemas)) {
-    if (defOf(schema).type === 'object' && !named.has(schema)) named.set(schema, checkName(name))
+  // Each named schema once, after those it refers to.
+  const lines: string[] = []
+  const done = new Set<z.ZodType>()
+  const define = (schema: z.ZodType) => {
+    if (done.has(schema)) return
+    done.add(schema)
+    refs = new Set()
+    const text = source(schema, names.get(schema)!, true)
+    for (const dependency of refs) define(dependency)
+    lines.push(`export const ${names.get(schema)}: Check = ${text}`)
   }
-  const exported = Object.entries(schemas).map(([name, schema]) => {
-    if (named.get(schema) === checkName(name)) {
-      objectCheck(schema, name)
-      return null
-    }
-    return `export const ${checkName(name)} = (value: unknown): boolean => ${expression(schema, 'value', name)}`
-  })
-  return [
-    `// ${header}`,
-    '/* eslint-disable */',
-    'type Json = Record<string, unknown>',
-    'const isObject = (value: unknown): value is Json => value !== null && typeof value === \'object\' && !Array.isArray(value)',
-    'const own = (o: Json, key: string): unknown => (Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined)',
-    '',
-    ...exported.filter((line) => line !== null),
-    ...[...functions.values()].map(({body}) => body + '\n'),
-  ].join('\n')
-}
-
-/** `ProjectSettingSchema` → `isProjectSetting`. */
-export function checkName(schemaName: string): string {
-  return `is${schemaName.replace(/Schema$/, '')}`
+  for (const schema of names.keys()) define(schema)
+  return [`// ${header}`, `import {type Check, ${[...used].sort().join(', ')}} from '${kit}'`, '', ...lines, ''].join('\n')
 }
