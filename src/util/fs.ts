@@ -95,10 +95,16 @@ function onStreamError(this: NodeJS.WritableStream, error: NodeJS.ErrnoException
  */
 export async function writeChunksTo(stream: NodeJS.WritableStream, chunks: Iterable<string>): Promise<boolean> {
   ignoreClosedReader(stream)
+  let last: Promise<unknown> = Promise.resolve()
   for (const batch of batched(chunks)) {
     if (closedStreams.has(stream)) return false
-    if (!stream.write(batch)) await drained(stream)
+    let handed!: (value?: unknown) => void
+    last = new Promise((resolve) => (handed = resolve))
+    if (!stream.write(batch, handed)) await drained(stream)
   }
+  // Until the last batch was handed to the system, not only queued: the command may exit right after,
+  // and a pipe whose reader is slow would lose what is still queued (a truncated report).
+  await last
   return !closedStreams.has(stream)
 }
 
