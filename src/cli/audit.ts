@@ -29,7 +29,7 @@ export interface Prepared {
 /** Reads the configuration and resolves every rule (built-in and plugins) before any request is made. */
 export async function prepare(configPath: string | undefined, refs: {branches?: string[]; tags?: string[]} = {}): Promise<Prepared> {
   const loaded = await loadConfig(configPath)
-  const ruleSet = resolveRuleSet(await loadAllRules(loaded), loaded)
+  const ruleSet = await resolveRuleSet(await loadAllRules(loaded), loaded)
   return {loaded, ruleSet, settings: resolveSettings(loaded.config, refs)}
 }
 

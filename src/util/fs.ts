@@ -99,6 +99,7 @@ export async function writeChunksTo(stream: NodeJS.WritableStream, chunks: Itera
     if (closedStreams.has(stream)) return false
     if (!stream.write(batch)) await drained(stream)
   }
+  // What is still queued reaches the reader before the process ends: AuditCommand.finally awaits `flushed`.
   return !closedStreams.has(stream)
 }
 
