@@ -27,15 +27,35 @@ const PREFIX = '/~api'
 const USER = 'bench'
 const SECRET = 'bench-token-not-a-secret'
 const PAGE_SIZE = 100
-const PHASES = ['baseline', 'client', 'contract', 'audit', 'cli']
-const PHASE_LABELS = {baseline: '(a) bare undici', client: '(a2) audit client', contract: '(b0) collect, no /repositories', audit: '(b) audit collect', cli: '(c) full CLI scan'}
-/** The phase that runs against the simulator with its repository endpoints off (a contract-only server): the cost of reading default branches and tags is (b) - (b0). */
-const CONTRACT_PHASES = new Set(['contract'])
+const PHASES = ['baseline', 'client', 'contract', 'noaccess', 'audit', 'clinoaccess', 'cli']
+const PHASE_LABELS = {
+  baseline: '(a) bare undici',
+  client: '(a2) audit client',
+  contract: '(b0) collect, contract only',
+  noaccess: '(b1) collect, no access endpoints',
+  audit: '(b) audit collect',
+  clinoaccess: '(c1) CLI scan, no access endpoints',
+  cli: '(c) full CLI scan',
+}
+/**
+ * What the simulator answers in each phase. (b0) is a server that speaks only the contract: no
+ * /repositories and no access or administration endpoints. (b1) and (c1) have default branches and
+ * tags but no access endpoints (each answers 404 and its checks are not evaluated): what reading
+ * default branches and tags costs is (b1) - (b0), what reading access data costs (issues 11, 14) is
+ * (b) - (b1), in collection alone, and (c) - (c1) in the whole scan, evaluation of the access rules
+ * included. Every other phase runs against a current server that answers everything.
+ */
+const PHASE_SERVER = {contract: {repositories: false, access: false}, noaccess: {repositories: true, access: false}, clinoaccess: {repositories: true, access: false}}
+const CURRENT_SERVER = {repositories: true, access: true}
+/** The audit's optional server-wide endpoints that are neither listings nor per group or user (src/api/admin-data.ts). */
+const ADMIN_SETTINGS = ['/settings/job-executors', '/settings/groovy-scripts', '/settings/system', '/settings/authenticator', '/sso-providers']
 const ROOT = join(HERE, '..')
 
 const {values: flags} = parseArgs({
   options: {
     projects: {type: 'string', default: '2000'},
+    users: {type: 'string', default: '300'},
+    groups: {type: 'string', default: '40'},
     latency: {type: 'string', default: '10'},
     concurrency: {type: 'string', default: '16'},
     roles: {type: 'string', default: '300'},
@@ -58,12 +78,69 @@ const {values: flags} = parseArgs({
 // ---- phases (each runs in its own child process) --------------------------------------------
 
 /**
- * What the audit reads of one project, the same way it does: its setting and its default branch at
- * once, then its tags unless the repository is not initialized (204).
+ * What the audit reads of one project, the same way it does: its setting, its default branch and its
+ * base, group and user authorizations (src/api/access-data.ts) at once, then its tags unless the
+ * repository is not initialized (204).
  */
 async function readProject(get, id) {
-  const [, defaultBranch] = await Promise.all([get(`/projects/${id}/setting`), get(`/repositories/${id}/default-branch`)])
+  const [, defaultBranch] = await Promise.all([
+    get(`/projects/${id}/setting`),
+    get(`/repositories/${id}/default-branch`),
+    get(`/projects/${id}/base-authorizations`),
+    get(`/projects/${id}/group-authorizations`),
+    get(`/projects/${id}/user-authorizations`),
+  ])
   if (defaultBranch !== null) await get(`/repositories/${id}/tags`)
+}
+
+/**
+ * What the audit reads of the server besides roles and projects (src/api/access-data.ts and
+ * admin-data.ts, on a server whose users listing has ids), each path once, as soon as what it needs is
+ * known: the security setting, the users and groups listings, every group's memberships, the default
+ * group's authorizations, the administration settings, and the access tokens of every user.
+ */
+async function readServer(get, paged) {
+  const asked = new Map()
+  const once = (path) => {
+    if (!asked.has(path)) asked.set(path, get(path))
+    return asked.get(path)
+  }
+  const security = once('/settings/security')
+  const users = paged('/users')
+  const groups = paged('/groups')
+  const memberships = groups.then((list) => Promise.all(list.map((group) => once(`/groups/${group.id}/memberships`))))
+  const defaultGroup = Promise.all([security, groups]).then(([setting, list]) => {
+    const group = list.find((candidate) => candidate.name === setting.defaultGroupName)
+    return group === undefined ? null : get(`/groups/${group.id}/authorizations`)
+  })
+  const administrators = groups.then(async (list) => {
+    const lists = await Promise.all(list.filter((group) => group.administrator).map((group) => once(`/groups/${group.id}/memberships`)))
+    return lists.flat().map((membership) => membership.userId)
+  })
+  const tokens = Promise.all([users, administrators]).then(([list, admins]) => {
+    const ids = new Set([...list.map((user) => user.id), 1, ...admins])
+    return Promise.all([...ids].sort((a, b) => a - b).map((id) => get(`/users/${id}/access-tokens`)))
+  })
+  await Promise.all([security, memberships, defaultGroup, tokens, ...ADMIN_SETTINGS.map(get)])
+}
+
+/** Every project read by `concurrency` workers, beside the server-wide reads. */
+async function readAll(get, paged, concurrency) {
+  const server = readServer(get, paged)
+  const [roles, projects] = await Promise.all([paged('/roles'), paged('/projects')])
+  let next = 0
+  let settings = 0
+  await Promise.all(
+    Array.from({length: concurrency}, async () => {
+      while (next < projects.length) {
+        const project = projects[next++]
+        await readProject(get, project.id)
+        settings++
+      }
+    }),
+  )
+  await server
+  return {projects: projects.length, roles: roles.length, settings, errors: 0}
 }
 
 /** (a) The baseline: a bare undici client doing the same fetches at the same concurrency. */
@@ -88,52 +165,36 @@ async function baselinePhase(url, concurrency) {
     }
   }
   const started = performance.now()
-  const [roles, projects] = await Promise.all([paged('/roles'), paged('/projects')])
-  let next = 0
-  let settings = 0
-  await Promise.all(
-    Array.from({length: concurrency}, async () => {
-      while (next < projects.length) {
-        const project = projects[next++]
-        await readProject(get, project.id)
-        settings++
-      }
-    }),
-  )
+  const read = await readAll(get, paged, concurrency)
   const wallMs = performance.now() - started
   await agent.close()
-  return {wallMs, projects: projects.length, roles: roles.length, settings, errors: 0}
+  return {wallMs, ...read}
 }
 
 /** (a2) The audit's HTTP client alone (dist/src/api/client.js), same fetches, no ingest: splits the audit's overhead between client and model. */
 async function clientPhase(url, concurrency) {
   const {createClient} = await import('../dist/src/api/client.js')
   const client = createClient({baseUrl: url, apiPrefix: PREFIX, user: USER, secret: SECRET, connections: concurrency})
+  // JSON read as text, as the audit reads optional endpoints (a 204, no authenticator, is null).
+  const get = async (path) => {
+    const text = await client.getText(path)
+    return text === null || path.endsWith('/default-branch') ? text : JSON.parse(text)
+  }
   const started = performance.now()
-  const [roles, projects] = await Promise.all([client.paged('/roles'), client.paged('/projects')])
-  let next = 0
-  let settings = 0
-  await Promise.all(
-    Array.from({length: concurrency}, async () => {
-      while (next < projects.length) {
-        const project = projects[next++]
-        await readProject((path) => (path.endsWith('/default-branch') ? client.getText(path) : client.getJson(path)), project.id)
-        settings++
-      }
-    }),
-  )
+  const read = await readAll(get, (path) => client.paged(path), concurrency)
   const wallMs = performance.now() - started
   await client.close()
-  return {wallMs, projects: projects.length, roles: roles.length, settings, errors: 0}
+  return {wallMs, ...read}
 }
 
-/** (b) The audit's collect path, from the built code. (To become the full CLI once commands exist.) */
+/** (b) The audit's collect path, from the built code, with the data sources the CLI reads (src/api/data-sources.ts). */
 async function auditPhase(url, concurrency) {
   const {createClient} = await import('../dist/src/api/client.js')
   const {collectModel} = await import('../dist/src/api/collect.js')
+  const {PROJECT_FETCHERS, SERVER_FETCHERS} = await import('../dist/src/api/data-sources.js')
   const client = createClient({baseUrl: url, apiPrefix: PREFIX, user: USER, secret: SECRET, connections: concurrency})
   const started = performance.now()
-  const model = await collectModel(client, {server: {url, apiPrefix: PREFIX}, projects: 'all', concurrency})
+  const model = await collectModel(client, {server: {url, apiPrefix: PREFIX}, projects: 'all', concurrency, serverFetchers: SERVER_FETCHERS, projectFetchers: PROJECT_FETCHERS})
   const wallMs = performance.now() - started
   await client.close()
   return {
@@ -143,6 +204,8 @@ async function auditPhase(url, concurrency) {
     settings: [...model.projectsById.values()].filter((project) => project.setting !== null).length,
     errors: model.errors.length,
     firstError: model.errors[0]?.message,
+    serverPayloads: Object.keys(model.serverData ?? {}).length,
+    notEvaluated: (model.notEvaluated ?? []).length,
   }
 }
 
@@ -161,11 +224,28 @@ async function cliPhase(url, concurrency) {
   const wallMs = performance.now() - started
   const sarif = JSON.parse(await readFile(output, 'utf8'))
   const notifications = sarif.runs[0].invocations?.[0]?.toolExecutionNotifications ?? []
-  return {wallMs, projects: Number(flags.projects), roles: Number(flags.roles), settings: Number(flags.projects), findings: sarif.runs[0].results.length, errors: notifications.filter((n) => n.level === 'error').length}
+  // Whether access was evaluated: the access findings by rule, and the optional endpoints reported not offered.
+  const byRule = {}
+  for (const result of sarif.runs[0].results) if (ACCESS_RULE.test(result.ruleId)) byRule[result.ruleId] = (byRule[result.ruleId] ?? 0) + 1
+  const notEvaluated = notifications.filter((n) => n.properties?.kind === 'not-evaluated' && /^GET \//.test(n.message.text)).map((n) => n.message.text.split(':')[0])
+  return {
+    wallMs,
+    projects: Number(flags.projects),
+    roles: Number(flags.roles),
+    settings: Number(flags.projects),
+    findings: sarif.runs[0].results.length,
+    errors: notifications.filter((n) => n.level === 'error').length,
+    accessFindings: byRule,
+    notEvaluated: notEvaluated.length,
+    notEvaluatedEndpoints: notEvaluated,
+  }
 }
 
+/** The rules that need access or administration data (issues 11, 14). */
+const ACCESS_RULE = /^(access|server)\/|^role\/unused$/
+
 if (flags.phase) {
-  const phases = {baseline: baselinePhase, client: clientPhase, contract: auditPhase, audit: auditPhase, cli: cliPhase}
+  const phases = {baseline: baselinePhase, client: clientPhase, contract: auditPhase, noaccess: auditPhase, audit: auditPhase, clinoaccess: cliPhase, cli: cliPhase}
   const run = phases[flags.phase]
   if (!run || !flags.url) throw new Error('usage: --phase baseline|client|audit --url URL --concurrency C')
   const cpuBefore = process.cpuUsage()
@@ -182,7 +262,7 @@ if (flags.phase) {
 function startSimulator(options) {
   const child = fork(
     join(HERE, 'simulator.mjs'),
-    ['--projects', options.projects, '--roles', options.roles, '--latency', options.latency, '--padding-kb', options.paddingKb ?? '0'],
+    ['--projects', options.projects, '--roles', options.roles, '--users', options.users, '--groups', options.groups, '--latency', options.latency, '--padding-kb', options.paddingKb ?? '0'],
     {stdio: ['ignore', 'pipe', 'inherit', 'ipc']},
   )
   return new Promise((resolve, reject) => {
@@ -219,14 +299,17 @@ function askWith(child, request) {
 function runPhase(phase, url, concurrency, env = {}) {
   const started = performance.now()
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--phase', phase, '--url', url, '--concurrency', String(concurrency)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {...process.env, ...env},
   })
   let output = ''
+  // What the phase says on stderr (the CLI's notices, one per endpoint not offered) is shown only when it fails.
+  let errors = ''
   child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (errors += chunk))
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`${phase} phase failed (exit ${code})`))
+      if (code !== 0) return reject(new Error(`${phase} phase failed (exit ${code}): ${errors.slice(-2000)}`))
       const result = JSON.parse(output.trim().split('\n').pop())
       resolve({...result, processMs: performance.now() - started})
     })
@@ -345,7 +428,7 @@ async function arrivalBench(sizes, paddings, runs) {
   const rows = []
   for (const paddingKb of paddings) {
     for (const projects of sizes) {
-      const simulator = await startSimulator({projects: String(projects), roles: flags.roles, latency: flags.latency, paddingKb: String(paddingKb)})
+      const simulator = await startSimulator({projects: String(projects), roles: flags.roles, users: flags.users, groups: flags.groups, latency: flags.latency, paddingKb: String(paddingKb)})
       const samples = {whole: [], arrival: [], wholeCapped: [], arrivalCapped: []}
       try {
         for (let run = 0; run < runs; run++) {
@@ -402,7 +485,7 @@ async function main() {
     process.stdout.write(flags.json ? `${JSON.stringify({offline}, null, 2)}\n` : `${offlineLines(offline, runs).join('\n')}\n`)
     return
   }
-  const options = {projects: flags.projects, roles: flags.roles, latency: flags.latency}
+  const options = {projects: flags.projects, roles: flags.roles, users: flags.users, groups: flags.groups, latency: flags.latency}
   const latency = Number(flags.latency)
   const concurrency = Number(flags.concurrency)
   const runs = Math.max(1, Number(flags.runs))
@@ -411,7 +494,7 @@ async function main() {
   try {
     for (let run = 0; run < runs; run++) {
       for (const phase of PHASES) {
-        await askWith(simulator.child, {type: 'reset', repositories: !CONTRACT_PHASES.has(phase)})
+        await askWith(simulator.child, {type: 'reset', ...(PHASE_SERVER[phase] ?? CURRENT_SERVER)})
         const result = await runPhase(phase, simulator.url, concurrency)
         const stats = await ask(simulator.child, 'stats')
         results[phase].push({...result, requests: stats.requests, serverMaxInFlight: stats.maxInFlight})
@@ -440,8 +523,13 @@ async function main() {
       errors: list[0].errors,
       firstError: list[0].firstError,
       findings: list[0].findings,
+      serverPayloads: list[0].serverPayloads,
+      notEvaluated: list[0].notEvaluated,
+      notEvaluatedEndpoints: list[0].notEvaluatedEndpoints,
+      accessFindings: list[0].accessFindings,
     }
   }
+  checkAccessEvaluated(summary)
   const {baseline, audit} = summary
   const report = {
     projects: Number(flags.projects),
@@ -457,6 +545,7 @@ async function main() {
     baselineToFloor: baseline.wallMs / baseline.floorMs,
     cliToFloor: summary.cli.wallMs / summary.cli.floorMs,
     cliToBaseline: summary.cli.wallMs / baseline.wallMs,
+    phases: summary,
   }
   const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
   report.offline = offline
@@ -469,22 +558,52 @@ async function main() {
   const lines = [
     `onedev-audit bench: ${report.projects} projects, ${report.roles} roles, latency ${latency} ms, concurrency ${concurrency}, median of ${runs} run(s)`,
     '',
-    `                     wall       process    cpu        requests  floor      wall/floor  peak RSS   server max in flight`,
+    `${''.padEnd(35)}wall       process    cpu        requests  floor      wall/floor  peak RSS   server max in flight`,
     ...PHASES.map((phase) => {
       const r = summary[phase]
-      return `${PHASE_LABELS[phase].padEnd(20)} ${ms(r.wallMs).padEnd(10)} ${ms(r.processMs).padEnd(10)} ${ms(r.cpuMs).padEnd(10)} ${String(r.requests).padEnd(9)} ${ms(r.floorMs).padEnd(10)} ${(r.wallMs / r.floorMs).toFixed(2).padEnd(11)} ${`${r.maxRssMb.toFixed(0)} MB`.padEnd(10)} ${r.serverMaxInFlight}`
+      return `${PHASE_LABELS[phase].padEnd(34)} ${ms(r.wallMs).padEnd(10)} ${ms(r.processMs).padEnd(10)} ${ms(r.cpuMs).padEnd(10)} ${String(r.requests).padEnd(9)} ${ms(r.floorMs).padEnd(10)} ${(r.wallMs / r.floorMs).toFixed(2).padEnd(11)} ${`${r.maxRssMb.toFixed(0)} MB`.padEnd(10)} ${r.serverMaxInFlight}`
     }),
     '',
     `audit / floor:    ${report.auditToFloor.toFixed(2)}x   (floor = requests x latency / concurrency; not reachable on 2 shared cores)`,
     `audit / baseline: ${report.auditToBaseline.toFixed(2)}x   (client alone / baseline: ${report.clientToBaseline.toFixed(2)}x; the rest is validation, redaction and normalization)`,
     `full CLI / floor: ${report.cliToFloor.toFixed(2)}x   full CLI / baseline: ${report.cliToBaseline.toFixed(2)}x   (${summary.cli.findings} findings in the SARIF report)`,
     `audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`,
-    `default branches and tags (issue 10): ${audit.requests - summary.contract.requests} more requests (${summary.contract.requests} -> ${audit.requests}), ${ms(audit.wallMs - summary.contract.wallMs)} more wall time (${ms(summary.contract.wallMs)} -> ${ms(audit.wallMs)}, ${((audit.wallMs / summary.contract.wallMs - 1) * 100).toFixed(0)} %)`,
+    ...costLines(summary, report.projects, ms),
     '',
     ...offlineLines(offline, runs),
     ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+/** What default branches and tags (issue 10) and access data (issues 11, 14) cost: the same run, before and after. */
+function costLines(summary, projects, ms) {
+  const {contract, noaccess, audit, clinoaccess, cli, baseline} = summary
+  const cost = (before, after) =>
+    `${after.requests - before.requests} more requests (${before.requests} -> ${after.requests}, ${((after.requests - before.requests) / projects).toFixed(2)} per project), ` +
+    `${ms(after.wallMs - before.wallMs)} more wall time (${ms(before.wallMs)} -> ${ms(after.wallMs)}, +${((after.wallMs / before.wallMs - 1) * 100).toFixed(0)} %)`
+  const rules = Object.entries(cli.accessFindings ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)).map(([rule, count]) => `${rule} ${count}`)
+  return [
+    `default branches and tags (issue 10), (b0) -> (b1): ${cost(contract, noaccess)}`,
+    `access and administration (issues 11, 14), collection (b1) -> (b): ${cost(noaccess, audit)}`,
+    `access and administration, full CLI scan (c1) -> (c): ${cost(clinoaccess, cli)}; (c) / bare client ${(cli.wallMs / baseline.wallMs).toFixed(2)}x`,
+    `access evaluated in (b) and (c): ${audit.serverPayloads} server payloads, 0 endpoints not evaluated; (c) has ${rules.join(', ')}; (b1) and (c1): ${noaccess.notEvaluated} and ${clinoaccess.notEvaluated} endpoints not evaluated`,
+  ]
+}
+
+/**
+ * The bench measures what it says only if the audit really read and judged access data where the
+ * simulator answers it, and reported it not evaluated where it does not: checked, or the bench fails.
+ */
+function checkAccessEvaluated(summary) {
+  const problems = []
+  const {noaccess, audit, clinoaccess, cli} = summary
+  if (audit.notEvaluated !== 0 || audit.serverPayloads === 0) problems.push(`(b) collected ${audit.serverPayloads} server payloads with ${audit.notEvaluated} endpoints not evaluated`)
+  if (cli.notEvaluated !== 0) problems.push(`(c) reported endpoints not evaluated: ${cli.notEvaluatedEndpoints.join(', ')}`)
+  if (!Object.keys(cli.accessFindings ?? {}).some((rule) => rule.startsWith('access/'))) problems.push('(c) has no access/* finding')
+  if (noaccess.notEvaluated === 0) problems.push('(b1) reported no endpoint not evaluated')
+  if (clinoaccess.notEvaluated === 0 || Object.keys(clinoaccess.accessFindings ?? {}).length > 0) problems.push(`(c1) reported ${clinoaccess.notEvaluated} endpoints not evaluated and ${Object.keys(clinoaccess.accessFindings ?? {}).join(', ') || 'no'} access findings`)
+  if (problems.length > 0) throw new Error(`access data was not evaluated as the phases expect: ${problems.join('; ')}`)
 }
 
 function offlineLines(offline, runs) {

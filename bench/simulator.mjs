@@ -4,16 +4,20 @@
  * team → repo), realistic current-shape settings (a few protections, job secrets, webhooks, a Slack
  * notification), R roles, a fixed latency per request, and a request counter.
  *
- *   node bench/simulator.mjs [--projects 2000] [--roles 300] [--latency 10] [--port 0] [--padding-kb 0]
+ *   node bench/simulator.mjs [--projects 2000] [--roles 300] [--users 300] [--groups 40] [--latency 10] [--port 0] [--padding-kb 0]
  *
  * `--padding-kb K` adds about K KB of saved issue queries to every project's setting: payloads the
  * size of a project with a long history of settings (the default ones are about 1 KB).
  *
  * Prints one JSON line `{"url": ..., "prefix": "/~api"}` on stdout once listening. When started
  * with an IPC channel (child_process.fork), it answers messages `{type: 'stats'}` with
- * `{type: 'stats', requests, maxInFlight}` and `{type: 'reset'}` with `{type: 'reset'}`.
+ * `{type: 'stats', requests, maxInFlight}` and `{type: 'reset', repositories?, access?}` (the toggles)
+ * with `{type: 'reset'}`.
  * Serves GET /~api/roles and /~api/projects (offset/count paging, count > 100 → 406),
- * /~api/projects/{id} and /~api/projects/{id}/setting; any Basic credentials are accepted, none → 401.
+ * /~api/projects/{id} and /~api/projects/{id}/setting, /~api/repositories/{id}/default-branch,
+ * branches and tags, and the access and administration endpoints (buildAccess: /settings/security,
+ * /users, /groups, memberships, authorizations, access tokens, executors, ...); any Basic
+ * credentials are accepted, none → 401.
  */
 import {createServer} from 'node:http'
 import {pathToFileURL} from 'node:url'
@@ -193,15 +197,138 @@ export function repositoryOf(id) {
   return {defaultBranch, branches: [defaultBranch, 'develop'], tags: ['v1.0.0', 'v1.1.0']}
 }
 
-/** `repositories: false` answers 404 for /repositories/..., as a server that speaks only the contract. */
-export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, latency = 10, port = 0, repositories = true, paddingKb = 0} = {}) {
+const pad = (n) => String(n).padStart(4, '0')
+
+/**
+ * The access and administration data of a server (issues 11 and 14), deterministic: `users` users
+ * (1 is root; every 50th a service account, the last an AI account, every 37th disabled), `groups`
+ * groups (Administrators with four members, Everyone, the default group of new users, with all of
+ * them, core-devs, release-bots, devops and teams), the security setting, job executors, a groovy
+ * script, the system setting, no external authenticator (204), an SSO provider, access tokens (every
+ * fourth user has one, some without expiry), and per project its base, group and user
+ * authorizations: roots grant a base reading role and core-devs a writing role, teams a team group,
+ * repos an owner, some a base writing role or release-bots; every fifth repo grants nothing.
+ * Returns the payloads by path (under the prefix); `/users` and `/groups` are listings (paged).
+ */
+export function buildAccess({projects, roles: roleCount, users: userCount = 300, groups: groupCount = 40}) {
+  const role = (n) => ((n - 1) % roleCount) + 1
+  const OWNER = role(1)
+  const READER = role(2) // codePrivilege READ in buildRoles
+  const WRITER = role(3) // codePrivilege WRITE
+  const REPORTER = role(8) // manageIssues
+  const users = Array.from({length: userCount}, (_, i) => {
+    const id = i + 1
+    const type = id === userCount && id > 2 ? 'AI' : id % 50 === 0 ? 'SERVICE' : 'ORDINARY'
+    const name = id === 1 ? 'admin' : id === 2 ? 'alice' : `${type === 'SERVICE' ? 'svc' : type === 'AI' ? 'ai' : 'user'}-${pad(id)}`
+    return {
+      id,
+      disabled: id % 37 === 0,
+      type,
+      name,
+      fullName: id === 1 ? 'Site Admin' : type === 'ORDINARY' ? `User ${pad(id)}` : null,
+      notifyOwnEvents: false,
+      aiSetting: type === 'AI' ? {modelSetting: {name: 'gpt', baseUrl: 'https://ai.example.com/v1', apiKey: `sim-ai-key-${id}`}} : null,
+    }
+  })
+  const names = ['Administrators', 'Everyone', 'core-devs', 'release-bots', 'devops']
+  const groups = Array.from({length: groupCount}, (_, i) => ({
+    id: i + 1,
+    name: names[i] ?? `team-${pad(i + 1)}`,
+    description: i === 1 ? 'Every user (the default group)' : null,
+    administrator: i === 0,
+    createRootProjects: i === 0 || i === 2,
+    enforce2FA: i === 0,
+  }))
+  const teams = Math.max(1, groupCount - names.length)
+  const memberOf = (groupId, userId) => {
+    if (userId === 1) return false
+    if (groupId === 1) return userId <= 5
+    if (groupId === 2) return true
+    if (groupId === 3) return userId % 5 === 1 || userId === 2
+    if (groupId === 4) return users[userId - 1].type === 'SERVICE'
+    if (groupId === 5) return userId % 23 === 0
+    return userId % teams === groupId - names.length - 1
+  }
+  const payloads = new Map()
+  let membershipId = 0
+  for (const group of groups) {
+    const members = users.filter((user) => memberOf(group.id, user.id)).map((user) => ({id: ++membershipId, userId: user.id, groupId: group.id}))
+    payloads.set(`/groups/${group.id}/memberships`, members)
+  }
+  const byGroup = new Map(groups.map((group) => [group.id, []]))
+  const byUser = new Map(users.map((user) => [user.id, []]))
+  let authorizationId = 0
+  for (const project of projects) {
+    const p = project.id
+    const root = project.parentId === null
+    const team = !root && (p - 1) % 10 === 0
+    const none = !root && !team && p % 5 === 0
+    const base = root ? [READER] : !team && !none && p % 40 === 7 ? [WRITER] : []
+    const groupGrants = root
+      ? [[3, WRITER], ...(p % 250 === 1 && groupCount >= 2 ? [[2, REPORTER]] : [])]
+      : team
+        ? [[names.length + 1 + (Math.floor(p / 10) % teams), WRITER]]
+        : !none && p % 3 === 0
+          ? [[4, role(5)]]
+          : []
+    const userGrants = root || none ? [] : [[2 + ((p * 7) % (userCount - 1)), OWNER]]
+    payloads.set(`/projects/${p}/base-authorizations`, base.map((roleId) => ({id: ++authorizationId, projectId: p, roleId})))
+    const groupRows = groupGrants.filter(([groupId]) => groupId <= groupCount).map(([groupId, roleId]) => ({id: ++authorizationId, projectId: p, groupId, roleId}))
+    const userRows = userGrants.filter(([userId]) => userId <= userCount).map(([userId, roleId]) => ({id: ++authorizationId, projectId: p, userId, roleId}))
+    payloads.set(`/projects/${p}/group-authorizations`, groupRows)
+    payloads.set(`/projects/${p}/user-authorizations`, userRows)
+    for (const row of groupRows) byGroup.get(row.groupId).push(row)
+    for (const row of userRows) byUser.get(row.userId).push(row)
+  }
+  for (const [id, rows] of byGroup) payloads.set(`/groups/${id}/authorizations`, rows)
+  for (const user of users) {
+    payloads.set(`/users/${user.id}`, user)
+    payloads.set(`/users/${user.id}/authorizations`, byUser.get(user.id))
+    const tokens =
+      user.id === 1 || user.id % 4 === 0
+        ? [{id: user.id, name: user.type === 'ORDINARY' ? 'laptop' : 'ci', ownerId: user.id, value: `sim-access-token-${user.id}`, hasOwnerPermissions: user.id % 8 === 0, createDate: '2025-03-01T08:00:00.000+00:00', expireDate: user.id % 12 === 0 ? null : '2027-03-01T08:00:00.000+00:00'}]
+        : []
+    payloads.set(`/users/${user.id}/access-tokens`, tokens)
+  }
+  payloads.set('/settings/security', {
+    enableAnonymousAccess: false,
+    disableInternalLogin: false,
+    enableSelfRegister: true,
+    allowedSelfRegisterEmailDomain: '*@example.com',
+    enableSelfDeregister: false,
+    passwordPolicy: {minLength: 12, mustContainUppercase: true, mustContainLowercase: true, mustContainNumber: true, mustContainSpecial: false},
+    defaultGroupName: groupCount >= 2 ? 'Everyone' : null,
+    enforce2FA: false,
+    corsAllowedOrigins: ['https://portal.example.com'],
+  })
+  payloads.set('/settings/job-executors', [
+    {'@type': 'RemoteDockerExecutor', enabled: true, name: 'agents', htmlReportPublishEnabled: false, sitePublishEnabled: false, jobMatch: null, agentQuery: null, registryLogins: [{registryUrl: 'https://registry.example.com', userName: 'robot', password: 'sim-registry-password'}], mountDockerSock: false},
+    {'@type': 'ServerDockerExecutor', enabled: true, name: 'server-docker', htmlReportPublishEnabled: false, sitePublishEnabled: false, jobMatch: '"Project" is "group-1/**"', registryLogins: [], mountDockerSock: false},
+  ])
+  payloads.set('/settings/groovy-scripts', [{name: 'notify', content: ['return 1'], canBeUsedByBuildJobs: false, jobAuthorization: null, canBeUsedByWorkspaceSpecs: false, applicableWorkspaceProjects: null}])
+  payloads.set('/settings/system', {serverUrl: 'https://onedev.example.com', sshRootUrl: 'ssh://onedev.example.com:6611', sessionTimeout: 30, useAvatarService: false})
+  payloads.set('/settings/authenticator', null)
+  payloads.set('/sso-providers', [
+    {id: 1, name: 'okta', defaultGroupId: null, connector: {'@type': 'OpenIdConnector', configurationDiscoveryUrl: 'https://example.okta.com/.well-known/openid-configuration', clientId: 'sim', clientSecret: 'sim-sso-client-secret', requestScopes: 'openid email profile', groupsClaim: 'groups', buttonImageUrl: null}},
+  ])
+  return {users, groups, payloads}
+}
+
+/**
+ * `repositories: false` answers 404 for /repositories/..., as a server that speaks only the contract;
+ * `access: false` answers 404 for the access and administration endpoints (buildAccess), as a server
+ * that offers none of them. `record: true` keeps every request's path and query in `stats.paths`.
+ */
+export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, users: userCount = 300, groups: groupCount = 40, latency = 10, port = 0, repositories = true, access = true, record = false, paddingKb = 0} = {}) {
   const projects = buildProjects(projectCount)
   const byId = new Map(projects.map((p) => [p.id, p]))
   // Pre-serialized, like a server answering from its cache: latency is the only cost we simulate.
   const settings = new Map(projects.map((p) => [p.id, JSON.stringify(buildSetting(p, paddingKb), null, 2)]))
   const roles = buildRoles(roleCount)
-  const stats = {requests: 0, inFlight: 0, maxInFlight: 0}
-  const state = {repositories}
+  const accessData = buildAccess({projects, roles: roleCount, users: userCount, groups: groupCount})
+  const accessPayloads = new Map([...accessData.payloads].map(([path, payload]) => [path, payload === null ? null : JSON.stringify(payload, null, 2)]))
+  const stats = {requests: 0, inFlight: 0, maxInFlight: 0, paths: []}
+  const state = {repositories, access}
 
   function answer(request) {
     const url = new URL(request.url ?? '/', 'http://sim')
@@ -210,6 +337,17 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
     const path = url.pathname.slice(PREFIX.length)
     if (path === '/roles') return page(roles, url.searchParams)
     if (path === '/projects') return page(projects, url.searchParams)
+    if (state.access) {
+      if (path === '/users') return page(accessData.users, url.searchParams)
+      if (path === '/groups') return page(accessData.groups, url.searchParams)
+      if (accessPayloads.has(path)) {
+        const body = accessPayloads.get(path)
+        return body === null ? {status: 204, text: ''} : {status: 200, json: body}
+      }
+      // An unknown id on a known path, as the server answers it.
+      const unknown = /^\/(users|groups)\/(\d+)(\/[a-z-]+)?$|^\/projects\/(\d+)\/(base|group|user)-authorizations$/.exec(path)
+      if (unknown) return {status: 404, text: `No row with the given identifier exists: [${unknown[1] === 'users' ? 'User' : unknown[1] === 'groups' ? 'Group' : 'Project'}#${unknown[2] ?? unknown[4]}]`}
+    }
     const repository = /^\/repositories\/(\d+)\/(default-branch|branches|tags)$/.exec(path)
     if (repository && state.repositories && byId.has(Number(repository[1]))) {
       const info = repositoryOf(Number(repository[1]))
@@ -227,6 +365,7 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
 
   const server = createServer((request, response) => {
     stats.requests++
+    if (record) stats.paths.push(request.url ?? '')
     stats.inFlight++
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight)
     request.resume()
@@ -254,8 +393,13 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
         setRepositories(enabled) {
           state.repositories = enabled
         },
+        /** Turns the access and administration endpoints on or off (a current server, or one that offers none of them). */
+        setAccess(enabled) {
+          state.access = enabled
+        },
         reset() {
           stats.requests = 0
+          stats.paths = []
           stats.maxInFlight = stats.inFlight
         },
         close: () => new Promise((done) => {
@@ -273,6 +417,8 @@ if (isMain) {
     options: {
       projects: {type: 'string', default: '2000'},
       roles: {type: 'string', default: '300'},
+      users: {type: 'string', default: '300'},
+      groups: {type: 'string', default: '40'},
       latency: {type: 'string', default: '10'},
       port: {type: 'string', default: '0'},
       'padding-kb': {type: 'string', default: '0'},
@@ -281,6 +427,8 @@ if (isMain) {
   const simulator = await startSimulator({
     projects: Number(values.projects),
     roles: Number(values.roles),
+    users: Number(values.users),
+    groups: Number(values.groups),
     latency: Number(values.latency),
     port: Number(values.port),
     paddingKb: Number(values['padding-kb']),
@@ -292,6 +440,7 @@ if (isMain) {
       else if (message?.type === 'reset') {
         simulator.reset()
         if (typeof message.repositories === 'boolean') simulator.setRepositories(message.repositories)
+        if (typeof message.access === 'boolean') simulator.setAccess(message.access)
         process.send({type: 'reset'})
       } else if (message?.type === 'close') simulator.close().then(() => process.exit(0))
     })

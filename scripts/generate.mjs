@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Regenerates every generated file, in two stages:
 //   source: rules/index.ts (from the rule files), TypeScript types from schemas/*.schema.json
-//   built (needs dist/, so it runs after `tsc`): schemas/config.schema.json (from the zod schema plus the
+//   built (needs dist/, so it runs after `tsc`): src/model/payload-checks.ts and src/snapshot/snapshot-checks.ts
+//          (the zod payload schemas compiled), schemas/config.schema.json (from the zod schema plus the
 //          built-in rule ids), oclif.manifest.json, docs/rules/*.md and docs/commands.md (from rule and command metadata)
 // `node scripts/generate.mjs` runs source, builds, then runs built. `--check` writes nothing and exits 1
 // naming every stale file (it expects dist/ to be built from the current sources, as `npm test` does).
@@ -81,14 +82,27 @@ async function builtStage() {
   )
   files.push({path: 'schemas/config.schema.json', content: JSON.stringify(schema, null, 2) + '\n'})
 
+  // The payload checks: the zod schemas compiled into TypeScript, so that an audit loads zod only when
+  // a payload fails its check (src/model/fast-validate.ts). Source files made from built ones: a change
+  // here is compiled again below.
+  const {checksSource} = await import(dist('src/model/fast-validate.js'))
+  const schemasOf = (module) => Object.fromEntries(Object.entries(module).filter(([name]) => name.endsWith('Schema')))
+  const payloadSchemas = {...schemasOf(await import(dist('src/model/schemas.js'))), ...schemasOf(await import(dist('src/model/server-schemas.js')))}
+  files.push({path: 'src/model/payload-checks.ts', content: checksSource(payloadSchemas, GENERATED, './check-kit.js')})
+  const {SnapshotSchema, SnapshotIndexEnvelopeSchema} = await import(dist('src/snapshot/snapshot-schemas.js'))
+  files.push({path: 'src/snapshot/snapshot-checks.ts', content: checksSource({SnapshotSchema, SnapshotIndexEnvelopeSchema}, GENERATED, '../model/check-kit.js')})
+
   // docs/rules: one page per built-in rule, and an index.
   const {renderRuleDoc, renderRuleIndex} = await import(dist('src/engine/docs.js'))
   for (const rule of builtinRules) files.push({path: `docs/rules/${rule.meta.id}.md`, content: renderRuleDoc(rule.meta)})
   files.push({path: 'docs/rules/README.md', content: renderRuleIndex(builtinRules.map((r) => r.meta))})
 
   // oclif.manifest.json, as `oclif manifest` builds it, and docs/commands.md from it.
+  // From the command map as tsc compiled it (dist/src), not the bundle built from it (dist/cli).
   const {Plugin} = await import('@oclif/core')
-  const plugin = new Plugin({root, type: 'core', ignoreManifest: true, errorOnManifestCreate: true, respectNoCacheDefault: true})
+  const pjson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'))
+  pjson.oclif.commands = {...pjson.oclif.commands, target: './dist/src/cli/commands.js'}
+  const plugin = new Plugin({root, pjson, isRoot: true, type: 'core', ignoreManifest: true, errorOnManifestCreate: true, respectNoCacheDefault: true})
   await plugin.load()
   const manifest = canonicalManifest(plugin.manifest)
   files.push({path: 'oclif.manifest.json', content: JSON.stringify(manifest, null, 2) + '\n'})
@@ -111,7 +125,9 @@ function canonicalManifest(manifest) {
 }
 
 const stale = []
+/** Writes the files that changed (or, with --check, lists them); returns how many TypeScript files it wrote. */
 async function settle(files) {
+  let typescript = 0
   for (const file of files) {
     if ((await readText(file.path)) === file.content) continue
     if (check) {
@@ -121,13 +137,19 @@ async function settle(files) {
     await mkdir(dirname(join(root, file.path)), {recursive: true})
     await writeFile(join(root, file.path), file.content)
     console.log(`wrote ${file.path}`)
+    if (file.path.endsWith('.ts')) typescript++
   }
+  return typescript
 }
+
+const tsc = () => execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], {stdio: 'inherit'})
 
 await settle(await sourceStage())
 if (process.argv.includes('--source-only')) process.exit(0)
-if (!check) execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], {stdio: 'inherit'})
-await settle(await builtStage())
+if (!check) tsc()
+// The payload checks are compiled from built schemas: when they changed, build again (the schemas do
+// not depend on them, so a second pass gives the same checks).
+if ((await settle(await builtStage())) > 0) tsc()
 if (check && stale.length > 0) {
   console.error(`stale generated files: ${stale.join(', ')} (run npm run generate)`)
   process.exit(1)

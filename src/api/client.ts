@@ -619,7 +619,7 @@ export function createClient(options: ClientOptions): ApiClient {
       previous = data
       previousFirst = first
       previousLength = data.length
-      pagingOptions?.onPage?.(data)
+      await pagingOptions?.onPage?.(data)
       for (const item of data) items.push(item)
       if (data.length < pageSize) return items
     }

@@ -189,7 +189,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
         if (listed) return listed
         if (stopped) return fallbackInfo(id)
         try {
-          const ingested = ingestProjectList([await get(`/projects/${id}`)])
+          const ingested = await ingestProjectList([await get(`/projects/${id}`)])
           for (const error of ingested.errors) record(Group.Project, error, {id, path: String(id)})
           const info = ingested.projects.find((candidate) => candidate.id === id) ?? ingested.projects[0]
           if (info && info.id === id) {
@@ -342,7 +342,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
       recordFailure(Group.Project, answer.error, `reading the setting of project ${oneLine(info.path, 200)} (#${id}) failed`, ref)
     } else {
       // A freshly parsed body held nowhere else: redacted in place.
-      const ingested = ingestProjectSetting(answer.value, ref, {owned: true})
+      const ingested = await ingestProjectSetting(answer.value, ref, {owned: true})
       project.setting = ingested.setting
       project.raw = ingested.raw
       for (const error of ingested.errors) record(Group.Project, error, ref)
@@ -358,7 +358,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const rolesDone = (async () => {
     if (stopped) return
     try {
-      const ingested = ingestRoles(await client.paged('/roles', undefined, {schedule: listingPage}), {owned: true})
+      const ingested = await ingestRoles(await client.paged('/roles', undefined, {schedule: listingPage}), {owned: true})
       roles = ingested.roles
       rolesRaw = ingested.raw
       for (const error of ingested.errors) record(Group.Roles, error)
@@ -423,8 +423,8 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
       try {
         await client.paged('/projects', undefined, {
           schedule: listingPage,
-          onPage: (items) => {
-            const ingested = ingestProjectList(items, offset)
+          onPage: async (items) => {
+            const ingested = await ingestProjectList(items, offset)
             offset += items.length
             for (const error of ingested.errors) record(Group.Listing, error)
             for (const info of ingested.projects) known.set(info.id, info)

@@ -80,8 +80,8 @@ export interface PagingOptions {
   maxPages?: number
   /** Runs each page's request (e.g. through a limiter); default: at once. */
   schedule?: <T>(request: () => Promise<T>) => Promise<T>
-  /** Receives each page as it arrives, before the next one is requested. */
-  onPage?: (items: unknown[]) => void
+  /** Receives each page as it arrives; the next one is requested once it returned (or its promise settled). */
+  onPage?: (items: unknown[]) => void | Promise<void>
 }
 
 export interface ApiClient {

@@ -31,7 +31,7 @@ export interface Prepared {
 /** Reads the configuration and resolves every rule (built-in and plugins) before any request is made. */
 export async function prepare(configPath: string | undefined, refs: {branches?: string[]; tags?: string[]} = {}): Promise<Prepared> {
   const loaded = await loadConfig(configPath)
-  const ruleSet = resolveRuleSet(await loadAllRules(loaded), loaded)
+  const ruleSet = await resolveRuleSet(await loadAllRules(loaded), loaded)
   return {loaded, ruleSet, settings: resolveSettings(loaded.config, refs)}
 }
 
@@ -145,6 +145,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     // People read stylish and markdown: a failure every request shared is one line with its count
     // there (as on stderr); JSON and SARIF keep one entry per failure, with its project and path.
     errors: request.format === 'json' || request.format === 'sarif' ? errors : collapseErrors(errors),
+    errorCount: errors.length,
     notices,
     uninitialized: coverage.uninitialized,
     rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),

@@ -6,6 +6,7 @@ import {Command} from '@oclif/core/command'
 import * as Errors from '@oclif/core/errors'
 
 import {escapeControl, oneLine} from '../util/escape.js'
+import {flushed} from '../util/fs.js'
 import {auditErrorOf, describeAuditError, EXIT, UsageError} from './errors.js'
 
 /**
@@ -45,6 +46,16 @@ export abstract class AuditCommand extends Command {
         )
       }
     }
+  }
+
+  /**
+   * Runs after every command, before oclif ends the process: a non-zero exit code goes through
+   * `process.exit`, which would cut off whatever a slow reader (a pipe, CI's log collector) had not
+   * yet taken of a large report.
+   */
+  protected override async finally(error: Error | undefined): Promise<void> {
+    await Promise.all([flushed(process.stdout), flushed(process.stderr)])
+    return super.finally(error)
   }
 
   protected override async catch(error: Error & {oclif?: {exit?: number}}): Promise<never> {

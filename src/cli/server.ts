@@ -1,5 +1,4 @@
 /** Reaching a server from the command line: the secret, the client, the project selection. */
-import {createClient} from '../api/client.js'
 import type {ApiClient, PrefixFound} from '../api/types.js'
 import {UsageError} from './errors.js'
 
@@ -69,6 +68,8 @@ export async function connect(
   if (url.startsWith('http://') && !/^http:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:|\/|$)/.test(url)) {
     warn('onedev-audit: warning: the server URL is http://: the credentials travel in clear text')
   }
+  // Loaded here, not at the top: undici is for live runs only (a snapshot scan or --help never loads it).
+  const {createClient} = await import('../api/client.js')
   const client = createClient({
     baseUrl: url,
     ...(flags['api-prefix'] === undefined ? {onPrefixFound: (found: PrefixFound) => warn(prefixNotice(found))} : {apiPrefix: flags['api-prefix']}),

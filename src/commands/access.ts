@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, prepare} from '../cli/audit.js'

@@ -1,4 +1,5 @@
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 
 import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, type Prepared, prepare, stopwatch} from '../cli/audit.js'

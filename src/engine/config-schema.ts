@@ -1,11 +1,10 @@
 /**
  * The configuration file, `onedev-audit.config.json`. This zod schema is the single source:
  * the TypeScript type is inferred from it and schemas/config.schema.json (for editors) is generated
- * from it by scripts/generate.mjs, with the built-in rule ids added for completion.
+ * from it by scripts/generate.mjs, with the built-in rule ids added for completion. Loaded only when
+ * there is a configuration file to read (config.ts): an audit without one does not load zod.
  */
 import {z} from 'zod'
-
-export const CONFIG_FILE_NAME = 'onedev-audit.config.json'
 
 const severityOrOff = z
   .enum(['off', 'critical', 'high', 'medium', 'low', 'info'])

@@ -10,7 +10,7 @@ import type {z} from 'zod'
 import {pointerOf} from '../model/pointer.js'
 import type {AuditError} from '../model/types.js'
 import {parseJson} from '../util/json.js'
-import {type AuditConfig, CONFIG_FILE_NAME, configSchema} from './config-schema.js'
+import type {AuditConfig} from './config-schema.js'
 import type {AuditSettings} from './rule.js'
 
 export class ConfigError extends Error {
@@ -52,6 +52,8 @@ export function parseJsonOrConfigError(text: string, label: string): unknown {
   }
 }
 
+export const CONFIG_FILE_NAME = 'onedev-audit.config.json'
+
 export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Promise<LoadedConfig> {
   const path = resolve(cwd, explicitPath ?? CONFIG_FILE_NAME)
   const label = relative(cwd, path) || path
@@ -64,6 +66,7 @@ export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Pr
     throw new ConfigError(`${label}: cannot read the configuration file (${code ?? String(error)})`)
   }
   const json = parseJsonOrConfigError(text, label)
+  const {configSchema} = await import('./config-schema.js')
   const parsed = configSchema.safeParse(json)
   if (!parsed.success) throw new ConfigError(describeIssues(label, parsed.error.issues))
   return {path, label, dir: dirname(path), config: parsed.data}

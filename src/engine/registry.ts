@@ -7,7 +7,6 @@ import {createRequire} from 'node:module'
 import {isAbsolute, join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
-import {z} from 'zod'
 
 import type {LoadedConfig} from './config.js'
 import {ConfigError, describeIssues} from './config.js'
@@ -104,7 +103,7 @@ export async function loadAllRules(loaded: LoadedConfig): Promise<Array<{rule: R
 }
 
 /** Applies the configuration's `rules` to every known rule: severities, `off`, options (validated). */
-export function resolveRuleSet(rules: Array<{rule: Rule; origin: string}>, loaded: LoadedConfig): RuleSet {
+export async function resolveRuleSet(rules: Array<{rule: Rule; origin: string}>, loaded: LoadedConfig): Promise<RuleSet> {
   const byId = new Map(rules.map((entry) => [entry.rule.meta.id, entry]))
   const settings = loaded.config.rules ?? {}
   for (const id of Object.keys(settings)) {
@@ -117,7 +116,7 @@ export function resolveRuleSet(rules: Array<{rule: Rule; origin: string}>, loade
     const configured = typeof setting === 'string' ? setting : setting?.severity
     const userOptions = typeof setting === 'object' ? setting.options : undefined
     const options = {...(rule.meta.defaultOptions ?? {}), ...(userOptions ?? {})}
-    if (userOptions !== undefined) validateOptions(rule, options, `${loaded.label}: /rules/${rule.meta.id}/options`)
+    if (userOptions !== undefined) await validateOptions(rule, options, `${loaded.label}: /rules/${rule.meta.id}/options`)
     const enabled = configured !== 'off'
     const severityOverride = configured === undefined || configured === 'off' ? undefined : configured
     listing.push({meta: rule.meta, severity: severityOverride ?? rule.meta.defaultSeverity, enabled, origin})
@@ -126,12 +125,14 @@ export function resolveRuleSet(rules: Array<{rule: Rule; origin: string}>, loade
   return {active, listing}
 }
 
-function validateOptions(rule: Rule, options: Record<string, unknown>, label: string): void {
+/** Options come only from a configuration file: zod is loaded then (config.ts read it with zod too). */
+async function validateOptions(rule: Rule, options: Record<string, unknown>, label: string): Promise<void> {
   const schema = rule.meta.optionsSchema
   if (!schema) {
     if (Object.keys(options).length > 0) throw new ConfigError(`${label}: rule ${rule.meta.id} takes no options`)
     return
   }
+  const {z} = await import('zod')
   const result = z.fromJSONSchema(schema as any).safeParse(options)
   if (!result.success) throw new ConfigError(describeIssues(label, result.error.issues))
 }

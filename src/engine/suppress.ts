@@ -6,7 +6,6 @@
  */
 import {readFile} from 'node:fs/promises'
 
-import {z} from 'zod'
 
 import {pathMatcher, stringMatcher} from '../onedev/matchers.js'
 import type {Notice, SuppressedFinding} from '../report/report-types.js'
@@ -71,14 +70,19 @@ export function applySuppressions(findings: Finding[], suppressions: Suppression
  */
 export const BASELINE_VERSION = 2
 
-const baselineSchema = z.object({
-  baselineVersion: z.literal(BASELINE_VERSION),
-  findings: z.array(
-    z.object({fingerprint: z.string().min(1), ruleId: z.string(), project: z.string().nullable(), subject: z.string()}),
-  ),
-})
+/** The baseline file; read with zod (loaded then: a run without --baseline does not load it). */
+export interface Baseline {
+  baselineVersion: typeof BASELINE_VERSION
+  findings: {fingerprint: string; ruleId: string; project: string | null; subject: string}[]
+}
 
-export type Baseline = z.infer<typeof baselineSchema>
+async function baselineSchema() {
+  const {z} = await import('zod')
+  return z.object({
+    baselineVersion: z.literal(BASELINE_VERSION),
+    findings: z.array(z.object({fingerprint: z.string().min(1), ruleId: z.string(), project: z.string().nullable(), subject: z.string()})),
+  })
+}
 
 export async function readBaseline(path: string): Promise<Set<string>> {
   let text: string
@@ -92,7 +96,7 @@ export async function readBaseline(path: string): Promise<Set<string>> {
   if (typeof version === 'number' && Number.isInteger(version) && version >= 1 && version < BASELINE_VERSION) {
     throw new ConfigError(`baseline ${path} was written by an older onedev-audit whose fingerprints are no longer valid: regenerate it with --update-baseline`)
   }
-  const parsed = baselineSchema.safeParse(json)
+  const parsed = (await baselineSchema()).safeParse(json)
   if (!parsed.success) throw new ConfigError(describeIssues(path, parsed.error.issues))
   return new Set(parsed.data.findings.map((f) => f.fingerprint))
 }

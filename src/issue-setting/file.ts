@@ -1,7 +1,7 @@
 /** Reading an issue-setting file from disk into a parsed, normalized setting. */
 import {readFile, stat} from 'node:fs/promises'
 
-import {type IssueSetting, parseIssueSetting} from '../model/issue-setting.js'
+import type {IssueSetting} from '../model/issue-setting.js'
 import {IssueSettingError} from './apply.js'
 
 /** Larger than any real workflow by far. */
@@ -28,6 +28,8 @@ export async function readIssueSettingFile(file: string): Promise<IssueSettingFi
     if (error instanceof IssueSettingError) throw error
     throw new IssueSettingError({kind: 'io', message: `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'read failed'})`})
   }
+  // Loaded here: it loads zod, which the other commands of the bundle do not need.
+  const {parseIssueSetting} = await import('../model/issue-setting-file.js')
   const parsed = parseIssueSetting(text, file)
   if ('error' in parsed) throw new IssueSettingError(parsed.error)
   return {file, text, setting: parsed.setting}

@@ -8,9 +8,12 @@
  * Pointers are JSON pointers into the server data document, e.g. `/settings~1security/enforce2FA`,
  * `/groups/1`, `/projects~142~1base-authorizations/0`.
  */
-import {z} from 'zod'
+import type {z} from 'zod'
 
+import * as checks from './payload-checks.js'
+import {type Parser, parser} from './parser.js'
 import {joinPointer} from './pointer.js'
+import type * as S from './server-schemas.js'
 import type {AuditModel, Project, ServerData} from './types.js'
 
 export const SECURITY_KEY = 'settings/security'
@@ -98,40 +101,18 @@ export interface Authorization {
   userId?: number
 }
 
-const integer = () => z.int()
-const flag = z.boolean().nullish()
-const name = z.string()
-
-const SecuritySchema = z.looseObject({
-  enableAnonymousAccess: flag,
-  enableSelfRegister: flag,
-  allowedSelfRegisterEmailDomain: z.string().nullish(),
-  defaultGroupName: z.string().nullish(),
-  defaultLoginGroupName: z.string().nullish(),
-  enforce2FA: flag,
-  disableInternalLogin: flag,
-  corsAllowedOrigins: z.array(z.unknown()).nullish(),
-  passwordPolicy: z.looseObject({}).nullish(),
-})
-
-const GroupSchema = z.looseObject({id: integer(), name, administrator: flag, createRootProjects: flag, enforce2FA: flag})
-const MembershipSchema = z.looseObject({id: integer().nullish(), userId: integer(), groupId: integer().nullish()})
-const UserSchema = z.looseObject({
-  id: integer().nullish(),
-  name,
-  fullName: z.string().nullish(),
-  disabled: flag,
-  type: z.string().nullish(),
-  serviceAccount: flag,
-})
-const AuthorizationSchema = z.looseObject({id: integer().nullish(), projectId: integer().nullish(), roleId: integer(), groupId: integer().nullish(), userId: integer().nullish()})
+const SecuritySchema = parser<z.infer<typeof S.SecuritySchema>>(checks.isSecurity)
+const GroupSchema = parser<z.infer<typeof S.GroupSchema>>(checks.isGroup)
+const MembershipSchema = parser<z.infer<typeof S.MembershipSchema>>(checks.isMembership)
+const UserSchema = parser<z.infer<typeof S.UserSchema>>(checks.isUser)
+const AuthorizationSchema = parser<z.infer<typeof S.AuthorizationSchema>>(checks.isAuthorization)
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 /** The valid items of a listing, each with its index. */
-function items<T>(value: unknown, schema: z.ZodType<T>): {item: T; index: number}[] {
+function items<T>(value: unknown, schema: Parser<T>): {item: T; index: number}[] {
   if (!Array.isArray(value)) return []
   const out: {item: T; index: number}[] = []
   for (let index = 0; index < value.length; index++) {
@@ -256,7 +237,7 @@ export function membershipsOf(model: Pick<AuditModel, 'serverData'>, groupId: nu
 
 // ---------------------------------------------------------------- users
 
-function userType(item: z.infer<typeof UserSchema>): UserType {
+function userType(item: z.infer<typeof S.UserSchema>): UserType {
   if (item.type === 'SERVICE' || item.type === 'AI') return item.type
   if (item.serviceAccount === true) return 'SERVICE'
   return 'ORDINARY'
@@ -306,7 +287,7 @@ function parseUsers(data: ServerData): User[] | null {
   return [...[...byId.values()].sort((a, b) => a.id! - b.id!), ...out]
 }
 
-function toUser(item: z.infer<typeof UserSchema>, id: number | null, pointer: string): User {
+function toUser(item: z.infer<typeof S.UserSchema>, id: number | null, pointer: string): User {
   return {pointer, id, name: item.name, fullName: item.fullName ?? null, disabled: item.disabled ?? false, type: userType(item)}
 }
 

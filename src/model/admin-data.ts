@@ -8,9 +8,12 @@
  *
  * Pointers are JSON pointers into the server data document, e.g. `/settings~1job-executors/0`.
  */
-import {z} from 'zod'
+import type {z} from 'zod'
 
+import * as checks from './payload-checks.js'
+import {type Parser, parser} from './parser.js'
 import {joinPointer} from './pointer.js'
+import type * as S from './server-schemas.js'
 import type {AuditModel, ServerData} from './types.js'
 
 export const JOB_EXECUTORS_KEY = 'settings/job-executors'
@@ -101,31 +104,20 @@ export interface AccessToken {
   expireDate: string | null
 }
 
-const text = z.string().nullish()
-const flag = z.boolean().nullish()
-
-const ExecutorSchema = z.looseObject({
-  '@type': z.string(),
-  name: text,
-  enabled: flag,
-  jobMatch: text,
-  jobRequirement: text,
-  jobAuthorization: text,
-  mountDockerSock: flag,
-})
-const GroovySchema = z.looseObject({name: text, canBeUsedByBuildJobs: flag, jobAuthorization: text})
-const SystemSchema = z.looseObject({serverUrl: text})
-const AuthenticatorSchema = z.looseObject({'@type': z.string(), ldapUrl: text, groupRetrieval: z.looseObject({'@type': z.string().nullish()}).nullish()})
-const ConnectorSchema = z.looseObject({'@type': z.string().nullish(), name: text, groupsClaim: text})
-const ProviderSchema = z.looseObject({name: text, connector: ConnectorSchema})
-const TokenSchema = z.looseObject({id: z.int().nullish(), name: text, hasOwnerPermissions: flag, expireDate: text})
+const ExecutorSchema = parser<z.infer<typeof S.ExecutorSchema>>(checks.isExecutor)
+const GroovySchema = parser<z.infer<typeof S.GroovySchema>>(checks.isGroovy)
+const SystemSchema = parser<z.infer<typeof S.SystemSchema>>(checks.isSystem)
+const AuthenticatorSchema = parser<z.infer<typeof S.AuthenticatorSchema>>(checks.isAuthenticator)
+const ConnectorSchema = parser<z.infer<typeof S.ConnectorSchema>>(checks.isConnector)
+const ProviderSchema = parser<z.infer<typeof S.ProviderSchema>>(checks.isProvider)
+const TokenSchema = parser<z.infer<typeof S.TokenSchema>>(checks.isToken)
 
 function has(data: ServerData, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(data, key)
 }
 
 /** The valid items of a list, each with its index; null when the value is not a list. */
-function items<T>(value: unknown, schema: z.ZodType<T>): {item: T; index: number}[] | null {
+function items<T>(value: unknown, schema: Parser<T>): {item: T; index: number}[] | null {
   if (!Array.isArray(value)) return null
   const out: {item: T; index: number}[] = []
   for (let index = 0; index < value.length; index++) {
@@ -170,7 +162,7 @@ export function jobExecutorsOf(model: Model): JobExecutor[] | undefined {
   })
 }
 
-function toExecutor(item: z.infer<typeof ExecutorSchema>, index: number, list: unknown[]): JobExecutor {
+function toExecutor(item: z.infer<typeof S.ExecutorSchema>, index: number, list: unknown[]): JobExecutor {
   const raw = list[index] as Record<string, unknown>
   const jobMatchKey = (['jobMatch', 'jobRequirement', 'jobAuthorization'] as const).find((key) => has(raw, key)) ?? null
   const pointer = joinPointer('', JOB_EXECUTORS_KEY, index)

@@ -1,13 +1,14 @@
 /**
- * A fast yes/no check compiled from a zod schema's definition, for the common case: a valid payload.
- * zod builds a full copy of every object it parses, which costs about 70 µs per project setting; the
- * compiled check costs a few µs and allocates nothing. When the check says no, the caller runs zod
- * to get the issues, so zod stays the single source of truth for what is valid and what the errors
- * say. Only the schema kinds used in schemas.ts are compiled; any other kind defers to zod.
+ * Yes/no checks compiled from zod schemas into TypeScript source, at `npm run generate`
+ * (scripts/generate.mjs writes src/model/payload-checks.ts and src/snapshot/snapshot-checks.ts from
+ * the pieces of check-kit.ts). A check is true exactly when the schema's safeParse succeeds, for the
+ * common case (a valid payload) without zod: it costs a few µs, allocates nothing, and a start does
+ * not load zod at all (about 100 ms of CPU). When a check says no, the caller imports the zod schema
+ * and runs it to get the issues, so zod stays the single source of truth for what is valid and what
+ * the errors say (test/model/property.test.ts compares both). Only the schema kinds the payload
+ * schemas use compile; any other makes the generation fail, naming where.
  */
 import type {z} from 'zod'
-
-export type Check = (value: unknown) => boolean
 
 interface Def {
   type: string
@@ -16,7 +17,7 @@ interface Def {
   innerType?: z.ZodType
   element?: z.ZodType
   format?: string
-  checks?: unknown[]
+  checks?: {_zod: {def: {check: string; minimum?: number}}}[]
   values?: unknown[]
   entries?: Record<string, unknown>
   keyType?: z.ZodType
@@ -27,81 +28,87 @@ function defOf(schema: z.ZodType): Def {
   return (schema as unknown as {_zod: {def: Def}})._zod.def
 }
 
-/** The compiled check, or null when the schema uses a kind this compiler does not know. */
-export function compileCheck(schema: z.ZodType): Check | null {
-  const def = defOf(schema)
-  if (def.checks !== undefined && def.checks.length > 0) return null
-  switch (def.type) {
-    case 'unknown':
-    case 'any':
-      return () => true
-    case 'string':
-      return (value) => typeof value === 'string'
-    case 'boolean':
-      return (value) => typeof value === 'boolean'
-    case 'number':
-      if (def.format === 'safeint') return (value) => Number.isSafeInteger(value)
-      if (def.format === undefined) return (value) => typeof value === 'number' && Number.isFinite(value)
-      return null
-    case 'optional':
-    case 'nullable': {
-      const inner = def.innerType ? compileCheck(def.innerType) : null
-      if (inner === null) return null
-      return def.type === 'optional' ? (value) => value === undefined || inner(value) : (value) => value === null || inner(value)
-    }
-    case 'array': {
-      const element = def.element ? compileCheck(def.element) : null
-      if (element === null) return null
-      return (value) => Array.isArray(value) && value.every((item) => element(item))
-    }
-    case 'literal': {
-      const values = def.values ?? []
-      return (value) => values.includes(value)
-    }
-    case 'enum': {
-      const values = Object.values(def.entries ?? {})
-      return (value) => values.includes(value)
-    }
-    case 'record': {
-      const key = def.keyType ? defOf(def.keyType) : null
-      const item = def.valueType ? compileCheck(def.valueType) : null
-      if (key?.type !== 'string' || (key.checks !== undefined && key.checks.length > 0) || item === null) return null
-      return (value) => isPlainObject(value) && Object.keys(value as object).every((k) => item((value as Record<string, unknown>)[k]))
-    }
-    case 'object':
-      return compileObject(def)
-    default:
-      return null
-  }
+/** `ProjectSettingSchema` → `isProjectSetting`. */
+export function checkName(schemaName: string): string {
+  return `is${schemaName.replace(/Schema$/, '')}`
 }
 
-function isPlainObject(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
+/**
+ * The generated module: one exported check per named schema, each defined after the named ones it
+ * refers to. `kit`: the import path of check-kit.ts from the generated file.
+ */
+export function checksSource(schemas: Record<string, z.ZodType>, header: string, kit: string): string {
+  const names = new Map<z.ZodType, string>()
+  for (const [name, schema] of Object.entries(schemas)) if (!names.has(schema)) names.set(schema, checkName(name))
+  const used = new Set<string>()
+  let refs = new Set<z.ZodType>()
 
-function compileObject(def: Def): Check | null {
-  // No catchall: unknown keys are stripped (accepted); `unknown`: kept; `never`: rejected (strict).
-  const catchall = def.catchall ? defOf(def.catchall).type : 'strip'
-  if (catchall !== 'unknown' && catchall !== 'any' && catchall !== 'strip' && catchall !== 'never') return null
-  const fields: {key: string; check: Check}[] = []
-  for (const [key, field] of Object.entries(def.shape ?? {})) {
-    const check = compileCheck(field)
-    if (check === null) return null
-    fields.push({key, check})
-  }
-  const strict = catchall === 'never'
-  const known = new Set(fields.map(({key}) => key))
-  return (value) => {
-    if (!isPlainObject(value)) return false
-    const object = value as Record<string, unknown>
-    for (const {key, check} of fields) {
-      if (!check(Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined)) return false
+  function source(schema: z.ZodType, where: string, top = false): string {
+    const name = names.get(schema)
+    if (name !== undefined && !top) {
+      refs.add(schema)
+      return name
     }
-    return !strict || Object.keys(object).every((key) => known.has(key))
+    const def = defOf(schema)
+    const checks = def.checks ?? []
+    if (checks.length > 0 && !(def.type === 'string' && checks.every((c) => c._zod.def.check === 'min_length'))) {
+      throw new Error(`${where}: checks ${checks.map((c) => c._zod.def.check).join(', ')} do not compile`)
+    }
+    const use = (piece: string) => (used.add(piece), piece)
+    switch (def.type) {
+      case 'unknown':
+      case 'any':
+        return use('unknown')
+      case 'string': {
+        const minimum = Math.max(0, ...checks.map((c) => c._zod.def.minimum ?? 0))
+        return minimum > 0 ? `${use('minLength')}(${minimum})` : use('string')
+      }
+      case 'boolean':
+        return use('boolean')
+      case 'number':
+        if (def.format === 'safeint') return use('integer')
+        if (def.format === undefined) return use('number')
+        throw new Error(`${where}: number format ${def.format} does not compile`)
+      case 'optional': {
+        const inner = defOf(def.innerType!)
+        if (inner.type === 'nullable' && !names.has(def.innerType!)) return `${use('nullish')}(${source(inner.innerType!, where)})`
+        return `${use('optional')}(${source(def.innerType!, where)})`
+      }
+      case 'nullable':
+        return `${use('nullable')}(${source(def.innerType!, where)})`
+      case 'array':
+        return `${use('array')}(${source(def.element!, `${where}[]`)})`
+      case 'literal':
+        return `${use('oneOf')}(${JSON.stringify(def.values ?? [])})`
+      case 'enum':
+        return `${use('oneOf')}(${JSON.stringify(Object.values(def.entries ?? {}))})`
+      case 'record': {
+        const key = def.keyType ? defOf(def.keyType) : null
+        if (key?.type !== 'string' || (key.checks !== undefined && key.checks.length > 0)) throw new Error(`${where}: record keys other than plain strings do not compile`)
+        return `${use('record')}(${source(def.valueType!, `${where}{}`)})`
+      }
+      case 'object': {
+        const catchall = def.catchall ? defOf(def.catchall).type : 'strip'
+        if (catchall !== 'unknown' && catchall !== 'any' && catchall !== 'strip' && catchall !== 'never') throw new Error(`${where}: catchall ${catchall} does not compile`)
+        const fields = Object.entries(def.shape ?? {}).map(([key, field]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${source(field, `${where}.${key}`)}`)
+        return `${use('object')}({${fields.join(', ')}}${catchall === 'never' ? ', true' : ''})`
+      }
+      default:
+        throw new Error(`${where}: zod type ${def.type} does not compile`)
+    }
   }
-}
 
-/** A check for the schema: the compiled one, or zod itself when the schema cannot be compiled. */
-export function fastCheck(schema: z.ZodType): Check {
-  return compileCheck(schema) ?? ((value) => schema.safeParse(value).success)
+  // Each named schema once, after those it refers to.
+  const lines: string[] = []
+  const done = new Set<z.ZodType>()
+  const define = (schema: z.ZodType) => {
+    if (done.has(schema)) return
+    done.add(schema)
+    refs = new Set()
+    const text = source(schema, names.get(schema)!, true)
+    for (const dependency of refs) define(dependency)
+    lines.push(`export const ${names.get(schema)}: Check = ${text}`)
+  }
+  for (const schema of names.keys()) define(schema)
+  return [`// ${header}`, `import {type Check, ${[...used].sort().join(', ')}} from '${kit}'`, '', ...lines, ''].join('\n')
 }

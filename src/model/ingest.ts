@@ -1,14 +1,16 @@
 /**
- * The edge where server payloads enter: validate leniently (zod), redact, normalize into the model.
+ * The edge where server payloads enter: validate leniently (generated checks, zod's issues when one
+ * fails), redact, normalize into the model.
  * Redaction happens here, once, before anything is stored, logged, reported or snapshotted.
  * Nothing here throws: a payload that cannot be read becomes an AuditError (kind `invalid-payload`,
  * or `internal` for a bug), and the rest of the audit goes on.
  */
 import {oneLine} from '../util/escape.js'
-import {describeIssues, jsonTypeName, normalizeProjectSetting, normalizeRole, projectSettingIssues, schemaIssues} from './normalize.js'
+import {describeIssues, jsonTypeName, normalizeProjectSetting, normalizeRole, payloadSchema, projectSettingIssues, schemaIssues} from './normalize.js'
+import {isProjectListItem, isRole} from './payload-checks.js'
 import {joinPointer} from './pointer.js'
 import {redactDeep, redactOwned} from './redact.js'
-import {ProjectListItemSchema, RoleSchema, type ProjectListItemPayload, type RolePayload} from './schemas.js'
+import type {ProjectListItemPayload, RolePayload} from './schemas.js'
 import type {AuditError, ProjectSetting, Role} from './types.js'
 
 export interface ProjectRef {
@@ -39,15 +41,15 @@ export interface IngestOptions {
 const redactIngested = (raw: unknown, path: (string | number)[], options: IngestOptions) => (options.owned ? redactOwned(raw, path) : redactDeep(raw, path))
 
 /** A project setting payload of either generation → redacted raw + normalized setting (null if invalid). */
-export function ingestProjectSetting(
+export async function ingestProjectSetting(
   raw: unknown,
   project: ProjectRef,
   options: IngestOptions = {},
-): {raw: unknown; setting: ProjectSetting | null; errors: AuditError[]} {
+): Promise<{raw: unknown; setting: ProjectSetting | null; errors: AuditError[]}> {
   let redacted: unknown = null
   try {
     redacted = redactIngested(raw, [], options)
-    const issues = projectSettingIssues(redacted)
+    const issues = await projectSettingIssues(redacted)
     if (issues.length > 0) {
       const error: AuditError = {
         kind: 'invalid-payload',
@@ -64,7 +66,7 @@ export function ingestProjectSetting(
 }
 
 /** The roles listing (all pages concatenated) → redacted raw + normalized roles. Bad items are errors, not fatal. */
-export function ingestRoles(raw: unknown[], options: IngestOptions = {}): {raw: unknown[]; roles: Role[]; errors: AuditError[]} {
+export async function ingestRoles(raw: unknown[], options: IngestOptions = {}): Promise<{raw: unknown[]; roles: Role[]; errors: AuditError[]}> {
   if (!Array.isArray(raw)) {
     return {raw: [], roles: [], errors: [{kind: 'invalid-payload', message: `roles: (root): expected array, got ${jsonTypeName(raw)}`, pointer: ''}]}
   }
@@ -76,7 +78,7 @@ export function ingestRoles(raw: unknown[], options: IngestOptions = {}): {raw: 
     try {
       const item = redactIngested(raw[index], [index], options)
       redacted.push(item)
-      const issues = schemaIssues(RoleSchema, item, item)
+      const issues = await schemaIssues(isRole, () => payloadSchema('RoleSchema'), item, item)
       if (issues.length > 0) {
         const pointer = joinPointer('', index) + issues[0]!.pointer
         errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer})
@@ -107,7 +109,7 @@ export interface ProjectListItem {
 }
 
 /** Items of GET /projects (or GET /projects/{id}) → id, path (or name, or id), parentId. `offset`: the first item's position in the whole listing (a page's). */
-export function ingestProjectList(items: unknown[], offset = 0): {projects: ProjectListItem[]; errors: AuditError[]} {
+export async function ingestProjectList(items: unknown[], offset = 0): Promise<{projects: ProjectListItem[]; errors: AuditError[]}> {
   if (!Array.isArray(items)) {
     return {projects: [], errors: [{kind: 'invalid-payload', message: `projects: (root): expected array, got ${jsonTypeName(items)}`, pointer: ''}]}
   }
@@ -117,7 +119,7 @@ export function ingestProjectList(items: unknown[], offset = 0): {projects: Proj
     const subject = `project list item #${offset + index}`
     try {
       const item = items[index]
-      const issues = schemaIssues(ProjectListItemSchema, item, item)
+      const issues = await schemaIssues(isProjectListItem, () => payloadSchema('ProjectListItemSchema'), item, item)
       if (issues.length > 0) {
         errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer: joinPointer('', offset + index) + issues[0]!.pointer})
         continue

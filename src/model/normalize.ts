@@ -9,24 +9,23 @@
  * required false, userMatch `anyone`, jobNames [], reviewRequirement null, role flags false.
  */
 import type {z} from 'zod'
-import {fastCheck, type Check} from './fast-validate.js'
 import {oneLine} from '../util/escape.js'
+import * as checks from './payload-checks.js'
+import {EXPECTED_INTEGER} from './parser.js'
 import {joinPointer, pointerOf, resolvePointer} from './pointer.js'
 import {redactUrl} from './redact.js'
-import {
-  EXPECTED_INTEGER,
-  NotificationSettingSchema,
-  ProjectSettingSchema,
-  type ActionAuthorizationPayload,
-  type BranchProtectionPayload,
-  type FileProtectionPayload,
-  type JobPrivilegePayload,
-  type JobSecretPayload,
-  type NotificationEntryPayload,
-  type ProjectSettingPayload,
-  type RolePayload,
-  type TagProtectionPayload,
-  type WebHookPayload,
+import type * as schemas from './schemas.js'
+import type {
+  ActionAuthorizationPayload,
+  BranchProtectionPayload,
+  FileProtectionPayload,
+  JobPrivilegePayload,
+  JobSecretPayload,
+  NotificationEntryPayload,
+  ProjectSettingPayload,
+  RolePayload,
+  TagProtectionPayload,
+  WebHookPayload,
 } from './schemas.js'
 import type {
   ActionAuthorization,
@@ -75,23 +74,26 @@ export function jsonTypeName(value: unknown): string {
   return typeof value
 }
 
-const checks = new WeakMap<z.ZodType, Check>()
-
-function checkOf(schema: z.ZodType): Check {
-  let check = checks.get(schema)
-  if (check === undefined) {
-    check = fastCheck(schema)
-    checks.set(schema, check)
-  }
-  return check
+/** A payload schema of schemas.ts, by name: zod is loaded only when a payload fails its generated check. */
+export async function payloadSchema(name: {[K in keyof typeof schemas]: K extends `${string}Schema` ? K : never}[keyof typeof schemas]): Promise<z.ZodType> {
+  return (await import('./schemas.js'))[name]
 }
 
 const EXPECTED_NAMES: Record<string, string> = {int: 'integer', record: 'object'}
 
-/** Validates `value` (found at `base` inside `root`) and returns its issues with pointers into `root`. */
-export function schemaIssues(schema: z.ZodType, value: unknown, root: unknown, base: readonly (string | number)[] = []): PayloadIssue[] {
-  if (checkOf(schema)(value)) return []
-  const result = schema.safeParse(value)
+/**
+ * Validates `value` (found at `base` inside `root`) and returns its issues with pointers into `root`:
+ * none when the generated check (payload-checks.ts) passes; else zod's, from the schema `schema` loads.
+ */
+export async function schemaIssues(
+  check: (value: unknown) => boolean,
+  schema: () => Promise<z.ZodType>,
+  value: unknown,
+  root: unknown,
+  base: readonly (string | number)[] = [],
+): Promise<PayloadIssue[]> {
+  if (check(value)) return []
+  const result = (await schema()).safeParse(value)
   if (result.success) return []
   return result.error.issues.map((issue) => {
     const pointer = pointerOf([...base, ...issue.path])
@@ -113,14 +115,14 @@ export function describeIssues(subject: string, issues: readonly PayloadIssue[])
 // ---------------------------------------------------------------- project setting: validation
 
 /** Every type error of a (redacted) project setting payload of either generation. */
-export function projectSettingIssues(raw: unknown): PayloadIssue[] {
+export async function projectSettingIssues(raw: unknown): Promise<PayloadIssue[]> {
   if (!isObject(raw)) return [{pointer: '', message: `expected object, got ${jsonTypeName(raw)}`}]
-  const issues = schemaIssues(ProjectSettingSchema, raw, raw)
-  issues.push(...contributedSettingIssues(raw))
+  const issues = await schemaIssues(checks.isProjectSetting, () => payloadSchema('ProjectSettingSchema'), raw, raw)
+  issues.push(...(await contributedSettingIssues(raw)))
   return issues
 }
 
-function contributedSettingIssues(raw: Json): PayloadIssue[] {
+async function contributedSettingIssues(raw: Json): Promise<PayloadIssue[]> {
   const contributed = own(raw, 'contributedSettings')
   if (contributed === undefined || contributed === null) return []
   if (!Array.isArray(contributed) && !isObject(contributed)) {
@@ -132,7 +134,7 @@ function contributedSettingIssues(raw: Json): PayloadIssue[] {
     if (!isObject(item)) {
       issues.push({pointer: joinPointer('/contributedSettings', key), message: `expected object, got ${jsonTypeName(item)}`})
     } else if (notificationChannel(key, item) !== null) {
-      issues.push(...schemaIssues(NotificationSettingSchema, item, raw, ['contributedSettings', key]))
+      issues.push(...(await schemaIssues(checks.isNotificationSetting, () => payloadSchema('NotificationSettingSchema'), item, raw, ['contributedSettings', key])))
     }
   }
   return issues

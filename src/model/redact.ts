@@ -19,8 +19,12 @@ const MAX_DEPTH = 64
 
 /** Keys whose value is a secret (job secret `name` and `authorization` do not match: they are not secrets). */
 const SECRET_KEY = /pass(word)?|passwd|secret|token|api[-_]?key|credential|private[-_]?key/i
-/** Keys that match SECRET_KEY but hold a list of objects, each judged by its own keys. */
-const SECRET_CONTAINERS = new Set(['jobSecrets'])
+/**
+ * Keys that match SECRET_KEY but hold objects (or a list of them), each judged by its own keys: job
+ * secrets, and the security setting's password policy (`{minLength, mustContainUppercase, ...}`, no
+ * secret in it; masked whole, the setting failed validation and every check that reads it was skipped).
+ */
+const SECRET_CONTAINERS = new Set(['jobSecrets', 'passwordPolicy'])
 /** Keys that hold a URL: their whole string value goes through redactUrl. */
 const URL_KEY = /ur[li]$/i
 /** A string that starts like a URL with an authority (`scheme://`). */

@@ -7,8 +7,7 @@
  */
 import {z} from 'zod'
 
-/** The message zod reports for a non-integer; schemaIssues turns it into `expected integer, got ...`. */
-export const EXPECTED_INTEGER = 'expected integer'
+import {EXPECTED_INTEGER} from './parser.js'
 const integer = () => z.int({error: EXPECTED_INTEGER})
 
 const text = z.string().nullish()

@@ -174,13 +174,51 @@ export function chainAuthorizations(model: AuditModel, project: Project): ChainA
   return value
 }
 
+// Lookups asked for every principal of every project: built once per model (its roles, its groups).
+const rolesMemo = new WeakMap<readonly Role[], Map<number, Role>>()
+
 function roleById(model: AuditModel): Map<number, Role> {
-  return new Map(model.roles.map((role) => [role.id, role]))
+  let byId = rolesMemo.get(model.roles)
+  if (!byId) rolesMemo.set(model.roles, (byId = new Map(model.roles.map((role) => [role.id, role]))))
+  return byId
+}
+
+const groupsMemo = new WeakMap<readonly Group[], {model: AuditModel; byId: Map<number, Group>; byUser: Map<number, number[]>}>()
+
+/** The groups by id (first of an id kept), and each user's group ids in the order of `groups`. */
+function groupIndex(model: AuditModel, groups: readonly Group[]): {byId: Map<number, Group>; byUser: Map<number, number[]>} {
+  const known = groupsMemo.get(groups)
+  if (known && known.model === model) return known
+  const byId = new Map<number, Group>()
+  const byUser = new Map<number, number[]>()
+  for (const group of groups) {
+    if (!byId.has(group.id)) byId.set(group.id, group)
+    for (const membership of membershipsOf(model, group.id) ?? []) {
+      const ids = byUser.get(membership.userId)
+      if (!ids) byUser.set(membership.userId, [group.id])
+      else if (ids[ids.length - 1] !== group.id) ids.push(group.id)
+    }
+  }
+  const index = {model, byId, byUser}
+  groupsMemo.set(groups, index)
+  return index
 }
 
 /** The group ids a user is a direct member of. */
 export function groupIdsOfUser(model: AuditModel, userId: number, groups: readonly Group[]): number[] {
-  return groups.filter((g) => membershipsOf(model, g.id)?.some((m) => m.userId === userId)).map((g) => g.id)
+  return [...(groupIndex(model, groups).byUser.get(userId) ?? [])]
+}
+
+const usersMemo = new WeakMap<readonly User[], Map<number, User>>()
+
+function userById(users: readonly User[]): Map<number, User> {
+  let byId = usersMemo.get(users)
+  if (!byId) {
+    byId = new Map()
+    for (const user of users) if (user.id !== null && !byId.has(user.id)) byId.set(user.id, user)
+    usersMemo.set(users, byId)
+  }
+  return byId
 }
 
 /** The enabled users of a group (by its memberships); undefined when its memberships were not read. */
@@ -256,7 +294,9 @@ export function principalsOf(model: AuditModel, project: Project, extraUsers: re
     const role = roles.get(entry.authorization.roleId)
     return role ? [{role, project: entry.project, source: entry.authorization.kind === 'default-role' ? 'default-role' : source, ...(groupName ? {groupName} : {}), authorization: entry.authorization}] : []
   }
-  const groupName = (id: number) => data.groups?.find((g) => g.id === id)?.name ?? `group #${id}`
+  const groups = data.groups ? groupIndex(model, data.groups) : undefined
+  const users = data.users ? userById(data.users) : undefined
+  const groupName = (id: number) => groups?.byId.get(id)?.name ?? `group #${id}`
   const base = chain.base.flatMap((entry) => grantOf(entry, 'base'))
   const groupGrants = (groupId: number, source: Grant['source'] = 'group') => chain.group.filter((e) => e.authorization.groupId === groupId).flatMap((e) => grantOf(e, source, groupName(groupId)))
   const loginGroup = defaultLoginGroup(data)
@@ -275,7 +315,7 @@ export function principalsOf(model: AuditModel, project: Project, extraUsers: re
   })
   const groupIds = new Set<number>([...chain.group.map((e) => e.authorization.groupId!).filter((id) => id !== undefined), ...(data.groups ?? []).filter((g) => g.administrator).map((g) => g.id)])
   for (const id of [...groupIds].sort((a, b) => a - b)) {
-    const group = data.groups?.find((g) => g.id === id)
+    const group = groups?.byId.get(id)
     const name = groupName(id)
     principals.push({
       kind: 'group',
@@ -291,10 +331,10 @@ export function principalsOf(model: AuditModel, project: Project, extraUsers: re
   if (wanted.size > 0) for (const user of data.users ?? []) if (user.id !== null && wanted.has(user.name.toLowerCase())) userIds.add(user.id)
   for (const id of admins.keys()) userIds.add(id)
   for (const id of [...userIds].sort((a, b) => a - b)) {
-    const user = data.users?.find((u) => u.id === id)
+    const user = users?.get(id)
     if (user?.disabled) continue
     const name = user?.name ?? `user #${id}`
-    const memberOf = data.groups ? groupIdsOfUser(model, id, data.groups) : []
+    const memberOf = groups?.byUser.get(id) ?? []
     const admin = admins.get(id)
     principals.push({
       kind: admin ? 'administrator' : 'user',

@@ -27,6 +27,11 @@ export interface ReportInput {
   findings: Finding[]
   suppressed: SuppressedFinding[]
   errors: AuditError[]
+  /**
+   * How many errors there were, when `errors` collapsed repeated request failures into one entry
+   * (stylish and markdown): summaries count failures, not lines. Default: `errors.length`.
+   */
+  errorCount?: number
   notices: Notice[]
   /** Every known rule with its effective severity. */
   rules: ReportRule[]

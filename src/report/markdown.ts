@@ -50,7 +50,8 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
 
   const extras: string[] = []
   if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
-  if (input.errors.length > 0) extras.push(plural(input.errors.length, 'error'))
+  const errorCount = input.errorCount ?? input.errors.length
+  if (errorCount > 0) extras.push(plural(errorCount, 'error'))
   const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
   yield input.findings.length === 0
     ? `✔ **No findings** in ${scope}${tail}.`

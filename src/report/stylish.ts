@@ -121,7 +121,8 @@ function summaryLine(input: ReportInput, paint: (style: Style, text: string) => 
   const scope = escapeControl(scopePhrase(input))
   const extras: string[] = []
   if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
-  if (input.errors.length > 0) extras.push(plural(input.errors.length, 'error'))
+  const errorCount = input.errorCount ?? input.errors.length
+  if (errorCount > 0) extras.push(plural(errorCount, 'error'))
   const tail = extras.length > 0 ? `, ${extras.join(', ')}` : ''
   if (input.findings.length === 0) return `${paint('green', '✔')} No findings in ${scope}${tail}`
   const counts = countBySeverity(input.findings)

@@ -8,13 +8,13 @@ import {randomBytes} from 'node:crypto'
 import {constants} from 'node:fs'
 import {mkdir, open, readFile, rename, rm, stat} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
-import {z} from 'zod'
 
 import {ingestProjectSetting, ingestRoles} from '../model/ingest.js'
 import {describeIssues, schemaIssues} from '../model/normalize.js'
 import {redactDeep, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../model/redact.js'
 import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type NotEvaluated, type Project, type RepositoryInfo, type ServerData} from '../model/types.js'
 import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, SERVER_DATA_FILE, isSafeProjectFile, projectFilePath} from './layout.js'
+import {isSnapshot, isSnapshotIndexEnvelope} from './snapshot-checks.js'
 import type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject} from './snapshot-types.js'
 import {parseJson} from '../util/json.js'
 
@@ -47,63 +47,6 @@ function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : error instanceof Error ? error.name : 'error'
 }
 
-// ---------------------------------------------------------------- envelope schemas (mirror schemas/snapshot.schema.json)
-
-const ToolSchema = z.strictObject({name: z.string(), version: z.string()})
-const ServerSchema = z.strictObject({url: z.string(), apiPrefix: z.string()}).nullable()
-const integer = () => z.int({error: 'expected integer'})
-const ErrorSchema = z.strictObject({
-  kind: z.enum(ERROR_KINDS),
-  message: z.string(),
-  project: z.strictObject({id: integer(), path: z.string()}).nullable().optional(),
-  path: z.string().optional(),
-  status: integer().optional(),
-  pointer: z.string().optional(),
-})
-const RepositorySchema = z.strictObject({
-  defaultBranch: z.string().min(1).nullable(),
-  branches: z.array(z.string()).nullable(),
-  tags: z.array(z.string()).nullable(),
-})
-const projectInfo = {
-  id: integer(),
-  path: z.string(),
-  name: z.string().nullable(),
-  parentId: integer().nullable(),
-  audited: z.boolean(),
-  repository: RepositorySchema.nullable().optional(),
-  defaultRoleId: integer().nullable().optional(),
-}
-
-const NotEvaluatedSchema = z.strictObject({endpoint: z.string(), status: integer(), checks: z.string()})
-const optionalData = {serverData: z.record(z.string(), z.unknown()).optional(), notEvaluated: z.array(NotEvaluatedSchema).optional()}
-
-const SnapshotSchema = z.strictObject({
-  $schema: z.string().optional(),
-  snapshotVersion: z.literal(SNAPSHOT_VERSION),
-  tool: ToolSchema,
-  server: ServerSchema,
-  collectedAt: z.string(),
-  projects: z.array(z.strictObject({...projectInfo, setting: z.record(z.string(), z.unknown()).nullable()})),
-  roles: z.array(z.unknown()),
-  ...optionalData,
-  errors: z.array(ErrorSchema),
-})
-
-const SnapshotIndexSchema = z.strictObject({
-  $schema: z.string().optional(),
-  snapshotVersion: z.literal(SNAPSHOT_VERSION),
-  layout: z.literal('directory'),
-  tool: ToolSchema,
-  server: ServerSchema,
-  collectedAt: z.string(),
-  projects: z.array(z.strictObject({...projectInfo, settingFile: z.string().refine(isSafeProjectFile, 'not a file under projects/').nullable()})),
-  rolesFile: z.literal(ROLES_FILE),
-  serverFile: z.literal(SERVER_DATA_FILE).optional(),
-  notEvaluated: optionalData.notEvaluated,
-  errors: z.array(ErrorSchema),
-})
-
 /** Snapshots of other onedev-audit versions: read when their format version is this one's, else refused saying why. */
 function checkVersion(document: unknown, label: string): void {
   const version = isObject(document) ? document.snapshotVersion : undefined
@@ -116,11 +59,17 @@ function checkVersion(document: unknown, label: string): void {
   fail('config', `${label}: not a snapshot written by onedev-audit collect (no snapshotVersion)`)
 }
 
-function validate<T>(schema: z.ZodType<T>, value: unknown, label: string): T {
+/** The envelope's issues: none when its generated check passes, else zod's (snapshot-schemas.ts, loaded then). */
+async function validate<T>(check: (value: unknown) => boolean, schema: 'SnapshotSchema' | 'SnapshotIndexSchema', value: unknown, label: string): Promise<T> {
   checkVersion(value, label)
-  const issues = schemaIssues(schema, value, value)
+  const issues = await schemaIssues(check, async () => (await import('./snapshot-schemas.js'))[schema], value, value)
   if (issues.length > 0) fail('config', describeIssues(label, issues))
   return value as T
+}
+
+/** The index's check: its envelope's, and every project file under projects/ (the one refinement the generated check leaves out). */
+function isSnapshotIndex(value: unknown): boolean {
+  return isSnapshotIndexEnvelope(value) && (value as SnapshotIndex).projects.every(({settingFile}) => settingFile === null || isSafeProjectFile(settingFile))
 }
 
 // ---------------------------------------------------------------- model → snapshot
@@ -348,12 +297,12 @@ function errorKey(error: AuditError): string {
   return JSON.stringify([error.kind, error.message, error.project?.id ?? null, error.pointer ?? null, error.path ?? null, error.status ?? null])
 }
 
-function buildModel(
+async function buildModel(
   envelope: {server: Snapshot['server']; collectedAt: string; errors: AuditError[]; serverData?: ServerData | undefined; notEvaluated?: NotEvaluated[] | undefined},
   projects: LoadedProject[],
   roles: unknown[],
   label: string,
-): AuditModel {
+): Promise<AuditModel> {
   const model: AuditModel = {
     server: safeServer(envelope.server),
     projects: [],
@@ -372,7 +321,7 @@ function buildModel(
     if (entry.defaultRoleId !== undefined) project.defaultRoleId = entry.defaultRoleId
     if (entry.setting !== null) {
       // Parsed from the snapshot just now and held nowhere else: redacted in place, not copied.
-      const ingested = ingestProjectSetting(entry.setting, {id: entry.id, path: entry.path}, {owned: true})
+      const ingested = await ingestProjectSetting(entry.setting, {id: entry.id, path: entry.path}, {owned: true})
       entry.setting = null
       project = {...project, setting: ingested.setting, raw: ingested.raw}
       fresh.push(...ingested.errors)
@@ -387,7 +336,7 @@ function buildModel(
     model.serverData = data
   }
   if (envelope.notEvaluated) model.notEvaluated = envelope.notEvaluated
-  const ingested = ingestRoles(roles, {owned: true})
+  const ingested = await ingestRoles(roles, {owned: true})
   model.roles = ingested.roles
   model.rolesRaw = ingested.raw
   fresh.push(...ingested.errors)
@@ -403,7 +352,7 @@ function buildModel(
 }
 
 async function loadFolder(dir: string, index: unknown, label: string): Promise<AuditModel> {
-  const valid = validate(SnapshotIndexSchema, index, label)
+  const valid = await validate<SnapshotIndex>(isSnapshotIndex, 'SnapshotIndexSchema', index, label)
   const roles = await readJson(join(dir, ROLES_FILE), ROLES_FILE)
   if (!Array.isArray(roles)) fail('config', `${ROLES_FILE}: (root): expected array`)
   const projects: LoadedProject[] = valid.projects.map((entry) => ({...entry, setting: null}))
@@ -442,7 +391,7 @@ export async function loadSnapshot(pathOrDir: string): Promise<AuditModel> {
   if (isObject(document) && Object.prototype.hasOwnProperty.call(document, 'layout')) {
     return loadFolder(dirname(pathOrDir), document, pathOrDir)
   }
-  const valid = validate(SnapshotSchema, document, pathOrDir)
+  const valid = await validate<Snapshot>(isSnapshot, 'SnapshotSchema', document, pathOrDir)
   return buildModel(valid, valid.projects, valid.roles, pathOrDir)
 }
 

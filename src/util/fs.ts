@@ -99,7 +99,19 @@ export async function writeChunksTo(stream: NodeJS.WritableStream, chunks: Itera
     if (closedStreams.has(stream)) return false
     if (!stream.write(batch)) await drained(stream)
   }
+  // What is still queued reaches the reader before the process ends: AuditCommand.finally awaits `flushed`.
   return !closedStreams.has(stream)
+}
+
+/**
+ * Resolves once everything written to the stream so far has been handed to the operating system.
+ * A pipe to a slow reader keeps the rest in the process; `process.exit` (how oclif ends a command
+ * with a non-zero code) would drop it. Resolves at once when nothing is pending or the reader left.
+ */
+export function flushed(stream: NodeJS.WritableStream & {writableLength?: number}): Promise<void> {
+  if (closedStreams.has(stream) || !stream.writableLength) return Promise.resolve()
+  // The callback of an empty write runs after every earlier write was handed over (or failed).
+  return new Promise((resolve) => stream.write('', () => resolve()))
 }
 
 function drained(stream: NodeJS.WritableStream): Promise<void> {

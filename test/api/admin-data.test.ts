@@ -98,6 +98,17 @@ describe('server hardening data', () => {
     expect(found['server/idp-admin-group']).toEqual(['high SSO provider okta'])
   })
 
+  it('a security setting with a password policy is read whole: the policy is kept and the other security checks still run', async () => {
+    const policy = {minLength: 12, mustContainUppercase: true, mustContainLowercase: true, mustContainNumber: true, mustContainSpecial: false}
+    const security = {...(CURRENT['/settings/security'] as object), passwordPolicy: policy}
+    const {model} = await collect({...CURRENT, '/settings/security': security})
+    expect(model.notEvaluated).toEqual([])
+    expect((model.serverData?.['settings/security'] as any).passwordPolicy).toEqual(policy)
+    const found = serverFindings(model)
+    expect(found['server/no-password-policy']).toBeUndefined()
+    expect(found['server/cors-credentials']).toEqual(['medium http://legacy.acme.example', 'medium https://tools.partner.example', 'medium null'])
+  })
+
   const ENDPOINTS: Array<[string, (path: string) => boolean, string, string[]]> = [
     ['/settings/job-executors', (p) => p === '/settings/job-executors', '/settings/job-executors', ['server/shell-executor', 'server/docker-socket']],
     ['/settings/groovy-scripts', (p) => p === '/settings/groovy-scripts', '/settings/groovy-scripts', ['server/groovy-script-unrestricted']],

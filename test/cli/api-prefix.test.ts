@@ -141,5 +141,7 @@ describe('one error line for a failure every request shares', () => {
     expect(stylish.stdout.split('\n').filter((line) => line.startsWith('error'))).toEqual([
       `error  /~api/roles: GET /~api/roles: connection failed (ECONNREFUSED) (and ${more} more requests failed the same way)`,
     ])
+    // The summary counts the failures, not the lines they were collapsed into.
+    expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(`✔ No findings in 0 projects and 0 roles, ${more + 1} errors`)
   }, 60_000)
 })

@@ -119,3 +119,36 @@ it('a reader that closes standard output early (`scan | head`) is no error: no s
   expect(stderr).toBe('')
   expect(code).toBe(1)
 }, 60_000)
+
+/** Runs the CLI and starts reading its standard output only after `waitMs`: a slow reader, as CI's log collector can be. */
+function runWithSlowReader(args: string[], waitMs: number): Promise<{code: number | null; stdout: string; stderr: string}> {
+  const child = spawn(process.execPath, [BIN, ...args], {cwd: ROOT, env: {...process.env, NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+  let stdout = ''
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stdout.pause()
+  setTimeout(() => child.stdout.resume(), waitMs)
+  return new Promise((resolve) => child.on('close', (code) => resolve({code, stdout, stderr})))
+}
+
+describe('a slow reader of standard output gets the whole report', () => {
+  // A pipe holds 64 KiB: the rest waits in the process, and a non-zero exit code (process.exit)
+  // must not drop it. Node 22 and later buffer up to 64 KiB before a write asks to wait (Node 20:
+  // 16 KiB), so the last piece of this 200 KiB report was lost there (CI on the newest LTS).
+  for (const [format, failOn, code] of [['sarif', 'low', 1], ['sarif', 'none', 0]] as const) {
+    it(`${format}, exit code ${code}`, async () => {
+      const args = ['scan', '--snapshot', 'examples/snapshot.json', '--format', format, '--fail-on', failOn]
+      const slow = await runWithSlowReader(args, 1500)
+      const report = join(dir, `slow-reader.${format}`)
+      const toFile = await runCli([...args, '--output', report])
+      const mask = (text: string) => text.replace(/("generatedAt": |"endTimeUtc": )"[^"]*"/g, '$1"<time>"')
+      const expected = mask(await readFile(report, 'utf8'))
+      expect(Buffer.byteLength(expected)).toBeGreaterThan(128 * 1024)
+      expect(slow.stderr).toBe('')
+      expect(slow.code).toBe(code)
+      expect(toFile.code).toBe(code)
+      expect(mask(slow.stdout)).toBe(expected)
+    }, 60_000)
+  }
+})

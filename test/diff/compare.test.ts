@@ -75,7 +75,7 @@ describe('no change', () => {
     expect(diff(model({projects: [before], roles: rolesBefore}), model({projects: [after], roles: rolesAfter}), {tags: ['v1.0.0', 'nightly-1']})).toEqual([])
   })
 
-  it('a legacy (8.0.x) payload and the same settings in the current (16.x) shape give no change', () => {
+  it('a legacy (8.0.x) payload and the same settings in the current (16.x) shape give no change', async () => {
     const legacy = {
       branchProtections: [{enabled: true, branches: 'main', userMatch: 'anyone', preventForcedPush: true, preventDeletion: true, preventCreation: true, signatureRequired: true, reviewRequirement: 'group(core):2', jobNames: ['ci'], fileProtections: []}],
       tagProtections: [{enabled: true, tags: 'v*', userMatch: 'anyone', preventUpdate: true, preventDeletion: true, preventCreation: true}],
@@ -88,12 +88,12 @@ describe('no change', () => {
       buildSetting: {jobSecrets: [{name: 'deploy', value: 'x', authorization: 'on branch "main", "release/**"', archived: false}]},
       webHooks: [],
     }
-    const ingested = (raw: unknown): Project => {
-      const {setting, raw: redacted} = ingestProjectSetting(raw, {id: 1, path: 'acme/app'})
+    const ingested = async (raw: unknown): Promise<Project> => {
+      const {setting, raw: redacted} = await ingestProjectSetting(raw, {id: 1, path: 'acme/app'})
       return {id: 1, path: 'acme/app', name: 'app', parentId: null, setting, raw: redacted}
     }
-    const before = ingested(legacy)
-    const after = ingested(current)
+    const before = await ingested(legacy)
+    const after = await ingested(current)
     expect(before.setting?.generation).toBe('legacy')
     expect(after.setting?.generation).toBe('current')
     expect(diff(model({projects: [before]}), model({projects: [after]}))).toEqual([])

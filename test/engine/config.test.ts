@@ -106,7 +106,7 @@ describe('plugins', () => {
     const dir = await configIn({plugins: ['./my-rules.mjs'], rules: {'acme/no-deletable-main': 'medium'}})
     await writeFile(join(dir, 'my-rules.mjs'), pluginSource)
     const loaded = await loadConfig(undefined, dir)
-    const {listing} = resolveRuleSet(await loadAllRules(loaded), loaded)
+    const {listing} = await resolveRuleSet(await loadAllRules(loaded), loaded)
     expect(listing.find((r) => r.meta.id === 'acme/no-deletable-main')).toMatchObject({severity: 'medium', enabled: true, origin: './my-rules.mjs'})
   })
 

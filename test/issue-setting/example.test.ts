@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 
 import {evaluate} from '../../src/engine/evaluate.js'
 import type {Rule} from '../../src/engine/rule.js'
-import {parseIssueSetting} from '../../src/model/issue-setting.js'
+import {parseIssueSetting} from '../../src/model/issue-setting-file.js'
 import {model} from '../helpers/model-builders.js'
 import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
 import {ROOT} from '../helpers/cli.js'

@@ -10,8 +10,8 @@ function fixture(name: string): unknown {
 }
 
 describe('ingestProjectSetting errors', () => {
-  test('a wrong type names the project and the pointer, and the setting is null', () => {
-    const result = ingestProjectSetting({branchProtections: [{enabled: 'yes'}]}, {id: 12, path: 'group/repo'})
+  test('a wrong type names the project and the pointer, and the setting is null', async () => {
+    const result = await ingestProjectSetting({branchProtections: [{enabled: 'yes'}]}, {id: 12, path: 'group/repo'})
     expect(result.setting).toBeNull()
     expect(result.errors).toEqual([
       {
@@ -24,7 +24,7 @@ describe('ingestProjectSetting errors', () => {
     expect(result.raw).toEqual({branchProtections: [{enabled: 'yes'}]})
   })
 
-  test('all issues of a payload go into one message: the first five, then how many more', () => {
+  test('all issues of a payload go into one message: the first five, then how many more', async () => {
     const raw = {
       branchProtections: 'all',
       tagProtections: [{enabled: 1}, 'v*', null],
@@ -32,57 +32,57 @@ describe('ingestProjectSetting errors', () => {
       webHooks: [{postUrl: 5, eventTypes: [1]}],
       contributedSettings: 'slack',
     }
-    const [error] = ingestProjectSetting(raw, {id: 3, path: 'a'}).errors
+    const [error] = (await ingestProjectSetting(raw, {id: 3, path: 'a'})).errors
     expect(error!.message).toBe(
       'project a (#3): /branchProtections: expected array, got string; /tagProtections/0/enabled: expected boolean, got integer; ' +
         '/tagProtections/1: expected object, got string; /tagProtections/2: expected object, got null; ' +
         '/buildSetting/jobSecrets/0/name: expected string, got integer; and 4 more',
     )
     expect(error!.pointer).toBe('/branchProtections')
-    expectNoCanary(JSON.stringify(ingestProjectSetting(raw, {id: 3, path: 'a'})))
+    expectNoCanary(JSON.stringify(await ingestProjectSetting(raw, {id: 3, path: 'a'})))
   })
 
-  test('a payload that is not an object', () => {
+  test('a payload that is not an object', async () => {
     for (const [raw, got] of [[null, 'null'], [[], 'array'], ['x', 'string'], [1.5, 'number']] as const) {
-      expect(ingestProjectSetting(raw, {id: 1, path: 'p'}).errors[0]!.message).toBe(`project p (#1): (root): expected object, got ${got}`)
+      expect((await ingestProjectSetting(raw, {id: 1, path: 'p'})).errors[0]!.message).toBe(`project p (#1): (root): expected object, got ${got}`)
     }
   })
 
-  test('contributed settings of the wrong shape', () => {
-    expect(ingestProjectSetting({contributedSettings: 5}, {id: 1, path: 'p'}).errors[0]!.message).toBe(
+  test('contributed settings of the wrong shape', async () => {
+    expect((await ingestProjectSetting({contributedSettings: 5}, {id: 1, path: 'p'})).errors[0]!.message).toBe(
       'project p (#1): /contributedSettings: expected array or object, got integer',
     )
-    expect(ingestProjectSetting({contributedSettings: [{'@type': 'SlackNotificationSetting', notifications: [{webhookUrl: 1}]}]}, {id: 1, path: 'p'}).errors[0]!.message).toBe(
+    expect((await ingestProjectSetting({contributedSettings: [{'@type': 'SlackNotificationSetting', notifications: [{webhookUrl: 1}]}]}, {id: 1, path: 'p'})).errors[0]!.message).toBe(
       'project p (#1): /contributedSettings/0/notifications/0/webhookUrl: expected string, got integer',
     )
-    expect(ingestProjectSetting({contributedSettings: {'x.y': 'z'}}, {id: 1, path: 'p'}).errors[0]!.message).toBe(
+    expect((await ingestProjectSetting({contributedSettings: {'x.y': 'z'}}, {id: 1, path: 'p'})).errors[0]!.message).toBe(
       'project p (#1): /contributedSettings/x.y: expected object, got string',
     )
   })
 
-  test('control characters of a hostile project path are escaped in the message', () => {
-    const [error] = ingestProjectSetting([], {id: 1, path: 'evil\n\u001b[31mred'}).errors
+  test('control characters of a hostile project path are escaped in the message', async () => {
+    const [error] = (await ingestProjectSetting([], {id: 1, path: 'evil\n\u001b[31mred'})).errors
     expect(error!.message).toBe('project evil \\x1b[31mred (#1): (root): expected object, got array')
     expect(error!.project).toEqual({id: 1, path: 'evil\n\u001b[31mred'})
   })
 
-  test('the returned raw is redacted even when the payload is invalid', () => {
-    const result = ingestProjectSetting({branchProtections: 1, buildSetting: {jobSecrets: [{value: 'CANARY-invalid-7f3a'}]}}, {id: 1, path: 'p'})
+  test('the returned raw is redacted even when the payload is invalid', async () => {
+    const result = await ingestProjectSetting({branchProtections: 1, buildSetting: {jobSecrets: [{value: 'CANARY-invalid-7f3a'}]}}, {id: 1, path: 'p'})
     expect(result.setting).toBeNull()
     expectNoCanary(JSON.stringify(result.raw))
   })
 
-  test('the input is never mutated', () => {
+  test('the input is never mutated', async () => {
     const raw = fixture('current/setting-full.json')
     const before = JSON.stringify(raw)
-    ingestProjectSetting(raw, {id: 1, path: 'p'})
+    await ingestProjectSetting(raw, {id: 1, path: 'p'})
     expect(JSON.stringify(raw)).toBe(before)
   })
 })
 
 describe('ingestRoles', () => {
-  test('the current fixture: ten roles, flags and job privileges with pointers relative to the role', () => {
-    const {roles, errors, raw} = ingestRoles(fixture('roles.json') as unknown[])
+  test('the current fixture: ten roles, flags and job privileges with pointers relative to the role', async () => {
+    const {roles, errors, raw} = await ingestRoles(fixture('roles.json') as unknown[])
     expect(errors).toEqual([])
     expect(roles.map((r) => [r.index, r.id, r.name])).toEqual([
       [0, 3, 'Code Reader'],
@@ -104,15 +104,15 @@ describe('ingestRoles', () => {
     expect(bot.raw).toBe(raw[8])
   })
 
-  test('legacy roles: absent flags and privileges are false or null', () => {
-    const {roles, errors} = ingestRoles(fixture('legacy/roles.json') as unknown[])
+  test('legacy roles: absent flags and privileges are false or null', async () => {
+    const {roles, errors} = await ingestRoles(fixture('legacy/roles.json') as unknown[])
     expect(errors).toEqual([])
     expect(roles[0]).toMatchObject({name: 'Code Reader', codePrivilege: null, packPrivilege: null})
     expect(roles[0]!.jobPrivileges[0]).toEqual({pointer: '/jobPrivileges/0', jobNames: '*', manageJob: false, runJob: false, accessLog: false, accessPipeline: false, accessibleReports: null})
   })
 
-  test('a bad role is an error naming its index; the others are still ingested and keep their index', () => {
-    const {roles, errors, raw} = ingestRoles([{id: 1, name: 'Owner', manageProject: true}, {id: '2', name: 'Bad', jobPrivileges: [{runJob: 'yes'}]}, 'role', {id: 3}])
+  test('a bad role is an error naming its index; the others are still ingested and keep their index', async () => {
+    const {roles, errors, raw} = await ingestRoles([{id: 1, name: 'Owner', manageProject: true}, {id: '2', name: 'Bad', jobPrivileges: [{runJob: 'yes'}]}, 'role', {id: 3}])
     expect(roles.map((r) => [r.index, r.id, r.name])).toEqual([
       [0, 1, 'Owner'],
       [3, 3, '3'],
@@ -124,15 +124,15 @@ describe('ingestRoles', () => {
     expect(raw).toHaveLength(4)
   })
 
-  test('secrets in roles are redacted too', () => {
-    const {raw} = ingestRoles([{id: 1, name: 'x', description: 'https://u:CANARY-role-url-7f3a@x.example.com', apiToken: 'CANARY-role-token-7f3a'}])
+  test('secrets in roles are redacted too', async () => {
+    const {raw} = await ingestRoles([{id: 1, name: 'x', description: 'https://u:CANARY-role-url-7f3a@x.example.com', apiToken: 'CANARY-role-token-7f3a'}])
     expectNoCanary(JSON.stringify(raw))
   })
 })
 
 describe('ingestProjectList', () => {
-  test('id, parent, and the path falling back to the name, then the id', () => {
-    const {projects, errors} = ingestProjectList([
+  test('id, parent, and the path falling back to the name, then the id', async () => {
+    const {projects, errors} = await ingestProjectList([
       {id: 1, path: 'group', name: 'group', parentId: null},
       {id: 2, path: 'group/repo', name: 'repo', parentId: 1, description: 'x'},
       {id: 3, name: 'only-name'},
@@ -147,8 +147,8 @@ describe('ingestProjectList', () => {
     ])
   })
 
-  test('bad items are errors with their index; good ones are kept', () => {
-    const {projects, errors} = ingestProjectList([{id: 1.5}, null, {id: 2, parentId: 'x'}, {id: 3}])
+  test('bad items are errors with their index; good ones are kept', async () => {
+    const {projects, errors} = await ingestProjectList([{id: 1.5}, null, {id: 2, parentId: 'x'}, {id: 3}])
     expect(projects).toEqual([{id: 3, path: '3', name: null, parentId: null}])
     expect(errors.map((e) => [e.message, e.pointer])).toEqual([
       ['project list item #0: /id: expected integer, got number', '/0/id'],
@@ -159,8 +159,8 @@ describe('ingestProjectList', () => {
 })
 
 describe('roles with a repeated id', () => {
-  test('keeps the first and reports the second as an invalid payload', () => {
-    const out = ingestRoles([
+  test('keeps the first and reports the second as an invalid payload', async () => {
+    const out = await ingestRoles([
       {id: 7, name: 'Ops'},
       {id: 7, name: 'Shadow', manageProject: true},
     ])

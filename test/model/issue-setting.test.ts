@@ -1,10 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
-import {
-  normalizeIssueSetting,
-  parseIssueSetting,
-  redactIssueSetting,
-} from '../../src/model/issue-setting.js'
+import {normalizeIssueSetting, redactIssueSetting} from '../../src/model/issue-setting.js'
+import {parseIssueSetting} from '../../src/model/issue-setting-file.js'
 
 const contractShape = {
   stateSpecs: [

@@ -14,8 +14,8 @@ function fixture(name: string): unknown {
   return JSON.parse(readFileSync(join(FIXTURES_DIR, name), 'utf8'))
 }
 
-function ingest(raw: unknown): {raw: unknown; setting: ProjectSetting} {
-  const result = ingestProjectSetting(raw, ref)
+async function ingest(raw: unknown): Promise<{raw: unknown; setting: ProjectSetting}> {
+  const result = await ingestProjectSetting(raw, ref)
   expect(result.errors).toEqual([])
   return {raw: result.raw, setting: result.setting!}
 }
@@ -79,8 +79,8 @@ describe('pointers', () => {
 })
 
 describe('normalization of the fixtures', () => {
-  test('current fixture: protections, secrets, hooks and notifications with pointers', () => {
-    const {raw, setting} = ingest(fixture('current/setting-full.json'))
+  test('current fixture: protections, secrets, hooks and notifications with pointers', async () => {
+    const {raw, setting} = await ingest(fixture('current/setting-full.json'))
     expect(setting.generation).toBe('current')
     expect(setting.branchProtections.map((p) => [p.branches, p.userMatch, p.enabled, p.preventForcedPush, p.signatureRequired])).toEqual([
       ['main release/**', 'anyone except group(release-bots)', true, true, true],
@@ -133,8 +133,8 @@ describe('normalization of the fixtures', () => {
     expectPointersResolve(raw, setting)
   })
 
-  test('legacy fixture: signatureRequired, authorizedBranches, action authorizations, both notification places', () => {
-    const {raw, setting} = ingest(fixture('legacy/setting-full.json'))
+  test('legacy fixture: signatureRequired, authorizedBranches, action authorizations, both notification places', async () => {
+    const {raw, setting} = await ingest(fixture('legacy/setting-full.json'))
     expect(setting.generation).toBe('legacy')
     expect(setting.branchProtections[0]).toMatchObject({signatureRequired: true, signaturePointer: '/branchProtections/0/signatureRequired'})
     expect(setting.jobSecrets.map((s) => s.authorization)).toEqual([
@@ -182,24 +182,24 @@ describe('both generations mean the same thing', () => {
     contributedSettings: [{'@type': 'SlackNotificationSetting', notifications: [{webhookUrl: 'https://hooks.slack.com/services/T/B/Y', issues: true}]}],
   }
 
-  test('equal models apart from generation and pointers', () => {
+  test('equal models apart from generation and pointers', async () => {
     const strip = (setting: ProjectSetting) =>
       JSON.parse(JSON.stringify({...setting, generation: undefined}, (key, value) => (key === 'pointer' || key === 'signaturePointer' ? undefined : value)))
-    const a = ingest(legacy).setting
-    const b = ingest(current).setting
+    const a = (await ingest(legacy)).setting
+    const b = (await ingest(current)).setting
     expect(a.generation).toBe('legacy')
     expect(b.generation).toBe('current')
     expect(strip(a)).toEqual(strip(b))
     expect(a.branchProtections[0]).toMatchObject({preventDeletion: true, preventCreation: true, userMatch: 'anyone', signatureRequired: true, reviewRequirement: null})
   })
 
-  test('secrets: legacy branch sets and current job-match expressions keep their own kind', () => {
-    expect(ingest({buildSetting: {jobSecrets: [{name: 'a', value: 'x', authorizedBranches: null}]}}).setting.jobSecrets[0]!.authorization).toEqual({
+  test('secrets: legacy branch sets and current job-match expressions keep their own kind', async () => {
+    expect((await ingest({buildSetting: {jobSecrets: [{name: 'a', value: 'x', authorizedBranches: null}]}})).setting.jobSecrets[0]!.authorization).toEqual({
       kind: 'branches',
       branches: null,
       pointer: '/buildSetting/jobSecrets/0/authorizedBranches',
     })
-    expect(ingest({buildSetting: {jobSecrets: [{name: 'a', value: 'x', authorization: null}]}}).setting.jobSecrets[0]!.authorization).toEqual({
+    expect((await ingest({buildSetting: {jobSecrets: [{name: 'a', value: 'x', authorization: null}]}})).setting.jobSecrets[0]!.authorization).toEqual({
       kind: 'job-match',
       expression: null,
       pointer: '/buildSetting/jobSecrets/0/authorization',
@@ -208,8 +208,8 @@ describe('both generations mean the same thing', () => {
 })
 
 describe('defaults and generation markers', () => {
-  test('an empty protection takes the server defaults', () => {
-    const {setting} = ingest({branchProtections: [{}], tagProtections: [{enabled: null, userMatch: ''}]})
+  test('an empty protection takes the server defaults', async () => {
+    const {setting} = await ingest({branchProtections: [{}], tagProtections: [{enabled: null, userMatch: ''}]})
     expect(setting.branchProtections[0]).toEqual({
       pointer: '/branchProtections/0',
       enabled: true,
@@ -237,8 +237,8 @@ describe('defaults and generation markers', () => {
     })
   })
 
-  test('an empty payload is a current setting with nothing in it', () => {
-    expect(ingest({}).setting).toEqual({
+  test('an empty payload is a current setting with nothing in it', async () => {
+    expect((await ingest({})).setting).toEqual({
       generation: 'current',
       branchProtections: [],
       tagProtections: [],
@@ -263,18 +263,18 @@ describe('defaults and generation markers', () => {
     expect(detectGeneration(raw)).toBe(generation)
   })
 
-  test('a secret with neither key follows its siblings, else the generation', () => {
-    const siblings = ingest({buildSetting: {jobSecrets: [{name: 'a', authorization: 'on branch "main"'}, {name: 'b'}]}}).setting
+  test('a secret with neither key follows its siblings, else the generation', async () => {
+    const siblings = (await ingest({buildSetting: {jobSecrets: [{name: 'a', authorization: 'on branch "main"'}, {name: 'b'}]}})).setting
     expect(siblings.jobSecrets[1]!.authorization).toEqual({kind: 'job-match', expression: null, pointer: '/buildSetting/jobSecrets/1'})
-    const legacy = ingest({buildSetting: {jobSecrets: [{name: 'b'}], actionAuthorizations: []}}).setting
+    const legacy = (await ingest({buildSetting: {jobSecrets: [{name: 'b'}], actionAuthorizations: []}})).setting
     expect(legacy.jobSecrets[0]!.authorization).toEqual({kind: 'branches', branches: null, pointer: '/buildSetting/jobSecrets/0'})
-    const current = ingest({buildSetting: {jobSecrets: [{name: 'b'}]}}).setting
+    const current = (await ingest({buildSetting: {jobSecrets: [{name: 'b'}]}})).setting
     expect(current.jobSecrets[0]!.authorization.kind).toBe('job-match')
   })
 
-  test('contributed map keys with / and ~ are escaped in pointers, and those pointers resolve', () => {
+  test('contributed map keys with / and ~ are escaped in pointers, and those pointers resolve', async () => {
     const raw = {contributedSettings: {'a/b~c.SlackNotificationSetting': {notifications: [{channelNotification: {webhookUrl: 'https://hooks.slack.com/services/x'}}]}}}
-    const {raw: redacted, setting} = ingest(raw)
+    const {raw: redacted, setting} = await ingest(raw)
     expect(setting.notifications).toEqual([
       {
         pointer: '/contributedSettings/a~1b~0c.SlackNotificationSetting/notifications/0/channelNotification',
@@ -286,13 +286,13 @@ describe('defaults and generation markers', () => {
     expectPointersResolve(redacted, setting)
   })
 
-  test('other plugins in contributedSettings are ignored, whatever their shape', () => {
-    const {setting} = ingest({contributedSettings: [{'@type': 'JiraSetting', notifications: 'not a list'}, null, {'@type': 'NtfyNotificationSetting', notifications: null}]})
+  test('other plugins in contributedSettings are ignored, whatever their shape', async () => {
+    const {setting} = await ingest({contributedSettings: [{'@type': 'JiraSetting', notifications: 'not a list'}, null, {'@type': 'NtfyNotificationSetting', notifications: null}]})
     expect(setting.notifications).toEqual([])
   })
 
-  test('top-level notifications without a type are named after their host', () => {
-    const {setting} = ingest({notifications: [{channelNotification: {webhookUrl: 'https://discord.com/api/webhooks/1/t'}}, {channelNotification: {webhookUrl: null}}]})
+  test('top-level notifications without a type are named after their host', async () => {
+    const {setting} = await ingest({notifications: [{channelNotification: {webhookUrl: 'https://discord.com/api/webhooks/1/t'}}, {channelNotification: {webhookUrl: null}}]})
     expect(setting.notifications.map((n) => [n.channel, n.webhookUrl, n.url])).toEqual([
       ['Discord', 'https://discord.com/api/webhooks/1/REDACTED', {scheme: 'https', host: 'discord.com', hadUserInfo: false, secretQueryParams: [], secretPath: true}],
       ['Unknown', null, null],

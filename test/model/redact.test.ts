@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, test} from 'vitest'
 
-import {REDACTED, redactDeep, redactProjectSetting, redactText, redactUrl} from '../../src/model/redact.js'
+import {REDACTED, redactDeep, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../../src/model/redact.js'
 import {CANARIES, FIXTURES_DIR, expectNoCanary} from '../helpers/canaries.js'
 
 function fixture(name: string): unknown {
@@ -96,6 +96,14 @@ describe('redactProjectSetting', () => {
       description: 'a token is needed',
       jobNames: ['token-refresh'],
     })
+  })
+
+  test('the password policy of the security setting is kept: it holds rules, not a password', () => {
+    const policy = {minLength: 12, mustContainUppercase: true, mustContainLowercase: true, mustContainNumber: true, mustContainSpecial: false}
+    expect(redactServerPayload('settings/security', {passwordPolicy: policy, enforce2FA: false}, true)).toEqual({passwordPolicy: policy, enforce2FA: false})
+    expect(redactServerPayload('settings/security', {passwordPolicy: null})).toEqual({passwordPolicy: null})
+    // A policy that is not an object is not the server's shape: masked whole, like any credential-named value.
+    expect(redactServerPayload('settings/security', {passwordPolicy: 'hunter2', nested: {passwordPolicy: {password: 'x'}}})).toEqual({passwordPolicy: REDACTED, nested: {passwordPolicy: {password: REDACTED}}})
   })
 
   test('a name/value pair whose name looks like a credential has its value masked', () => {

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {administratorsOf, capabilitiesOf, principalsOf, projectAccess, roleHoldingsOf} from '../../src/onedev/access.js'
+import {administratorsOf, capabilitiesOf, groupIdsOfUser, principalsOf, projectAccess, roleHoldingsOf} from '../../src/onedev/access.js'
 import {accessModel} from '../helpers/access-builders.js'
 import {project} from '../helpers/model-builders.js'
 
@@ -100,5 +100,33 @@ describe('principals and what they may do', () => {
     expect(capabilityIds(m, 9, 'bob')[0]!.ids).toEqual(['read-code', 'write-code', 'push-without-review', 'force-push', 'delete-branch', 'create-branch', 'run-jobs', 'read-secret:deploy', 'read-secret:any'])
     // Everyone else in devs: reviews on main, and creation of new branches still reaches `any`.
     expect(capabilityIds(m, 9, 'devs')[0]!.ids).toEqual(['read-code', 'write-code', 'run-jobs', 'read-secret:any'])
+  })
+})
+
+describe('group memberships, looked up once per model', () => {
+  it('a user in several groups holds the grants of each, their groups in the order of the groups listing', () => {
+    const {top} = tree()
+    const groups = [{id: 7, name: 'ops'}, {id: 3, name: 'devs'}, {id: 5, name: 'qa'}]
+    const m = accessModel({projects: [top], groups, members: {7: [ids.bob], 3: [ids.alice, ids.bob], 5: [ids.bob, ids.bob]}, users: USERS, userGrants: {1: [[ids.bob, 4]]}, groupGrants: {1: [[7, 3], [5, 6]]}})
+    const bob = principalsOf(m, top).find((p) => p.name === 'bob')!
+    expect(bob.match.groups).toEqual(['ops', 'devs', 'qa'])
+    expect(bob.grants.map((g) => `${g.source}:${g.role.name}`)).toEqual(['user:Issue Reporter', 'group:Code Reader', 'group:Builder'])
+    const listed = groups.map((g, i) => ({...g, pointer: `/groups/${i}`, administrator: false, createRootProjects: false, enforce2FA: false}))
+    expect(groupIdsOfUser(m, ids.bob, listed)).toEqual([7, 3, 5])
+    expect(groupIdsOfUser(m, ids.alice, listed)).toEqual([3])
+    expect(groupIdsOfUser(m, ids.root, listed)).toEqual([])
+  })
+
+  it('two models with the same groups but other memberships each answer with their own', () => {
+    const {top} = tree()
+    const groups = [{id: 2, name: 'devs', pointer: '/groups/0', administrator: false, createRootProjects: false, enforce2FA: false}]
+    const first = accessModel({projects: [top], groups: [{id: 2, name: 'devs'}], members: {2: [ids.alice]}, users: USERS})
+    const second = accessModel({projects: [top], groups: [{id: 2, name: 'devs'}], members: {2: [ids.bob]}, users: USERS})
+    expect(groupIdsOfUser(first, ids.alice, groups)).toEqual([2])
+    expect(groupIdsOfUser(second, ids.alice, groups)).toEqual([])
+    expect(groupIdsOfUser(second, ids.bob, groups)).toEqual([2])
+    // What is returned is the caller's: changing it changes no later answer.
+    groupIdsOfUser(second, ids.bob, groups).push(9)
+    expect(groupIdsOfUser(second, ids.bob, groups)).toEqual([2])
   })
 })

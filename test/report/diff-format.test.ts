@@ -1,4 +1,6 @@
 /** The diff formats escape every server string: a hostile project path, role name or secret name renders as text. */
+import {readFile} from 'node:fs/promises'
+
 import {describe, expect, it} from 'vitest'
 
 import {diffModels} from '../../src/diff/diff.js'
@@ -37,5 +39,13 @@ describe('diff formats', () => {
     const sarif = JSON.parse(formatDiff('sarif', input()).text)
     expect(validateSarif(sarif)).toEqual([])
     expect(JSON.stringify(sarif)).not.toMatch(/\\u001b/)
+  })
+})
+
+describe('the diff schema', () => {
+  it('defines a finding, its references, severity and server exactly as the report schema does (one finding, two documents)', async () => {
+    const load = async (name: string) => (JSON.parse(await readFile(new URL(`../../schemas/${name}`, import.meta.url), 'utf8')) as {$defs: Record<string, unknown>}).$defs
+    const [diff, report] = await Promise.all([load('diff.schema.json'), load('report.schema.json')])
+    for (const name of ['Finding', 'ProjectRef', 'RoleRef', 'Severity', 'Server']) expect(diff[name], name).toEqual(report[name])
   })
 })

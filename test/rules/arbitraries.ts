@@ -97,7 +97,10 @@ function worldOf(hostile: boolean) {
     jobPrivileges: maybe(fc.array(rec({jobNames: maybe(pick('*', 'release-*', '-deploy', 'ci')), manageJob: flag, runJob: flag, accessLog: flag, accessibleReports: pick(null, '*')}), {maxLength: 2})),
   })
 
-  const generated = (generation: PayloadGeneration) => settingOf(generation).map((raw) => ({generation, raw: raw as unknown}))
+  // A payload is parsed JSON text, where no two places share an object. Generated values can (fast-check
+  // reuses constants such as an empty list, and shrinking shares them), and a structuredClone keeps the
+  // sharing: a protection appended to `branchProtections` then also showed up in `jobSecrets`.
+  const generated = (generation: PayloadGeneration) => settingOf(generation).map((raw) => ({generation, raw: JSON.parse(JSON.stringify(raw)) as unknown}))
 
   // What the server said about the repository, or nothing (a server without the repository endpoints).
   const repository: fc.Arbitrary<RepositoryInfo | null> = fc.option(
@@ -126,24 +129,24 @@ export type World = typeof world extends fc.Arbitrary<infer W> ? W : never
  * marked are audited (the others are ancestors only). `raws`, `roles` and `repositories` replace the
  * world's payloads (same count of projects), e.g. with a changed copy.
  */
-export function modelOf(
+export async function modelOf(
   w: World,
   raws: unknown[] = w.projects.map(([p]) => p.raw),
   roles: unknown[] = w.roles,
   repositories: Array<RepositoryInfo | null> = w.projects.map(([, , , r]) => r),
-): AuditModel {
+): Promise<AuditModel> {
   const projectsById = new Map<number, Project>()
   const audited: Project[] = []
-  w.projects.forEach(([, parentChoice, isAudited], index) => {
+  for (const [index, [, parentChoice, isAudited]] of w.projects.entries()) {
     const id = index + 1
     const parentId = parentChoice > 0 && parentChoice < id ? parentChoice : null
     const path = parentId ? `${projectsById.get(parentId)!.path}/p${id}` : `p${id}`
-    const ingested = ingestProjectSetting(raws[index], {id, path})
+    const ingested = await ingestProjectSetting(raws[index], {id, path})
     const project: Project = {id, path, name: `p${id}`, parentId, setting: ingested.setting, raw: ingested.raw, repository: repositories[index] ?? null}
     projectsById.set(id, project)
     if (isAudited || index === 0) audited.push(project)
-  })
-  const ingestedRoles = ingestRoles(roles)
+  }
+  const ingestedRoles = await ingestRoles(roles)
   return {server: {url: 'https://onedev.example.com', apiPrefix: '/~api'}, projects: audited, projectsById, roles: ingestedRoles.roles, rolesRaw: ingestedRoles.raw, errors: []}
 }
 

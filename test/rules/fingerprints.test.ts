@@ -165,13 +165,13 @@ function expectStable(before: Finding[], after: Finding[], isAdded: (f: Finding)
 }
 
 describe('fingerprints of random servers', () => {
-  it('survive reordered lists and an unrelated item first in each (projects, roles, job privileges; branch and tag lists reordered)', () => {
-    fc.assert(
-      fc.property(servers, fc.integer(), (generated, seed) => {
+  it('survive reordered lists and an unrelated item first in each (projects, roles, job privileges; branch and tag lists reordered)', async () => {
+    await fc.assert(
+      fc.asyncProperty(servers, fc.integer(), async (generated, seed) => {
         // Role ids are unique on a server (ingest leaves a second role with the same id out, whichever comes second).
         const w = {...generated, roles: generated.roles.filter((role, i) => generated.roles.findIndex((r) => r.id === role.id) === i)}
         const settings = settingsOf(w)
-        const before = evaluate(modelOf(w), active, settings)
+        const before = evaluate(await modelOf(w), active, settings)
         const random = randomOf(seed)
         const projectChangers = w.projects.map(() => new Changer(random))
         const raws = w.projects.map(([p], i) => reorderProject(p.raw, p.generation, i + 1, projectChangers[i]!))
@@ -184,7 +184,7 @@ describe('fingerprints of random servers', () => {
           if (copy.tags) roleChanger.shuffle(copy.tags)
           return copy
         })
-        const after = evaluate(modelOf(w, raws, reorderRoles(w.roles, roleChanger), repositories), active, settings)
+        const after = evaluate(await modelOf(w, raws, reorderRoles(w.roles, roleChanger), repositories), active, settings)
         expect(after.errors).toEqual([])
         expectStable(before.findings, after.findings, (f) =>
           f.role ? f.role.id === 999 || roleChanger.owns(f.pointer) : projectChangers[(f.source?.id ?? f.project!.id) - 1]!.owns(f.pointer),
@@ -194,15 +194,15 @@ describe('fingerprints of random servers', () => {
     )
   })
 
-  it('survive a protection appended at the end of every protection list', () => {
-    fc.assert(
-      fc.property(servers, fc.integer(), (w, seed) => {
+  it('survive a protection appended at the end of every protection list', async () => {
+    await fc.assert(
+      fc.asyncProperty(servers, fc.integer(), async (w, seed) => {
         const settings = settingsOf(w)
-        const before = evaluate(modelOf(w), active, settings)
+        const before = evaluate(await modelOf(w), active, settings)
         const random = randomOf(seed)
         const changers = w.projects.map(() => new Changer(random))
         const raws = w.projects.map(([p], i) => appendProtections(p.raw, changers[i]!, random))
-        const after = evaluate(modelOf(w, raws), active, settings)
+        const after = evaluate(await modelOf(w, raws), active, settings)
         expect(after.errors).toEqual([])
         expectStable(before.findings, after.findings, (f) => changers[(f.source?.id ?? f.project!.id) - 1]!.owns(f.pointer))
       }),

@@ -29,24 +29,24 @@ async function schemaValidator(ref?: string) {
   return ajv.getSchema(ref ? `${schema.$id}${ref}` : schema.$id)!
 }
 
-function project(id: number, path: string, parentId: number | null, raw: unknown, errors: AuditError[]): Project {
+async function project(id: number, path: string, parentId: number | null, raw: unknown, errors: AuditError[]): Promise<Project> {
   if (raw === null) return {id, path, name: path.split('/').pop() ?? null, parentId, setting: null, raw: null}
-  const ingested = ingestProjectSetting(raw, {id, path})
+  const ingested = await ingestProjectSetting(raw, {id, path})
   errors.push(...ingested.errors)
   return {id, path, name: path.split('/').pop() ?? null, parentId, setting: ingested.setting, raw: ingested.raw}
 }
 
 const HOSTILE_PATHS = ['../../etc/passwd', 'a/../../b', 'C:\\x', 'ctl\u0001\u001b[2J\nchars', '/abs', 'x//y', '.hidden']
 
-function buildModel(): AuditModel {
+async function buildModel(): Promise<AuditModel> {
   const errors: AuditError[] = []
-  const group = project(1, 'group', null, fixture('legacy/setting-full.json'), errors)
-  const repo = project(2, 'group/repo', 1, fixture('current/setting-full.json'), errors)
-  const forbidden = project(3, 'group/secret-repo', 1, null, errors)
+  const group = await project(1, 'group', null, fixture('legacy/setting-full.json'), errors)
+  const repo = await project(2, 'group/repo', 1, fixture('current/setting-full.json'), errors)
+  const forbidden = await project(3, 'group/secret-repo', 1, null, errors)
   errors.push({kind: 'forbidden', message: 'project group/secret-repo (#3): 403 Forbidden', project: {id: 3, path: 'group/secret-repo'}, path: '/~api/projects/3/setting', status: 403})
-  const invalid = project(4, 'group/broken', 1, {branchProtections: [{enabled: 'yes'}], buildSetting: {jobSecrets: [{value: 'CANARY-broken-7f3a'}]}}, errors)
-  const hostile = HOSTILE_PATHS.map((path, i) => project(100 + i, path, null, {branchProtections: [{branches: `b${i}`}]}, errors))
-  const roles = ingestRoles(fixture('roles.json') as unknown[])
+  const invalid = await project(4, 'group/broken', 1, {branchProtections: [{enabled: 'yes'}], buildSetting: {jobSecrets: [{value: 'CANARY-broken-7f3a'}]}}, errors)
+  const hostile = await Promise.all(HOSTILE_PATHS.map((path, i) => project(100 + i, path, null, {branchProtections: [{branches: `b${i}`}]}, errors)))
+  const roles = await ingestRoles(fixture('roles.json') as unknown[])
   errors.push(...roles.errors)
   const audited = [repo, forbidden, invalid, ...hostile]
   return {
@@ -92,7 +92,7 @@ async function expectSnapshotError(promise: Promise<unknown>, kind: string, mess
 
 describe('snapshot file', () => {
   test('model → file → model gives the same model', async () => {
-    const model = buildModel()
+    const model = await buildModel()
     const file = join(work, 'snapshot.json')
     await saveSnapshotFile(model, file, tool)
     const loaded = await loadSnapshot(file)
@@ -103,7 +103,7 @@ describe('snapshot file', () => {
 
   test('the file is one JSON document valid against schemas/snapshot.schema.json, mode 0600, with no secret', async () => {
     const file = join(work, 'snapshot.json')
-    await saveSnapshotFile(buildModel(), file, tool)
+    await saveSnapshotFile(await buildModel(), file, tool)
     const text = await readFile(file, 'utf8')
     expectNoCanary(text)
     const validate = await schemaValidator()
@@ -121,14 +121,14 @@ describe('snapshot file', () => {
     expect(await readdir(work)).toEqual(['snapshot.json'])
   })
 
-  test('toSnapshot strips credentials from the server URL', () => {
-    const model = {...buildModel(), server: {url: 'https://admin:CANARY-server-7f3a@onedev.example.com/', apiPrefix: '/~api'}}
+  test('toSnapshot strips credentials from the server URL', async () => {
+    const model = {...(await buildModel()), server: {url: 'https://admin:CANARY-server-7f3a@onedev.example.com/', apiPrefix: '/~api'}}
     expect(toSnapshot(model, tool).server).toEqual({url: 'https://REDACTED@onedev.example.com/', apiPrefix: '/~api'})
   })
 
   test('a secret planted by hand in a snapshot file is redacted on load', async () => {
     const file = join(work, 'snapshot.json')
-    await saveSnapshotFile(buildModel(), file, tool)
+    await saveSnapshotFile(await buildModel(), file, tool)
     const document = JSON.parse(await readFile(file, 'utf8'))
     const repo = document.projects.find((p: {id: number}) => p.id === 2)
     repo.setting.buildSetting.jobSecrets[0].value = 'CANARY-hand-jobsecret-7f3a'
@@ -146,7 +146,7 @@ describe('snapshot file', () => {
 
   test('an invalid envelope is a one-line config error naming the pointer', async () => {
     const file = join(work, 'snap.json')
-    await saveSnapshotFile(buildModel(), file, tool)
+    await saveSnapshotFile(await buildModel(), file, tool)
     const document = JSON.parse(await readFile(file, 'utf8'))
     document.projects[3].id = '103'
     await writeFile(file, JSON.stringify(document))
@@ -169,7 +169,7 @@ describe('snapshot file', () => {
 
   test('a file that cannot be written is an io error, and no temporary file is left behind', async () => {
     const file = join(work, 'missing-folder', 'snapshot.json')
-    await expectSnapshotError(saveSnapshotFile(buildModel(), file, tool), 'io', `${file}: cannot write (ENOENT)`)
+    await expectSnapshotError(saveSnapshotFile(await buildModel(), file, tool), 'io', `${file}: cannot write (ENOENT)`)
     expect(await readdir(work)).toEqual([])
   })
 
@@ -183,7 +183,7 @@ describe('snapshot file', () => {
 
 describe('snapshot folder', () => {
   test('model → folder → model gives the same model, from the folder or its snapshot.json', async () => {
-    const model = buildModel()
+    const model = await buildModel()
     const dir = join(work, 'inner', 'snap')
     await saveSnapshotDir(model, dir, tool)
     expect(await loadSnapshot(dir)).toEqual(model)
@@ -191,7 +191,7 @@ describe('snapshot folder', () => {
   })
 
   test('files are the raw payloads pretty-printed exactly; the index validates against SnapshotIndex', async () => {
-    const model = buildModel()
+    const model = await buildModel()
     const dir = join(work, 'snap')
     await saveSnapshotDir(model, dir, tool)
     const repo = model.projectsById.get(2)!
@@ -210,7 +210,7 @@ describe('snapshot folder', () => {
   })
 
   test('hostile project paths stay inside the folder and round-trip', async () => {
-    const model = buildModel()
+    const model = await buildModel()
     const dir = join(work, 'inner', 'snap')
     await saveSnapshotDir(model, dir, tool)
     expect(await readdir(work)).toEqual(['inner'])
@@ -227,8 +227,8 @@ describe('snapshot folder', () => {
 
   test('paths that differ only in case get distinct files', async () => {
     const errors: AuditError[] = []
-    const a = project(1, 'Repo', null, {branchProtections: [{branches: 'a'}]}, errors)
-    const b = project(2, 'repo', null, {branchProtections: [{branches: 'b'}]}, errors)
+    const a = await project(1, 'Repo', null, {branchProtections: [{branches: 'a'}]}, errors)
+    const b = await project(2, 'repo', null, {branchProtections: [{branches: 'b'}]}, errors)
     const model: AuditModel = {server: null, projects: [a, b], projectsById: new Map([[1, a], [2, b]]), roles: [], rolesRaw: [], errors, collectedAt: '2026-11-22T04:00:00.000Z'}
     const dir = join(work, 'snap')
     await saveSnapshotDir(model, dir, tool)
@@ -237,7 +237,7 @@ describe('snapshot folder', () => {
   })
 
   test('saving again removes setting files the new snapshot no longer has', async () => {
-    const model = buildModel()
+    const model = await buildModel()
     const dir = join(work, 'snap')
     await saveSnapshotDir(model, dir, tool)
     await writeFile(join(dir, 'projects', 'mine.json'), '{}')
@@ -250,7 +250,7 @@ describe('snapshot folder', () => {
 
   test('a hand-edited setting file with secrets is redacted on load', async () => {
     const dir = join(work, 'snap')
-    await saveSnapshotDir(buildModel(), dir, tool)
+    await saveSnapshotDir(await buildModel(), dir, tool)
     const file = join(dir, 'projects', 'group', 'repo.json')
     const setting = JSON.parse(await readFile(file, 'utf8'))
     setting.buildSetting.jobSecrets[1].value = 'CANARY-dir-hand-7f3a'
@@ -263,7 +263,7 @@ describe('snapshot folder', () => {
 
   test('an index naming a file outside projects/ is refused', async () => {
     const dir = join(work, 'snap')
-    await saveSnapshotDir(buildModel(), dir, tool)
+    await saveSnapshotDir(await buildModel(), dir, tool)
     const index = JSON.parse(await readFile(join(dir, 'snapshot.json'), 'utf8'))
     index.projects[0].settingFile = '../../../etc/passwd'
     await writeFile(join(dir, 'snapshot.json'), JSON.stringify(index))
@@ -272,7 +272,7 @@ describe('snapshot folder', () => {
 
   test('a setting file that is a symbolic link is refused', async () => {
     const dir = join(work, 'snap')
-    await saveSnapshotDir(buildModel(), dir, tool)
+    await saveSnapshotDir(await buildModel(), dir, tool)
     const outside = join(work, 'outside.json')
     await writeFile(outside, '{"branchProtections": []}')
     await rm(join(dir, 'projects', 'group', 'repo.json'))
@@ -282,7 +282,7 @@ describe('snapshot folder', () => {
 
   test('a missing setting file or a bad roles.json', async () => {
     const dir = join(work, 'snap')
-    await saveSnapshotDir(buildModel(), dir, tool)
+    await saveSnapshotDir(await buildModel(), dir, tool)
     await writeFile(join(dir, 'roles.json'), '{}')
     await expectSnapshotError(loadSnapshot(dir), 'config', 'roles.json: (root): expected array')
     await writeFile(join(dir, 'roles.json'), '[]')

@@ -32,10 +32,10 @@ const rules = [
   userBypass, shadowedRule, disabledRule, buildspecUnprotected, unprotectedTags, updateAllowed, tagDeletionAllowed, tagSignatureNotRequired,
 ]
 
-function fixtureProject(generation: 'legacy' | 'current'): Project {
+async function fixtureProject(generation: 'legacy' | 'current'): Promise<Project> {
   const payload = JSON.parse(readFileSync(`test/fixtures/${generation}/setting-full.json`, 'utf8'))
   const ref = {id: 42, path: 'acme/app'}
-  const {raw, setting, errors} = ingestProjectSetting(payload, ref)
+  const {raw, setting, errors} = await ingestProjectSetting(payload, ref)
   expect(errors).toEqual([])
   return {...ref, name: 'app', parentId: null, setting, raw}
 }
@@ -63,16 +63,16 @@ const LEGACY = [
 ]
 
 describe('protection rules on the payload fixtures', () => {
-  it('legacy payload, first-match', () => {
-    expect(run(fixtureProject('legacy'), {...settings, protectionSemantics: 'first-match'})).toEqual(LEGACY)
+  it('legacy payload, first-match', async () => {
+    expect(run(await fixtureProject('legacy'), {...settings, protectionSemantics: 'first-match'})).toEqual(LEGACY)
   })
 
-  it('legacy payload, merged: the same answers (no protection overlaps another for these branches)', () => {
-    expect(run(fixtureProject('legacy'), {...settings, protectionSemantics: 'merged'})).toEqual(LEGACY)
+  it('legacy payload, merged: the same answers (no protection overlaps another for these branches)', async () => {
+    expect(run(await fixtureProject('legacy'), {...settings, protectionSemantics: 'merged'})).toEqual(LEGACY)
   })
 
-  it('current payload, first-match: release-bots fall through to the ** protection, admin to none', () => {
-    expect(run(fixtureProject('current'), {...settings, protectionSemantics: 'first-match'})).toEqual([
+  it('current payload, first-match: release-bots fall through to the ** protection, admin to none', async () => {
+    expect(run(await fixtureProject('current'), {...settings, protectionSemantics: 'first-match'})).toEqual([
       'high branch-protection/force-push-allowed develop /branchProtections/1/preventForcedPush',
       'high branch-protection/user-bypass hotfix/1 /branchProtections/3/userMatch',
       'high branch-protection/user-bypass main /branchProtections/3',
@@ -90,8 +90,8 @@ describe('protection rules on the payload fixtures', () => {
     ])
   })
 
-  it('current payload, merged: the ** protection also prevents forced pushes on develop, except for admin', () => {
-    expect(run(fixtureProject('current'), {...settings, protectionSemantics: 'merged'})).toEqual([
+  it('current payload, merged: the ** protection also prevents forced pushes on develop, except for admin', async () => {
+    expect(run(await fixtureProject('current'), {...settings, protectionSemantics: 'merged'})).toEqual([
       'high branch-protection/user-bypass develop /branchProtections/1',
       'high branch-protection/user-bypass hotfix/1 /branchProtections/3/userMatch',
       'high branch-protection/user-bypass main /branchProtections/3',

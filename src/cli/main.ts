@@ -1,0 +1,14 @@
+/**
+ * What bin/run.js starts: oclif, told where the CLI lives. Bundled with the commands by
+ * scripts/bundle.mjs (dist/cli/main.js); loads no command itself: oclif imports the command map
+ * (src/cli/commands.ts) only to run a command, and answers --help and --version from the manifest.
+ */
+import {execute} from '@oclif/core/execute'
+import {settings} from '@oclif/core/settings'
+
+export async function main(dir: string): Promise<void> {
+  // The commands are compiled JavaScript: never look for TypeScript sources to transpile (oclif would
+  // try when NODE_ENV is development or test, loading the TypeScript compiler to read tsconfig.json).
+  settings.enableAutoTranspile = false
+  await execute({dir})
+}

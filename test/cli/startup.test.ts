@@ -1,0 +1,110 @@
+/**
+ * What a start loads: the bundled build (dist/cli, scripts/bundle.mjs) and nothing else for a local
+ * run; zod only when something fails its generated check (src/model/payload-checks.ts); undici only
+ * for a live run; no command for --help and --version. And the command map that oclif reads
+ * (src/cli/commands.ts) names every command under src/commands.
+ */
+import {spawn} from 'node:child_process'
+import {readdir, readFile, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join, relative} from 'node:path'
+import {pathToFileURL} from 'node:url'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {commands} from '../../src/cli/commands.js'
+import {BIN, ROOT} from '../helpers/cli.js'
+import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
+import type {OneDevServer} from '../helpers/onedev-server.js'
+
+const HOOK = join(ROOT, 'test', 'helpers', 'loaded-modules.mjs')
+let seq = 0
+
+/** Runs the CLI and returns the files it imported, relative to the repository (node: modules left out). */
+async function loaded(args: string[], env: Record<string, string> = {}): Promise<{code: number; files: string[]; zod: boolean}> {
+  const file = join(tmpdir(), `onedev-audit-loaded-${process.pid}-${seq++}.txt`)
+  const code = await new Promise<number>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(HOOK).href, BIN, ...args], {
+      cwd: ROOT,
+      env: {...process.env, ...env, LOADED_MODULES_FILE: file, NO_COLOR: '1'},
+      stdio: ['ignore', 'ignore', 'ignore'],
+    })
+    child.on('error', reject)
+    child.on('close', (status) => resolve(status ?? -1))
+  })
+  const text = await readFile(file, 'utf8').catch(() => '')
+  await rm(file, {force: true})
+  const lines = text.split('\n')
+  const files = [...new Set(lines.filter((url) => url.startsWith('file:')))]
+    .map((url) => relative(ROOT, decodeURIComponent(new URL(url).pathname)).split('\\').join('/'))
+    .filter((path) => path !== relative(ROOT, HOOK).split('\\').join('/'))
+    .sort()
+  return {code, files, zod: lines.includes('zod')}
+}
+
+describe('a local run loads the bundle alone', () => {
+  it('scan --snapshot: bin/run.js and dist/cli, no zod, no undici, nothing from node_modules or dist/src', async () => {
+    const {code, files, zod} = await loaded(['scan', '--snapshot', 'examples/snapshot.json', '--fail-on', 'none'])
+    expect(code).toBe(0)
+    expect(files).toContain('dist/cli/commands.js')
+    expect(files.filter((path) => path !== 'bin/run.js' && !path.startsWith('dist/cli/'))).toEqual([])
+    expect(zod).toBe(false)
+  })
+
+  it('rules: the same', async () => {
+    const {code, files, zod} = await loaded(['rules'])
+    expect(code).toBe(0)
+    expect(files.filter((path) => path !== 'bin/run.js' && !path.startsWith('dist/cli/'))).toEqual([])
+    expect(zod).toBe(false)
+  })
+
+  it('a payload failing its check loads zod, for the issues', async () => {
+    const snapshot = JSON.parse(await readFile(join(ROOT, 'examples', 'snapshot.json'), 'utf8'))
+    snapshot.projects[1].setting.branchProtections[0].enabled = 'yes'
+    const file = join(tmpdir(), `onedev-audit-invalid-${process.pid}.json`)
+    await writeFile(file, JSON.stringify(snapshot))
+    try {
+      const {code, zod} = await loaded(['scan', '--snapshot', file, '--fail-on', 'none'])
+      expect(code).toBe(2)
+      expect(zod).toBe(true)
+    } finally {
+      await rm(file, {force: true})
+    }
+  })
+
+  it('--help, scan --help and --version load no command (oclif answers from its manifest)', async () => {
+    for (const args of [['--help'], ['scan', '--help'], ['--version']]) {
+      const {code, files} = await loaded(args)
+      expect(code).toBe(0)
+      expect(files).toContain('dist/cli/main.js')
+      expect(files).not.toContain('dist/cli/commands.js')
+      expect(files.filter((path) => path !== 'bin/run.js' && !path.startsWith('dist/cli/'))).toEqual([])
+    }
+  })
+})
+
+describe('a live run', () => {
+  let server: OneDevServer
+  beforeAll(async () => {
+    server = await startFixtureServer()
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('loads undici', async () => {
+    const {code, files} = await loaded(['scan', '--project', '2', '--fail-on', 'none'], serverEnv(server))
+    expect(code).toBe(0)
+    expect(files.some((path) => /(^|\/)node_modules\/undici\//.test(path))).toBe(true)
+  })
+})
+
+it('the command map names every command under src/commands, by the id its path gives', async () => {
+  const dir = join(ROOT, 'src', 'commands')
+  const entries = await readdir(dir, {recursive: true})
+  const ids = entries
+    .filter((path) => path.endsWith('.ts'))
+    .map((path) => path.replace(/\.ts$/, '').split(/[\\/]/).filter((part) => part !== 'index').join(':'))
+    .sort()
+  expect(Object.keys(commands).sort()).toEqual(ids)
+})
