@@ -7,6 +7,9 @@
  *   node bench/run.mjs --offline-only [--offline-projects 10000]   (only the offline snapshot scan)
  *   node bench/run.mjs --projects 10000 --latency 50 --concurrency 32   (the live case of a large real server)
  *   node bench/run.mjs --diff | --diff-only   (adds, or runs only, diff of two snapshots with 1 % changed: bench/diff.mjs)
+ *   node bench/run.mjs --arrival [--arrival-sizes 2000,10000] [--arrival-padding-kb 0,8]   (only the live full scan's
+ *       peak RSS, projects judged on arrival against the whole model evaluated at the end, per size and
+ *       payload padding: the simulator's settings are about 1 KB, plus the padding)
  *
  * The simulator runs in its own child process; each measured phase runs in a fresh child process
  * too (`--phase baseline|audit`), so neither shares an event loop with the server and each phase's
@@ -65,6 +68,10 @@ const {values: flags} = parseArgs({
     'offline-only': {type: 'boolean', default: false},
     diff: {type: 'boolean', default: false},
     'diff-only': {type: 'boolean', default: false},
+    arrival: {type: 'boolean', default: false},
+    'arrival-sizes': {type: 'string', default: '2000,10000'},
+    'arrival-padding-kb': {type: 'string', default: '0,8'},
+    'arrival-heap-mb': {type: 'string', default: '160'},
   },
 })
 
@@ -255,7 +262,7 @@ if (flags.phase) {
 function startSimulator(options) {
   const child = fork(
     join(HERE, 'simulator.mjs'),
-    ['--projects', options.projects, '--roles', options.roles, '--users', options.users, '--groups', options.groups, '--latency', options.latency],
+    ['--projects', options.projects, '--roles', options.roles, '--users', options.users, '--groups', options.groups, '--latency', options.latency, '--padding-kb', options.paddingKb ?? '0'],
     {stdio: ['ignore', 'pipe', 'inherit', 'ipc']},
   )
   return new Promise((resolve, reject) => {
@@ -289,10 +296,11 @@ function askWith(child, request) {
   })
 }
 
-function runPhase(phase, url, concurrency) {
+function runPhase(phase, url, concurrency, env = {}) {
   const started = performance.now()
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--phase', phase, '--url', url, '--concurrency', String(concurrency)], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: {...process.env, ...env},
   })
   let output = ''
   // What the phase says on stderr (the CLI's notices, one per endpoint not offered) is shown only when it fails.
@@ -407,7 +415,63 @@ function median(numbers) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
+/**
+ * Judged on arrival (issue 12): the full live scan (c) per size and payload padding, with projects
+ * judged as they arrive and their payloads dropped, and with the whole model kept and evaluated at the
+ * end (the bench-only switch ONEDEV_AUDIT_WHOLE_MODEL=1), alternating, in one run. Each also runs with
+ * V8's old space capped (--max-old-space-size): V8 collects lazily, so the plain peak RSS says little
+ * of what the run needs; under the cap, a run that holds more than the cap dies (out of memory).
+ */
+async function arrivalBench(sizes, paddings, runs) {
+  const concurrency = Number(flags.concurrency)
+  const capped = {NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${flags['arrival-heap-mb']}`.trim()}
+  const rows = []
+  for (const paddingKb of paddings) {
+    for (const projects of sizes) {
+      const simulator = await startSimulator({projects: String(projects), roles: flags.roles, users: flags.users, groups: flags.groups, latency: flags.latency, paddingKb: String(paddingKb)})
+      const samples = {whole: [], arrival: [], wholeCapped: [], arrivalCapped: []}
+      try {
+        for (let run = 0; run < runs; run++) {
+          for (const mode of ['whole', 'arrival']) {
+            const env = mode === 'whole' ? {ONEDEV_AUDIT_WHOLE_MODEL: '1'} : {}
+            await askWith(simulator.child, {type: 'reset', repositories: true})
+            samples[mode].push(await runPhase('cli', simulator.url, concurrency, env))
+            await askWith(simulator.child, {type: 'reset', repositories: true})
+            samples[`${mode}Capped`].push(await runPhase('cli', simulator.url, concurrency, {...env, ...capped}).catch(() => ({outOfMemory: true})))
+          }
+        }
+      } finally {
+        simulator.child.send({type: 'close'})
+      }
+      const row = {projects, paddingKb}
+      for (const [mode, list] of Object.entries(samples)) {
+        const done = list.filter((r) => !r.outOfMemory)
+        row[mode] = done.length === 0 ? {outOfMemory: true} : {wallMs: median(done.map((r) => r.wallMs)), maxRssMb: Math.max(...done.map((r) => r.maxRssMb)), findings: done[0].findings, outOfMemory: done.length < list.length}
+      }
+      rows.push(row)
+    }
+  }
+  return rows
+}
+
+function arrivalLines(rows, runs) {
+  const ms = (value) => `${Math.round(value)} ms`
+  const cell = (r) => (r.outOfMemory && r.maxRssMb === undefined ? 'out of memory' : `${r.maxRssMb.toFixed(0)} MB, ${ms(r.wallMs)}${r.outOfMemory ? ' (some runs out of memory)' : ''}`)
+  return [
+    `live full scan (c), latency ${flags.latency} ms, concurrency ${flags.concurrency}, ${flags.roles} roles: peak RSS of the whole process (max of ${runs}), wall (median);`,
+    `"capped": with --max-old-space-size=${flags['arrival-heap-mb']}`,
+    `  projects  padding  whole model at the end   judged on arrival        whole, capped            on arrival, capped       findings`,
+    ...rows.map((r) => `  ${String(r.projects).padEnd(9)} ${`${r.paddingKb} KB`.padEnd(8)} ${cell(r.whole).padEnd(24)} ${cell(r.arrival).padEnd(24)} ${cell(r.wholeCapped).padEnd(24)} ${cell(r.arrivalCapped).padEnd(24)} ${r.arrival.findings}${r.arrival.findings === r.whole.findings ? '' : ` (whole: ${r.whole.findings})`}`),
+  ]
+}
+
 async function main() {
+  if (flags.arrival) {
+    const runs = Math.max(1, Number(flags.runs))
+    const rows = await arrivalBench(flags['arrival-sizes'].split(',').map(Number), flags['arrival-padding-kb'].split(',').map(Number), runs)
+    process.stdout.write(flags.json ? `${JSON.stringify({arrival: rows}, null, 2)}\n` : `${arrivalLines(rows, runs).join('\n')}\n`)
+    return
+  }
   if (flags['diff-only']) {
     const {diffBench, diffLines} = await import('./diff.mjs')
     const runs = Math.max(1, Number(flags.runs))

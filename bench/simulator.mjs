@@ -4,7 +4,10 @@
  * team → repo), realistic current-shape settings (a few protections, job secrets, webhooks, a Slack
  * notification), R roles, a fixed latency per request, and a request counter.
  *
- *   node bench/simulator.mjs [--projects 2000] [--roles 300] [--users 300] [--groups 40] [--latency 10] [--port 0]
+ *   node bench/simulator.mjs [--projects 2000] [--roles 300] [--users 300] [--groups 40] [--latency 10] [--port 0] [--padding-kb 0]
+ *
+ * `--padding-kb K` adds about K KB of saved issue queries to every project's setting: payloads the
+ * size of a project with a long history of settings (the default ones are about 1 KB).
  *
  * Prints one JSON line `{"url": ..., "prefix": "/~api"}` on stdout once listening. When started
  * with an IPC channel (child_process.fork), it answers messages `{type: 'stats'}` with
@@ -79,10 +82,10 @@ function branchProtection(branches, variant) {
   }
 }
 
-export function buildSetting(project) {
+export function buildSetting(project, paddingKb = 0) {
   const id = project.id
   const root = project.parentId === null
-  return {
+  const setting = {
     branchProtections: root ? [branchProtection('main release/**', id), branchProtection('develop', id + 1)] : id % 4 === 0 ? [branchProtection('main', id)] : [],
     tagProtections: root
       ? [{enabled: true, tags: 'v*', userMatch: 'anyone', preventUpdate: true, preventDeletion: true, preventCreation: false, commitSignatureRequired: false, disallowedFileTypes: []}]
@@ -139,6 +142,10 @@ export function buildSetting(project) {
         ]
       : [],
   }
+  // About 100 bytes a query, JSON-encoded.
+  const queries = Math.round((paddingKb * 1024) / 100)
+  if (queries > 0) setting.issueSetting.namedQueries = Array.from({length: queries}, (_, i) => ({name: `query ${i} of ${id}`, query: `"State" is "Open" and "Assignee" is "user-${i}" order by "Priority" desc`}))
+  return setting
 }
 
 export function buildRoles(count) {
@@ -312,11 +319,11 @@ export function buildAccess({projects, roles: roleCount, users: userCount = 300,
  * `access: false` answers 404 for the access and administration endpoints (buildAccess), as a server
  * that offers none of them. `record: true` keeps every request's path and query in `stats.paths`.
  */
-export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, users: userCount = 300, groups: groupCount = 40, latency = 10, port = 0, repositories = true, access = true, record = false} = {}) {
+export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, users: userCount = 300, groups: groupCount = 40, latency = 10, port = 0, repositories = true, access = true, record = false, paddingKb = 0} = {}) {
   const projects = buildProjects(projectCount)
   const byId = new Map(projects.map((p) => [p.id, p]))
   // Pre-serialized, like a server answering from its cache: latency is the only cost we simulate.
-  const settings = new Map(projects.map((p) => [p.id, JSON.stringify(buildSetting(p), null, 2)]))
+  const settings = new Map(projects.map((p) => [p.id, JSON.stringify(buildSetting(p, paddingKb), null, 2)]))
   const roles = buildRoles(roleCount)
   const accessData = buildAccess({projects, roles: roleCount, users: userCount, groups: groupCount})
   const accessPayloads = new Map([...accessData.payloads].map(([path, payload]) => [path, payload === null ? null : JSON.stringify(payload, null, 2)]))
@@ -414,6 +421,7 @@ if (isMain) {
       groups: {type: 'string', default: '40'},
       latency: {type: 'string', default: '10'},
       port: {type: 'string', default: '0'},
+      'padding-kb': {type: 'string', default: '0'},
     },
   })
   const simulator = await startSimulator({
@@ -423,6 +431,7 @@ if (isMain) {
     groups: Number(values.groups),
     latency: Number(values.latency),
     port: Number(values.port),
+    paddingKb: Number(values['padding-kb']),
   })
   process.stdout.write(`${JSON.stringify({url: simulator.url, prefix: simulator.prefix})}\n`)
   if (process.send) {

@@ -41,6 +41,23 @@ export interface CollectRequest {
   projectFetchers?: readonly ProjectFetcher[]
   /** called after each project completes, for progress on a TTY */
   onProgress?: (done: number, total: number) => void
+  /** Told of projects as they arrive, to judge them before the collection ends (src/engine/evaluator.ts). */
+  arrival?: ArrivalHooks
+}
+
+/**
+ * What the collection tells whoever judges projects on arrival, in this order for each project:
+ * `expect` (when audited) before `add`.
+ */
+export interface ArrivalHooks {
+  /** An audited project became known (listing page or asked-for id), with its parent when known. */
+  expect(id: number, parentId: number | null | undefined): void
+  /** No other project will be expected. */
+  allExpected(): void
+  /** A project is loaded (audited or ancestor): its setting, raw payload, repository and its own server data are in. */
+  add(project: Project): void
+  /** The roles and the server-wide data are in; `model` is the model being collected (projectsById grows as projects load). */
+  ready(model: AuditModel): void
 }
 
 export const DEFAULT_CONCURRENCY = 8
@@ -115,8 +132,10 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const noRepositoryEndpoints = (error: unknown) => {
     if (isMissingEndpoint(error)) repositoryEndpoints = false
   }
-  const getRepository = (path: string, text: boolean) =>
-    limit(() => (repositoryEndpoints ? send(() => (text ? client.getText(path) : client.getJson(path)), noRepositoryEndpoints) : notSent()))
+  // A project's branch and tag lists follow its default branch: they go before projects not started
+  // yet, so that the project completes (and, judged on arrival, drops its payload) soon after its setting came.
+  const getRepository = (path: string, text: boolean, followUp = false) =>
+    limit(() => (repositoryEndpoints ? send(() => (text ? client.getText(path) : client.getJson(path)), noRepositoryEndpoints) : notSent()), {followUp})
   const recorded: RecordedError[] = []
   let stopped = false
   let authRecorded = false
@@ -204,8 +223,9 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   /**
    * One GET of an optional endpoint: the redacted payload, or `missing` with the status for 404/405
    * (also, unsent, once another request found `endpoint` missing); other failures throw.
+   * `followUp`: the server-wide data goes before projects not started yet (projects judged on arrival wait for it).
    */
-  async function optionalRequest(path: string, paged: boolean, endpoint: string, onMissing?: (status: number) => void): Promise<{value: unknown} | {missing: number}> {
+  async function optionalRequest(path: string, paged: boolean, endpoint: string, onMissing: ((status: number) => void) | undefined, followUp: boolean): Promise<{value: unknown} | {missing: number}> {
     const missing = (error: unknown) => {
       if (isMissingOptional(error)) onMissing?.((error as ApiError).error.status!)
     }
@@ -213,7 +233,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
       const body = await limit(() => {
         if (notEvaluated.has(endpoint)) return Promise.resolve(SKIPPED)
         return send(() => (paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), missing)
-      })
+      }, {followUp})
       if (body === SKIPPED) return {missing: 0}
       const key = path.replace(/^\/+/, '')
       const redacted = redactServerPayload(key, body, true)
@@ -243,7 +263,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
             try {
               for (let index = 0; index < candidates.length; index++) {
                 asked = candidates[index]!.path
-                const answer = await optionalRequest(asked, spec.paged === true, endpoint, index === candidates.length - 1 ? recordMissing : undefined)
+                const answer = await optionalRequest(asked, spec.paged === true, endpoint, index === candidates.length - 1 ? recordMissing : undefined, group === Group.Server)
                 if ('value' in answer) return answer.value
                 if (answer.missing === 0) return undefined
               }
@@ -262,7 +282,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   /** A ref list, or null when the server has no such endpoint. */
   async function refNames(id: number, ref: ProjectRef, what: 'branches' | 'tags'): Promise<string[] | null> {
     try {
-      const ingested = ingestRefNames(await getRepository(`/repositories/${id}/${what}`, false), ref, what)
+      const ingested = ingestRefNames(await getRepository(`/repositories/${id}/${what}`, false, true), ref, what)
       for (const error of ingested.errors) record(Group.Project, error, ref)
       return ingested.names
     } catch (error) {
@@ -348,6 +368,15 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   })()
 
   const serverDone = Promise.all((request.serverFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Server)).catch((error: unknown) => recordFailure(Group.Server, error, 'reading the server data failed'))))
+  const withOptionalData = Boolean(request.serverFetchers?.length || request.projectFetchers?.length)
+
+  // Judging on arrival: once roles and server-wide data are in, the model being collected is handed over.
+  const arrival = request.arrival
+  const arrivalReady = arrival
+    ? Promise.all([rolesDone, serverDone]).then(() =>
+        arrival.ready({server: request.server, collectedAt, projects: [], projectsById, roles, rolesRaw, errors: [], ...(withOptionalData ? {serverData} : {})}),
+      )
+    : undefined
 
   // Audited projects, then their ancestors, each loaded once, as soon as they are known.
   const audited: number[] = []
@@ -360,10 +389,14 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     if (loads.has(id)) return
     loads.set(
       id,
-      loadProject(id).then((project) => {
+      loadProject(id).then(async (project) => {
         if (project) {
           projectsById.set(id, project)
           if (project.parentId !== null) schedule(project.parentId)
+          if (arrival) {
+            await repositoryLoads.get(id)
+            arrival.add(project)
+          }
         }
         if (auditedIds.has(id)) request.onProgress?.(++done, audited.length)
       }),
@@ -374,6 +407,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     if (auditedIds.has(id)) return
     auditedIds.add(id)
     audited.push(id)
+    arrival?.expect(id, known.get(id)?.parentId)
     // Already loading (or loaded) as an ancestor: it needs its repository too.
     const project = projectObjects.get(id)
     if (project) readRepository(project)
@@ -412,6 +446,8 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     }
   }
 
+  arrival?.allExpected()
+
   for (let settled = 0; settled < loads.size; ) {
     const pending = [...loads.values()]
     await Promise.all(pending)
@@ -420,6 +456,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   await Promise.all(repositoryLoads.values())
   await rolesDone
   await serverDone
+  await arrivalReady
 
   request.signal?.removeEventListener('abort', stop)
   const projects = audited.flatMap((id) => projectsById.get(id) ?? []).sort(byPathThenId)
@@ -437,6 +474,6 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     .sort((a, b) => a.group - b.group || a.projectId - b.projectId || a.sequence - b.sequence)
     .map((entry) => entry.error)
 
-  const optionalData = request.serverFetchers?.length || request.projectFetchers?.length ? {serverData: sortedKeys(serverData), notEvaluated: notEvaluated.list()} : {}
+  const optionalData = withOptionalData ? {serverData: sortedKeys(serverData), notEvaluated: notEvaluated.list()} : {}
   return {server: request.server, collectedAt, projects, projectsById: sortedById, roles, rolesRaw, errors, ...optionalData}
 }

@@ -7,14 +7,16 @@ import {dirname, resolve} from 'node:path'
 
 import {type LoadedConfig, loadConfig, resolveSettings} from '../engine/config.js'
 import {coverageOf} from '../engine/coverage.js'
-import {evaluate} from '../engine/evaluate.js'
+import {type ActiveRule, evaluate} from '../engine/evaluate.js'
+import {ArrivalEvaluator} from '../engine/evaluator.js'
 import {loadAllRules, resolveRuleSet, type RuleSet} from '../engine/registry.js'
 import type {AuditSettings, RuleScope} from '../engine/rule.js'
 import {applyBaseline, applySuppressions, writeBaseline} from '../engine/suppress.js'
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditModel} from '../model/types.js'
 import {locationSourceFromModel, reportChunks, type ReportFormat, type ReportInput} from '../report/index.js'
-import type {Source} from '../report/report-types.js'
+import {type FindingLocation, locateFindings} from '../report/locate.js'
+import type {Finding, Source} from '../report/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
 import {collapseErrors, errorLines, exitCodeFor, UsageError} from './errors.js'
@@ -65,6 +67,40 @@ export interface ReportRequest {
   say: (line: string) => void
   /** --debug lines (timings), on stderr. */
   debug?: (line: string) => void
+  /** Projects judged as they were collected (judgeOnArrival): finished here instead of evaluating the model. */
+  arrival?: Arrival
+}
+
+/** An evaluator fed by the collection, and the report locations of what it judged before dropping the payloads. */
+export interface Arrival {
+  evaluator: ArrivalEvaluator
+  located: Map<Finding, FindingLocation>
+}
+
+function activeRules(prepared: Prepared, scopes: RuleScope[]): ActiveRule[] {
+  return prepared.ruleSet.active.filter((a) => scopes.includes(a.rule.meta.scope))
+}
+
+/**
+ * For a live audit: projects judged as they arrive, each raw payload dropped once the findings
+ * pointing into it are located (src/engine/evaluator.ts). undefined when a plugin rule judges
+ * projects: a plugin may read anything of the model, which is whole only at the end.
+ */
+export function judgeOnArrival(prepared: Prepared, scopes: RuleScope[]): Arrival | undefined {
+  const plugins = prepared.ruleSet.listing.some((r) => r.origin !== 'builtin' && r.meta.scope === 'project' && scopes.includes('project'))
+  // The bench (bench/run.mjs --arrival) measures the whole-model evaluation beside this one.
+  if (plugins || process.env.ONEDEV_AUDIT_WHOLE_MODEL === '1') return undefined
+  const located = new Map<Finding, FindingLocation>()
+  const evaluator = new ArrivalEvaluator({
+    rules: activeRules(prepared, scopes),
+    settings: prepared.settings,
+    onJudged: (findings, projectRaw) => {
+      // Findings in the server data document are located at the end: the document is not whole yet.
+      const inProjects = findings.filter((f) => f.document === undefined && f.file === undefined)
+      for (const [finding, location] of locateFindings(inProjects, {projectRaw, projectPath: () => undefined, rolesRaw: undefined})) located.set(finding, location)
+    },
+  })
+  return {evaluator, located}
 }
 
 /** Logs the time since the previous lap, when --debug is on. */
@@ -85,9 +121,10 @@ export function emptyModel(server: AuditModel['server'] = null): AuditModel {
 export async function evaluateAndReport(prepared: Prepared, request: ReportRequest): Promise<number> {
   const {model} = request
   const timer = stopwatch(request.debug)
-  const active = prepared.ruleSet.active.filter((a) => request.scopes.includes(a.rule.meta.scope))
+  const active = activeRules(prepared, request.scopes)
   const issueSetting = request.issueSetting ? {setting: request.issueSetting.setting, file: request.issueSetting.file} : undefined
-  const evaluation = evaluate(model, active, prepared.settings, issueSetting)
+  const evaluation = request.arrival ? request.arrival.evaluator.finish(model, issueSetting) : evaluate(model, active, prepared.settings, issueSetting)
+  if (request.arrival) request.debug?.(`judged ${request.arrival.evaluator.judgedOnArrival} projects on arrival, released ${request.arrival.evaluator.released} payloads`)
   timer(`evaluated ${active.length} rules: ${evaluation.findings.length} findings`)
   const today = new Date().toISOString().slice(0, 10)
   let filtered = applySuppressions(evaluation.findings, prepared.loaded.config.suppressions ?? [], today)
@@ -97,6 +134,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   const notices = [...coverage.notices, ...filtered.notices]
 
   const locations = locationSourceFromModel(model)
+  if (request.arrival) locations.located = request.arrival.located
   if (request.issueSetting) locations.file = {path: request.issueSetting.file, text: request.issueSetting.text}
   const input: ReportInput = {
     tool: {name: 'onedev-audit', version: request.version},

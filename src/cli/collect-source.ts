@@ -4,7 +4,7 @@
  */
 import {setMaxListeners} from 'node:events'
 
-import {collectModel} from '../api/collect.js'
+import {type ArrivalHooks, collectModel} from '../api/collect.js'
 import {PROJECT_FETCHERS, SERVER_FETCHERS} from '../api/data-sources.js'
 import {needsBranchList} from '../onedev/checked-refs.js'
 import type {AuditModel} from '../model/types.js'
@@ -51,13 +51,14 @@ function interruptible(io: Io): {signal: AbortSignal; release: () => void} {
 
 /**
  * Collects the selected projects from the server. `allBranches` fetches every project's branch list
- * even when no `branches` entry needs it (a snapshot may later be scanned with other entries).
+ * even when no `branches` entry needs it (a snapshot may later be scanned with other entries);
+ * `arrival` judges projects as they arrive (see judgeOnArrival in audit.ts).
  */
 export async function collectFromServer(
   flags: CollectFlags & {debug?: boolean},
   prepared: Prepared,
   io: Io,
-  options: {allBranches?: boolean} = {},
+  options: {allBranches?: boolean; arrival?: ArrivalHooks} = {},
 ): Promise<{model: AuditModel; source: Source}> {
   const interrupt = interruptible(io)
   try {
@@ -74,6 +75,7 @@ export async function collectFromServer(
         projectFetchers: PROJECT_FETCHERS,
         ...(filter ? {filter} : {}),
         ...(onProgress ? {onProgress} : {}),
+        ...(options.arrival ? {arrival: options.arrival} : {}),
         signal: interrupt.signal,
       })
       io.debug(`${client.requestCount} requests`)

@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
 import {AuditCommand} from '../cli/base-command.js'
-import {checkWritable, evaluateAndReport, prepare, stopwatch} from '../cli/audit.js'
+import {checkWritable, evaluateAndReport, judgeOnArrival, prepare, stopwatch} from '../cli/audit.js'
+import type {RuleScope} from '../engine/rule.js'
 import {UsageError} from '../cli/errors.js'
 import {commonFlags, failOnFlag, refFlags, reportFlags, serverFlags} from '../cli/flags.js'
 import {readBaseline} from '../engine/suppress.js'
@@ -64,9 +65,12 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
     const baseline = flags.baseline ? await readBaseline(flags.baseline) : undefined
     timer(`loaded the configuration and ${prepared.ruleSet.listing.length} rules`)
 
+    const scopes: RuleScope[] = ['project', 'role', 'server']
+    // Live: projects are judged as they arrive, and their payloads dropped.
+    const arrival = flags.snapshot ? undefined : judgeOnArrival(prepared, scopes)
     const {model, source} = flags.snapshot
       ? await readSnapshot(flags.snapshot, prepared)
-      : await (await import('../cli/collect-source.js')).collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
+      : await (await import('../cli/collect-source.js')).collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)}, arrival ? {arrival: arrival.evaluator} : {})
     timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects, ${model.roles.length} roles`)
 
     const code = await evaluateAndReport(prepared, {
@@ -78,8 +82,9 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
       updateBaseline: flags['update-baseline'],
       version: this.config.version,
       source,
-      scopes: ['project', 'role', 'server'],
+      scopes,
       model,
+      ...(arrival ? {arrival} : {}),
       color: flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
       say: (line) => this.say(line),
       debug: this.debugLine,

@@ -86,7 +86,7 @@ function describeError(error: unknown): string {
 }
 
 /** One object a rule looks at, with what the engine needs to turn drafts into findings. */
-interface Target {
+export interface Target {
   scope: RuleContext['scope']
   /**
    * The context one rule sees, with that rule's options. A fresh object literal of one shape per
@@ -104,11 +104,11 @@ interface Target {
 }
 
 /** The owner part of a fingerprint: a project by its path, a role by its name. */
-const projectOwner = (project: Project) => `project:${project.path}`
+export const projectOwner = (project: Project) => `project:${project.path}`
 const roleOwner = (role: Role) => `role:${role.name}`
 
 /** Owners of more than one target (two projects with one path, two roles with one name). */
-function sharedOwners(model: AuditModel): Set<string> {
+export function sharedOwners(model: AuditModel): Set<string> {
   const seen = new Set<string>()
   const shared = new Set<string>()
   const owners = [...model.projects.filter((p) => p.setting).map(projectOwner), ...model.roles.map(roleOwner)]
@@ -119,24 +119,31 @@ function sharedOwners(model: AuditModel): Set<string> {
   return shared
 }
 
+/** The target of one audited project with a setting; `ancestors` computed once for all its rules. */
+export function projectTarget(project: Project, model: AuditModel, audited: ReadonlySet<number>, settings: AuditSettings): Target {
+  const ancestors = ancestorsOf(project, model)
+  return {
+    scope: 'project',
+    context: (options) => ({scope: 'project', project, ancestors, audited, settings, model, options}),
+    owner: projectOwner(project),
+    project: {id: project.id, path: project.path},
+    role: null,
+    label: `project ${project.path} (#${project.id})`,
+  }
+}
+
 /**
  * Every object of every scope. All rules of a project get the same ancestors list (computed once
  * per project), which is what rule helpers key their per-project memos on.
  */
 function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
   const audited = new Set(model.projects.map((p) => p.id))
-  for (const project of model.projects) {
-    if (!project.setting) continue
-    const ancestors = ancestorsOf(project, model)
-    yield {
-      scope: 'project',
-      context: (options) => ({scope: 'project', project, ancestors, audited, settings, model, options}),
-      owner: projectOwner(project),
-      project: {id: project.id, path: project.path},
-      role: null,
-      label: `project ${project.path} (#${project.id})`,
-    }
-  }
+  for (const project of model.projects) if (project.setting) yield projectTarget(project, model, audited, settings)
+  yield* wholeServerTargets(model, settings, issueSetting)
+}
+
+/** The targets after the projects: roles, the server, the issue setting. */
+export function* wholeServerTargets(model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
   for (const role of model.roles) {
     yield {
       scope: 'role',
@@ -183,28 +190,55 @@ export function evaluate(
   // themselves. They come from one rule on one target, or from targets sharing an owner (two projects
   // with one path): only those are counted, so a run of single findings costs no bookkeeping.
   const shared = new Map([...sharedOwners(model)].map((owner) => [owner, new Map<string, number>()]))
-  for (const target of targets(model, settings, issueSetting)) {
-    const sharedCounts = shared.get(target.owner)
-    for (const active of rules) {
-      const {rule} = active
-      if (rule.meta.scope !== target.scope) continue
-      let drafts: FindingDraft[]
-      try {
-        drafts = rule.check(target.context(active.options))
-      } catch (error) {
-        errors.push({
-          kind: 'internal',
-          message: `rule ${rule.meta.id} failed on ${target.label}: ${describeError(error)}`,
-          project: target.project,
-        })
-        continue
-      }
-      const counts = sharedCounts ?? (drafts.length > 1 ? new Map<string, number>() : undefined)
-      for (const draft of drafts) findings.push(toFinding(draft, active, target, model, server, counts))
-    }
-  }
+  for (const target of targets(model, settings, issueSetting)) judge(target, rules, model, server, shared.get(target.owner), findings, errors)
   findings.sort(compareFindings)
   return {findings, errors}
+}
+
+/**
+ * Runs every rule of the target's scope on it, appending its findings and errors. `sharedCounts`:
+ * the occurrences counted across the targets of a shared owner. `keys`, when given, receives each
+ * finding's draft key (for numbering the findings again later: evaluator.ts).
+ */
+export function judge(
+  target: Target,
+  rules: ActiveRule[],
+  model: AuditModel,
+  server: string,
+  sharedCounts: Map<string, number> | undefined,
+  findings: Finding[],
+  errors: AuditError[],
+  keys?: Array<string | undefined>,
+): void {
+  for (const active of rules) {
+    const {rule} = active
+    if (rule.meta.scope !== target.scope) continue
+    let drafts: FindingDraft[]
+    try {
+      drafts = rule.check(target.context(active.options))
+    } catch (error) {
+      errors.push({
+        kind: 'internal',
+        message: `rule ${rule.meta.id} failed on ${target.label}: ${describeError(error)}`,
+        project: target.project,
+      })
+      continue
+    }
+    const counts = sharedCounts ?? (drafts.length > 1 ? new Map<string, number>() : undefined)
+    for (const draft of drafts) {
+      findings.push(toFinding(draft, active, target, model, server, counts))
+      keys?.push(draft.key)
+    }
+  }
+}
+
+/** Numbers `finding` again, as the `occurrence`-th of its identity (the owner's findings counted together). */
+export function renumber(finding: Finding, owner: string, key: string | undefined, server: string, counts: Map<string, number>): void {
+  const identity = {ruleId: finding.ruleId, server, owner, subject: finding.subject, key}
+  const base = fingerprintOf(identity)
+  const occurrence = (counts.get(base) ?? 0) + 1
+  counts.set(base, occurrence)
+  finding.fingerprint = occurrence > 1 ? fingerprintOf({...identity, occurrence}) : base
 }
 
 /**

@@ -297,6 +297,15 @@ export function userListHasIds(value: unknown): boolean {
   return value.every((item) => isObject(item) && typeof item.id === 'number')
 }
 
+/**
+ * Whether the users the audit knows grow with every project collected: servers whose users listing
+ * has no ids, where users are resolved one by one as projects' authorizations name them
+ * (src/api/access-data.ts). Then no project can be judged before the last one is in.
+ */
+export function serverDataGrowsWithProjects(data: ServerData | undefined): boolean {
+  return has(data, USERS_KEY) && !userListHasIds(data[USERS_KEY])
+}
+
 // ---------------------------------------------------------------- authorizations
 
 export interface ProjectAuthorizations {
