@@ -6,6 +6,7 @@
  *   node bench/run.mjs [--projects 2000] [--latency 10] [--concurrency 16] [--roles 300] [--runs 3] [--json]
  *   node bench/run.mjs --offline-only [--offline-projects 10000]   (only the offline snapshot scan)
  *   node bench/run.mjs --projects 10000 --latency 50 --concurrency 32   (the live case of a large real server)
+ *   node bench/run.mjs --phases baseline,cli --live-only   (only those phases, no offline part: see PHASES)
  *   node bench/run.mjs --diff | --diff-only   (adds, or runs only, diff of two snapshots with 1 % changed: bench/diff.mjs)
  *   node bench/run.mjs --arrival [--arrival-sizes 2000,10000] [--arrival-padding-kb 0,8]   (only the live full scan's
  *       peak RSS, projects judged on arrival against the whole model evaluated at the end, per size and
@@ -68,6 +69,8 @@ const {values: flags} = parseArgs({
     'offline-only': {type: 'boolean', default: false},
     diff: {type: 'boolean', default: false},
     'diff-only': {type: 'boolean', default: false},
+    phases: {type: 'string'},
+    'live-only': {type: 'boolean', default: false},
     arrival: {type: 'boolean', default: false},
     'arrival-sizes': {type: 'string', default: '2000,10000'},
     'arrival-padding-kb': {type: 'string', default: '0,8'},
@@ -489,11 +492,15 @@ async function main() {
   const latency = Number(flags.latency)
   const concurrency = Number(flags.concurrency)
   const runs = Math.max(1, Number(flags.runs))
+  // --phases baseline,cli: only those (the 10,000-project, 50 ms case takes minutes per phase).
+  const phases = flags.phases ? PHASES.filter((phase) => flags.phases.split(',').includes(phase)) : PHASES
+  const unknown = flags.phases ? flags.phases.split(',').filter((phase) => !PHASES.includes(phase)) : []
+  if (unknown.length > 0 || phases.length === 0) throw new Error(`--phases: unknown phase ${unknown.join(', ') || '(none given)'}; the phases are ${PHASES.join(', ')}`)
   const simulator = await startSimulator(options)
-  const results = Object.fromEntries(PHASES.map((phase) => [phase, []]))
+  const results = Object.fromEntries(phases.map((phase) => [phase, []]))
   try {
     for (let run = 0; run < runs; run++) {
-      for (const phase of PHASES) {
+      for (const phase of phases) {
         await askWith(simulator.child, {type: 'reset', ...(PHASE_SERVER[phase] ?? CURRENT_SERVER)})
         const result = await runPhase(phase, simulator.url, concurrency)
         const stats = await ask(simulator.child, 'stats')
@@ -505,7 +512,7 @@ async function main() {
   }
 
   const summary = {}
-  for (const phase of PHASES) {
+  for (const phase of phases) {
     const list = results[phase]
     const requests = list[list.length - 1].requests
     const floorMs = (requests * latency) / concurrency
@@ -529,8 +536,10 @@ async function main() {
       accessFindings: list[0].accessFindings,
     }
   }
-  checkAccessEvaluated(summary)
-  const {baseline, audit} = summary
+  const all = phases.length === PHASES.length
+  if (all) checkAccessEvaluated(summary)
+  const {baseline, audit, client, cli} = summary
+  const ratio = (a, b) => (a && b ? a.wallMs / b.wallMs : undefined)
   const report = {
     projects: Number(flags.projects),
     roles: Number(flags.roles),
@@ -539,15 +548,15 @@ async function main() {
     runs,
     baseline,
     audit,
-    auditToFloor: audit.wallMs / audit.floorMs,
-    auditToBaseline: audit.wallMs / baseline.wallMs,
-    clientToBaseline: summary.client.wallMs / baseline.wallMs,
-    baselineToFloor: baseline.wallMs / baseline.floorMs,
-    cliToFloor: summary.cli.wallMs / summary.cli.floorMs,
-    cliToBaseline: summary.cli.wallMs / baseline.wallMs,
+    auditToFloor: audit && audit.wallMs / audit.floorMs,
+    auditToBaseline: ratio(audit, baseline),
+    clientToBaseline: ratio(client, baseline),
+    baselineToFloor: baseline && baseline.wallMs / baseline.floorMs,
+    cliToFloor: cli && cli.wallMs / cli.floorMs,
+    cliToBaseline: ratio(cli, baseline),
     phases: summary,
   }
-  const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
+  const offline = flags['live-only'] ? undefined : await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
   report.offline = offline
   if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median})
   if (flags.json) {
@@ -559,18 +568,17 @@ async function main() {
     `onedev-audit bench: ${report.projects} projects, ${report.roles} roles, latency ${latency} ms, concurrency ${concurrency}, median of ${runs} run(s)`,
     '',
     `${''.padEnd(35)}wall       process    cpu        requests  floor      wall/floor  peak RSS   server max in flight`,
-    ...PHASES.map((phase) => {
+    ...phases.map((phase) => {
       const r = summary[phase]
       return `${PHASE_LABELS[phase].padEnd(34)} ${ms(r.wallMs).padEnd(10)} ${ms(r.processMs).padEnd(10)} ${ms(r.cpuMs).padEnd(10)} ${String(r.requests).padEnd(9)} ${ms(r.floorMs).padEnd(10)} ${(r.wallMs / r.floorMs).toFixed(2).padEnd(11)} ${`${r.maxRssMb.toFixed(0)} MB`.padEnd(10)} ${r.serverMaxInFlight}`
     }),
     '',
-    `audit / floor:    ${report.auditToFloor.toFixed(2)}x   (floor = requests x latency / concurrency; not reachable on 2 shared cores)`,
-    `audit / baseline: ${report.auditToBaseline.toFixed(2)}x   (client alone / baseline: ${report.clientToBaseline.toFixed(2)}x; the rest is validation, redaction and normalization)`,
-    `full CLI / floor: ${report.cliToFloor.toFixed(2)}x   full CLI / baseline: ${report.cliToBaseline.toFixed(2)}x   (${summary.cli.findings} findings in the SARIF report)`,
-    `audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`,
-    ...costLines(summary, report.projects, ms),
-    '',
-    ...offlineLines(offline, runs),
+    ...(audit ? [`audit / floor:    ${report.auditToFloor.toFixed(2)}x   (floor = requests x latency / concurrency; not reachable on 2 shared cores)`] : []),
+    ...(report.auditToBaseline ? [`audit / baseline: ${report.auditToBaseline.toFixed(2)}x   (client alone / baseline: ${report.clientToBaseline?.toFixed(2) ?? '-'}x; the rest is validation, redaction and normalization)`] : []),
+    ...(cli ? [`full CLI / floor: ${report.cliToFloor.toFixed(2)}x   full CLI / baseline: ${report.cliToBaseline?.toFixed(2) ?? '-'}x   (${cli.findings} findings in the SARIF report)`] : []),
+    ...(audit ? [`audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`] : []),
+    ...(all ? costLines(summary, report.projects, ms) : []),
+    ...(offline ? ['', ...offlineLines(offline, runs)] : []),
     ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
