@@ -21,7 +21,7 @@
 import type {IssueSetting} from '../model/issue-setting.js'
 import {serverDataGrowsWithProjects} from '../model/access-data.js'
 import type {AuditError, AuditModel, Project} from '../model/types.js'
-import {type ActiveRule, compareFindings, type Evaluation, judge, projectOwner, projectTarget, renumber, serverKey, sharedOwners, wholeServerTargets} from './evaluate.js'
+import {type ActiveRule, compareFindings, describeError, type Evaluation, judge, projectOwner, projectTarget, renumber, serverKey, sharedOwners, wholeServerTargets} from './evaluate.js'
 import type {AuditSettings, Finding} from './rule.js'
 
 export interface ArrivalOptions {
@@ -69,6 +69,8 @@ export class ArrivalEvaluator {
   private readonly waitingOn = new Map<number, number[]>()
   private open = 0
   private releasedCount = 0
+  /** What stopped judging on arrival, if anything did (see `early`). */
+  private failure: unknown = undefined
 
   constructor(private readonly options: ArrivalOptions) {}
 
@@ -107,7 +109,7 @@ export class ArrivalEvaluator {
     if (node.project) return
     node.project = project
     this.learn(node, project.parentId)
-    if (this.model && this.chainLoaded(node)) this.judgeBelow(node)
+    if (this.model && this.chainLoaded(node)) this.early(() => this.judgeBelow(node))
     else this.releaseIfFree(node)
   }
 
@@ -115,7 +117,24 @@ export class ArrivalEvaluator {
     // Users resolved one by one as projects name them: the server data grows until the last project.
     if (serverDataGrowsWithProjects(model.serverData)) return
     this.model = model
-    for (const node of [...this.nodes.values()]) if (node.audited && !node.judged && this.chainLoaded(node)) this.judgeProject(node)
+    this.early(() => {
+      for (const node of [...this.nodes.values()]) if (node.audited && !node.judged && this.chainLoaded(node)) this.judgeProject(node)
+    })
+  }
+
+  /**
+   * Judging early is an optimization run inside the collection's promises: an exception there (a bug:
+   * rules' own failures are caught by `judge`) would be an unhandled rejection. It stops early judging
+   * instead; every project not judged yet is judged by `finish`, which reports the failure as an error.
+   */
+  private early(run: () => void): void {
+    if (this.failure !== undefined) return
+    try {
+      run()
+    } catch (error) {
+      this.failure = error
+      this.model = undefined
+    }
   }
 
   /**
@@ -127,6 +146,7 @@ export class ArrivalEvaluator {
     const findings: Finding[] = []
     const errors: AuditError[] = []
     const server = serverKey(model)
+    if (this.failure !== undefined) errors.push({kind: 'internal', message: `judging projects as they arrived failed (${describeError(this.failure)}); the projects not judged by then were judged at the end`, project: null})
     const audited = new Set(model.projects.map((p) => p.id))
     const shared = new Map([...sharedOwners(model)].map((owner) => [owner, new Map<string, number>()]))
     for (const project of model.projects) {

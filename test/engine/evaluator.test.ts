@@ -156,4 +156,34 @@ describe('ArrivalEvaluator', () => {
     expect(result).toEqual(expected)
     expect(new Set(result.findings.filter((f) => f.project?.path === 'dup').map((f) => f.fingerprint)).size).toBe(2)
   })
+
+  it('a failure while judging on arrival (here, locating) is no crash: the rest is judged at finish, the findings are those of evaluate(), and an internal error says so', () => {
+    const projects = tree()
+    const live = whole([], [])
+    let calls = 0
+    const evaluator = new ArrivalEvaluator({
+      rules,
+      settings: DEFAULT_SETTINGS,
+      onJudged: () => {
+        calls++
+        throw new Error('locating failed')
+      },
+    })
+    for (const p of projects) if (p.id !== 1) evaluator.expect(p.id, p.parentId)
+    evaluator.allExpected()
+    evaluator.ready(live)
+    for (const p of projects) {
+      live.projectsById.set(p.id, p)
+      expect(() => evaluator.add(p)).not.toThrow()
+    }
+    // Judging on arrival stopped at the first failure.
+    expect(calls).toBe(1)
+    const audited = [2, 3, 4, 5]
+    const result = evaluator.finish(whole(projects, audited))
+    const expected = evaluate(whole(tree(), audited), rules, DEFAULT_SETTINGS)
+    expect(result.findings).toEqual(expected.findings)
+    expect(result.errors).toEqual([
+      {kind: 'internal', message: 'judging projects as they arrived failed (locating failed); the projects not judged by then were judged at the end', project: null},
+    ])
+  })
 })
