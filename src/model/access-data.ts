@@ -11,7 +11,7 @@
 import type {z} from 'zod'
 
 import * as checks from './payload-checks.js'
-import {type Parser, parser} from './parser.js'
+import {hasOwn, type Parser, parser, validItems} from './parser.js'
 import {joinPointer} from './pointer.js'
 import type * as S from './server-schemas.js'
 import type {AuditModel, Project, ServerData} from './types.js'
@@ -111,19 +111,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-/** The valid items of a listing, each with its index. */
-function items<T>(value: unknown, schema: Parser<T>): {item: T; index: number}[] {
-  if (!Array.isArray(value)) return []
-  const out: {item: T; index: number}[] = []
-  for (let index = 0; index < value.length; index++) {
-    const parsed = schema.safeParse(value[index])
-    if (parsed.success) out.push({item: parsed.data, index})
-  }
-  return out
-}
+/** The valid items of a listing, each with its index; none when the value is not a list. */
+const items = <T>(value: unknown, schema: Parser<T>) => validItems(value, schema) ?? []
 
 function has(data: ServerData | undefined, key: string): data is ServerData {
-  return data !== undefined && Object.prototype.hasOwnProperty.call(data, key)
+  return data !== undefined && hasOwn(data, key)
 }
 
 // ---------------------------------------------------------------- memo per document

@@ -11,7 +11,7 @@
 import type {z} from 'zod'
 
 import * as checks from './payload-checks.js'
-import {type Parser, parser} from './parser.js'
+import {hasOwn, parser, validItems} from './parser.js'
 import {joinPointer} from './pointer.js'
 import type * as S from './server-schemas.js'
 import type {AuditModel, ServerData} from './types.js'
@@ -112,21 +112,6 @@ const ConnectorSchema = parser<z.infer<typeof S.ConnectorSchema>>(checks.isConne
 const ProviderSchema = parser<z.infer<typeof S.ProviderSchema>>(checks.isProvider)
 const TokenSchema = parser<z.infer<typeof S.TokenSchema>>(checks.isToken)
 
-function has(data: ServerData, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(data, key)
-}
-
-/** The valid items of a list, each with its index; null when the value is not a list. */
-function items<T>(value: unknown, schema: Parser<T>): {item: T; index: number}[] | null {
-  if (!Array.isArray(value)) return null
-  const out: {item: T; index: number}[] = []
-  for (let index = 0; index < value.length; index++) {
-    const parsed = schema.safeParse(value[index])
-    if (parsed.success) out.push({item: parsed.data, index})
-  }
-  return out
-}
-
 const blankToNull = (value: string | null | undefined): string | null => (value === null || value === undefined || value.trim() === '' ? null : value)
 
 // ---------------------------------------------------------------- memo per document
@@ -156,15 +141,15 @@ function view<K extends keyof Views>(model: Model, name: K, parse: (data: Server
 /** GET /settings/job-executors, in the server's order (the first applicable executor runs a job); undefined when not read. */
 export function jobExecutorsOf(model: Model): JobExecutor[] | undefined {
   return view(model, 'executors', (data) => {
-    if (!has(data, JOB_EXECUTORS_KEY)) return null
-    const list = items(data[JOB_EXECUTORS_KEY], ExecutorSchema)
+    if (!hasOwn(data, JOB_EXECUTORS_KEY)) return null
+    const list = validItems(data[JOB_EXECUTORS_KEY], ExecutorSchema)
     return list?.map(({item, index}) => toExecutor(item, index, data[JOB_EXECUTORS_KEY] as unknown[])) ?? null
   })
 }
 
 function toExecutor(item: z.infer<typeof S.ExecutorSchema>, index: number, list: unknown[]): JobExecutor {
   const raw = list[index] as Record<string, unknown>
-  const jobMatchKey = (['jobMatch', 'jobRequirement', 'jobAuthorization'] as const).find((key) => has(raw, key)) ?? null
+  const jobMatchKey = (['jobMatch', 'jobRequirement', 'jobAuthorization'] as const).find((key) => hasOwn(raw, key)) ?? null
   const pointer = joinPointer('', JOB_EXECUTORS_KEY, index)
   return {
     pointer,
@@ -183,9 +168,9 @@ function toExecutor(item: z.infer<typeof S.ExecutorSchema>, index: number, list:
 /** GET /settings/groovy-scripts (the content is never kept); undefined when not read. */
 export function groovyScriptsOf(model: Model): GroovyScript[] | undefined {
   return view(model, 'groovy', (data) => {
-    if (!has(data, GROOVY_SCRIPTS_KEY)) return null
+    if (!hasOwn(data, GROOVY_SCRIPTS_KEY)) return null
     return (
-      items(data[GROOVY_SCRIPTS_KEY], GroovySchema)?.map(({item, index}) => ({
+      validItems(data[GROOVY_SCRIPTS_KEY], GroovySchema)?.map(({item, index}) => ({
         pointer: joinPointer('', GROOVY_SCRIPTS_KEY, index),
         name: item.name ?? `#${index + 1}`,
         canBeUsedByBuildJobs: item.canBeUsedByBuildJobs ?? true,
@@ -200,7 +185,7 @@ export function groovyScriptsOf(model: Model): GroovyScript[] | undefined {
 /** GET /settings/system; undefined when not read. */
 export function systemSettingOf(model: Model): SystemSetting | undefined {
   return view(model, 'system', (data) => {
-    if (!has(data, SYSTEM_KEY)) return null
+    if (!hasOwn(data, SYSTEM_KEY)) return null
     const parsed = SystemSchema.safeParse(data[SYSTEM_KEY])
     return parsed.success ? {pointer: joinPointer('', SYSTEM_KEY), serverUrl: blankToNull(parsed.data.serverUrl)} : null
   })
@@ -211,7 +196,7 @@ export function systemSettingOf(model: Model): SystemSetting | undefined {
 /** GET /settings/authenticator: null when the server has none (204), undefined when not read. */
 export function authenticatorOf(model: Model): Authenticator | null | undefined {
   const found = view(model, 'authenticator', (data) => {
-    if (!has(data, AUTHENTICATOR_KEY)) return null
+    if (!hasOwn(data, AUTHENTICATOR_KEY)) return null
     const raw = data[AUTHENTICATOR_KEY]
     if (raw === null) return 'none'
     const parsed = AuthenticatorSchema.safeParse(raw)
@@ -231,9 +216,9 @@ export function authenticatorOf(model: Model): Authenticator | null | undefined 
 /** GET /sso-providers (v13.1.7+) or /settings/sso-connectors (up to v12.0.8); undefined when neither was read. */
 export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
   return view(model, 'sso', (data) => {
-    if (has(data, SSO_PROVIDERS_KEY)) {
+    if (hasOwn(data, SSO_PROVIDERS_KEY)) {
       return (
-        items(data[SSO_PROVIDERS_KEY], ProviderSchema)?.map(({item, index}) => {
+        validItems(data[SSO_PROVIDERS_KEY], ProviderSchema)?.map(({item, index}) => {
           const pointer = joinPointer('', SSO_PROVIDERS_KEY, index)
           return {
             pointer,
@@ -245,9 +230,9 @@ export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
         }) ?? null
       )
     }
-    if (has(data, SSO_CONNECTORS_KEY)) {
+    if (hasOwn(data, SSO_CONNECTORS_KEY)) {
       return (
-        items(data[SSO_CONNECTORS_KEY], ConnectorSchema)?.map(({item, index}) => {
+        validItems(data[SSO_CONNECTORS_KEY], ConnectorSchema)?.map(({item, index}) => {
           const pointer = joinPointer('', SSO_CONNECTORS_KEY, index)
           return {
             pointer,
@@ -278,7 +263,7 @@ export function accessTokensOf(model: Model): AccessToken[] | undefined {
       const match = TOKENS_KEY.exec(key)
       if (!match) continue
       const ownerId = Number(match[1])
-      const tokens = (items(data[key], TokenSchema) ?? []).map(({item, index}) => ({
+      const tokens = (validItems(data[key], TokenSchema) ?? []).map(({item, index}) => ({
         pointer: joinPointer('', key, index),
         id: item.id ?? null,
         name: item.name ?? `#${index + 1}`,

@@ -13,3 +13,19 @@ export interface Parser<T> {
 export function parser<T>(check: (value: unknown) => boolean): Parser<T> {
   return {safeParse: (value) => (check(value) ? {success: true, data: value as T} : {success: false})}
 }
+
+/** The valid items of a listing, each with its index; null when the value is not a list. */
+export function validItems<T>(value: unknown, schema: Parser<T>): {item: T; index: number}[] | null {
+  if (!Array.isArray(value)) return null
+  const out: {item: T; index: number}[] = []
+  for (let index = 0; index < value.length; index++) {
+    const parsed = schema.safeParse(value[index])
+    if (parsed.success) out.push({item: parsed.data, index})
+  }
+  return out
+}
+
+/** Whether the object has `key` of its own (a payload's key, never one inherited from Object.prototype). */
+export function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key)
+}

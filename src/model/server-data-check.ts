@@ -8,6 +8,7 @@
 import {SECURITY_KEY, GROUPS_KEY, USERS_KEY} from './access-data.js'
 import {AUTHENTICATOR_KEY, GROOVY_SCRIPTS_KEY, JOB_EXECUTORS_KEY, SSO_CONNECTORS_KEY, SSO_PROVIDERS_KEY, SYSTEM_KEY} from './admin-data.js'
 import * as checks from './payload-checks.js'
+import {hasOwn} from './parser.js'
 import type {ServerData} from './types.js'
 
 type Check = (value: unknown) => boolean
@@ -48,7 +49,7 @@ export interface UnreadableServerData {
 }
 
 function shapeOf(key: string): Shape | undefined {
-  return Object.prototype.hasOwnProperty.call(EXACT, key) ? EXACT[key] : PATTERNS.find((pattern) => pattern.key.test(key))?.shape
+  return hasOwn(EXACT, key) ? EXACT[key] : PATTERNS.find((pattern) => pattern.key.test(key))?.shape
 }
 
 /** Each document of the server data that cannot be read whole, or has items that cannot be read, by key. */
