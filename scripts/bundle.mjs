@@ -7,11 +7,19 @@
 // One file per part instead of ~400 modules: a start pays for neither module resolution nor hundreds
 // of file reads. dist/src stays as tsc writes it: it is the library (package.json `main`) and what
 // `npm run generate` reads.
-import {rm} from 'node:fs/promises'
+//
+// The files in dist/cli are scripts, not modules: bin/run.js compiles each one as the body of a
+// function (see SCRIPT_PARAMETERS) with node:vm, so that V8's compiled code can be kept in a cache
+// on disk and reused by the next start (Node 20 has no compile cache for modules; on Node 22 and later
+// this is also faster than its compile cache for ES modules). esbuild splits only ES modules, so the
+// bundle is built as ES modules first and each file is then converted: `import`/`export` become
+// require() and module.exports, and every `import(...)` becomes `__import(...)` (bin/run.js: a file
+// of the bundle, else Node's own import()).
+import {mkdir, rm, writeFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {build} from 'esbuild'
+import {build, transform} from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const out = join(root, 'dist', 'cli')
@@ -36,7 +44,7 @@ const englishOnly = {
 }
 
 await rm(out, {recursive: true, force: true})
-await build({
+const result = await build({
   absWorkingDir: root,
   entryPoints: {main: 'dist/src/cli/main.js', commands: 'dist/src/cli/commands.js'},
   outdir: out,
@@ -52,9 +60,32 @@ await build({
   // undici: loaded from node_modules by a live run only. typescript: oclif requires it only to run
   // TypeScript sources, which src/cli/main.ts turns off.
   external: ['undici', 'typescript'],
-  // oclif is CommonJS: its require() calls of Node's modules need a require in the ES module.
-  banner: {js: "import {createRequire as __createRequire} from 'node:module';const require=__createRequire(import.meta.url);"},
   plugins: [englishOnly],
   logLevel: 'warning',
   legalComments: 'none',
+  write: false,
 })
+
+// `import(` as code, not the text "import()" of an error message in oclif.
+const dynamicImport = /\bimport\((?!\))/g
+
+for (const file of result.outputFiles) {
+  if (!file.path.endsWith('.js')) throw new Error(`unexpected bundle output ${file.path}`)
+  // A script has no import.meta (oclif's CommonJS gets the script's require: SCRIPT_PARAMETERS).
+  if (/\bimport\.meta\b/.test(file.text)) throw new Error(`${file.path}: import.meta cannot be converted`)
+  const converted = await transform(file.text, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  })
+  // Safe only if every `import(` of the text is an import expression: with import() turned into
+  // require() by esbuild, none may be left (else one is in a string, a comment or a regular expression).
+  const probe = await transform(converted.code, {format: 'cjs', supported: {'dynamic-import': false}, logLevel: 'error'})
+  if (/\bimport\((?!\))/.test(probe.code)) throw new Error(`${file.path}: "import(" in a string, a comment or a regular expression`)
+  const code = converted.code.replace(dynamicImport, '__import(')
+  await mkdir(dirname(file.path), {recursive: true})
+  await writeFile(file.path, code)
+}
