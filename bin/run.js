@@ -12,7 +12,7 @@
  * V8 or other V8 flags), in a directory writable by others or not ours, or that cannot be written is
  * ignored: the scripts are compiled from their source as without it.
  */
-import {hash} from 'node:crypto'
+import {createHash, hash} from 'node:crypto'
 import {lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import module from 'node:module'
 import {tmpdir} from 'node:os'
@@ -86,11 +86,10 @@ function writeCodeCache(cache) {
   }
 }
 
-function compile(file, source) {
-  const text = PREFIX + source + SUFFIX
-  const key = codeCache && hash('sha256', text)
+function compile(file, bytes) {
+  const key = codeCache && createHash('sha256').update(PREFIX).update(bytes).update(SUFFIX).digest('hex')
   const cachedData = codeCache && cachedCode(codeCache, key)
-  const script = new vm.Script(text, {filename: file, cachedData})
+  const script = new vm.Script(PREFIX + bytes.toString() + SUFFIX, {filename: file, cachedData})
   if (codeCache) {
     codeCache.scripts++
     if (cachedData && !script.cachedDataRejected) codeCache.used++
@@ -109,7 +108,7 @@ function bundled(specifier, dir) {
 function load(file) {
   const known = modules.get(file)
   if (known) return known.exports
-  const run = compile(file, readFileSync(file, 'utf8'))
+  const run = compile(file, readFileSync(file))
   const loaded = {exports: {}}
   modules.set(file, loaded)
   const dir = dirname(file)
