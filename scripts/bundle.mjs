@@ -44,22 +44,41 @@ const englishOnly = {
 }
 
 /**
- * oclif sorts the commands of a plugin by `localeCompare` while it loads (config/plugin.js): the first
- * localeCompare of a process builds ICU's collator, about 10 ms of a snapshot scan that no other code
- * of a scan needs. That order is oclif's internal one (its help sorts by its own comparison), and for
- * command ids (a-z, '-', ':') code-unit order is the same: the bundle sorts by code units instead.
+ * Edits of oclif's source made while bundling (node_modules stays as installed), each for what a
+ * snapshot scan would otherwise pay for and never use. The build fails when a text to replace is not
+ * found (a new oclif: look again).
+ * - config/plugin.js sorts the commands of a plugin by `localeCompare` while it loads: the first
+ *   localeCompare of a process builds ICU's collator (8-12 ms on Node 20, more on Node 26), and nothing
+ *   else on a scan's path needs it. That order is oclif's internal one (its help sorts with its own
+ *   comparison), and for command ids (a-z, '-', ':') code-unit order is the same.
+ * - performance.js and parser/parse.js require node:perf_hooks (its marks are used only when oclif's
+ *   performance tracing is on) and node:readline (for a flag read from standard input) when loaded:
+ *   Node's modules behind them take about 6 ms to load on Node 20. They are required on first use.
  */
-const oclifPlainSort = {
-  name: 'oclif-plain-sort',
+const lazy = (name) => `new Proxy({}, {get: (_, key) => require(${JSON.stringify(name)})[key]})`
+const oclifEdits = {
+  'config/plugin.js': [['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))']],
+  'performance.js': [['const node_perf_hooks_1 = require("node:perf_hooks");', `const node_perf_hooks_1 = ${lazy('node:perf_hooks')};`]],
+  'parser/parse.js': [['const node_readline_1 = require("node:readline");', `const node_readline_1 = ${lazy('node:readline')};`]],
+}
+const oclifLean = {
+  name: 'oclif-lean',
   setup(b) {
-    b.onLoad({filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/}, async (args) => {
-      const text = await readFile(args.path, 'utf8')
-      const sort = '.sort((a, b) => a.id.localeCompare(b.id))'
-      if (!text.includes(sort)) throw new Error(`${args.path}: no "${sort}" to replace (oclif changed: see scripts/bundle.mjs)`)
-      return {contents: text.replace(sort, '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))'), loader: 'js'}
+    b.onLoad({filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/}, async (args) => {
+      const file = args.path.split(/[\\/]@oclif[\\/]core[\\/]lib[\\/]/).pop().split('\\').join('/')
+      const edits = oclifEdits[file]
+      if (!edits) return undefined
+      let text = await readFile(args.path, 'utf8')
+      for (const [from, to] of edits) {
+        if (!text.includes(from)) throw new Error(`${args.path}: no "${from}" to replace (oclif changed: see scripts/bundle.mjs)`)
+        text = text.replace(from, to)
+      }
+      edited.add(file)
+      return {contents: text, loader: 'js'}
     })
   },
 }
+const edited = new Set()
 
 await rm(out, {recursive: true, force: true})
 const result = await build({
@@ -78,11 +97,14 @@ const result = await build({
   // undici: loaded from node_modules by a live run only. typescript: oclif requires it only to run
   // TypeScript sources, which src/cli/main.ts turns off.
   external: ['undici', 'typescript'],
-  plugins: [englishOnly, oclifPlainSort],
+  plugins: [englishOnly, oclifLean],
   logLevel: 'warning',
   legalComments: 'none',
   write: false,
 })
+
+const missed = Object.keys(oclifEdits).filter((file) => !edited.has(file))
+if (missed.length > 0) throw new Error(`oclif's ${missed.join(', ')} not bundled: see oclifEdits in scripts/bundle.mjs`)
 
 // `import(` as code, not the text "import()" of an error message in oclif.
 const dynamicImport = /\bimport\((?!\))/g
