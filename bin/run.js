@@ -12,16 +12,16 @@
  * V8 or other V8 flags), in a directory writable by others or not ours, or that cannot be written is
  * ignored: the scripts are compiled from their source as without it.
  */
-import {createHash, hash} from 'node:crypto'
-import {lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
-import module from 'node:module'
-import {tmpdir} from 'node:os'
-import {dirname, join, resolve, sep} from 'node:path'
-import {fileURLToPath} from 'node:url'
-import vm from 'node:vm'
-
-// Node 22.1 and later: undici (loaded by a live run from node_modules) is compiled once and cached.
-module.enableCompileCache?.()
+// Node's modules through process.getBuiltinModule, not `import`: importing one as an ES module reads
+// all its exports, which loads what they hide behind getters (node:crypto's webcrypto, node:fs's
+// streams): several milliseconds of a start on Node 26.
+const {createHash, hash} = process.getBuiltinModule('node:crypto')
+const {lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} = process.getBuiltinModule('node:fs')
+const module = process.getBuiltinModule('node:module')
+const {tmpdir} = process.getBuiltinModule('node:os')
+const {dirname, join, resolve} = process.getBuiltinModule('node:path')
+const {fileURLToPath} = process.getBuiltinModule('node:url')
+const vm = process.getBuiltinModule('node:vm')
 
 const BUNDLE = fileURLToPath(new URL('../dist/cli/', import.meta.url))
 // What a script of the bundle is given (scripts/bundle.mjs writes them for these).
@@ -104,6 +104,14 @@ function bundled(specifier, dir) {
   return path?.startsWith(BUNDLE) ? path : undefined
 }
 
+/** Node's require for the scripts of a directory (made on first use: a scan needs it in two scripts). */
+const nodeRequires = new Map()
+function nodeRequire(dir) {
+  let found = nodeRequires.get(dir)
+  if (!found) nodeRequires.set(dir, (found = module.createRequire(join(dir, 'noop.js'))))
+  return found
+}
+
 /** Runs a script of the bundle once and returns its exports. */
 function load(file) {
   const known = modules.get(file)
@@ -112,13 +120,14 @@ function load(file) {
   const loaded = {exports: {}}
   modules.set(file, loaded)
   const dir = dirname(file)
-  const nodeRequire = module.createRequire(file)
   const require = (id) => {
     const own = bundled(id, dir)
-    return own ? load(own) : nodeRequire(id)
+    if (own) return load(own)
+    // A package from node_modules (undici, for a live run): Node 22.1 and later cache its compiled code.
+    if (!module.isBuiltin(id)) module.enableCompileCache?.()
+    return nodeRequire(dir)(id)
   }
-  require.resolve = nodeRequire.resolve
-  require.main = nodeRequire.main
+  require.resolve = (id, options) => nodeRequire(dir).resolve(id, options)
   // import(): a file of the bundle (a chunk, or oclif importing the command map) is a script; anything
   // else (a rule plugin) is an ES module for Node to load.
   const importer = (specifier) => {
