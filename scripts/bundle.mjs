@@ -53,11 +53,18 @@ const englishOnly = {
  *   comparison), and for command ids (a-z, '-', ':') code-unit order is the same.
  * - performance.js and parser/parse.js require node:perf_hooks (its marks are used only when oclif's
  *   performance tracing is on) and node:readline (for a flag read from standard input) when loaded:
- *   Node's modules behind them take about 6 ms to load on Node 20. They are required on first use.
+ *   Node's modules behind them take about 6 ms to load on Node 20. config/plugin.js and
+ *   config/plugin-loader.js require tinyglobby (with fdir and picomatch: to find command files, which
+ *   the explicit command map makes unnecessary) and minimatch (for plugin name patterns; there are no
+ *   plugins). All four are required on first use instead.
  */
 const lazy = (name) => `new Proxy({}, {get: (_, key) => require(${JSON.stringify(name)})[key]})`
 const oclifEdits = {
-  'config/plugin.js': [['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))']],
+  'config/plugin.js': [
+    ['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))'],
+    ['const tinyglobby_1 = require("tinyglobby");', `const tinyglobby_1 = ${lazy('tinyglobby')};`],
+  ],
+  'config/plugin-loader.js': [['const minimatch_1 = require("minimatch");', `const minimatch_1 = ${lazy('minimatch')};`]],
   'performance.js': [['const node_perf_hooks_1 = require("node:perf_hooks");', `const node_perf_hooks_1 = ${lazy('node:perf_hooks')};`]],
   'parser/parse.js': [['const node_readline_1 = require("node:readline");', `const node_readline_1 = ${lazy('node:readline')};`]],
 }
