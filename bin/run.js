@@ -15,7 +15,7 @@
 'use strict'
 // A CommonJS script (bin/package.json): starting an ES module would first set up Node's ES module
 // loader, about 9 ms of CPU on Node 20 that nothing here needs.
-const {createHash, hash} = require('node:crypto')
+const {hash} = require('node:crypto')
 const {lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} = require('node:fs')
 const nodeModule = require('node:module')
 const {tmpdir} = require('node:os')
@@ -25,10 +25,8 @@ const vm = require('node:vm')
 
 const ROOT = join(__dirname, '..')
 const BUNDLE = join(ROOT, 'dist', 'cli') + sep
-// What a script of the bundle is given (scripts/bundle.mjs writes them for these).
-const SCRIPT_PARAMETERS = 'exports, require, module, __filename, __dirname, __import'
-const PREFIX = `(function (${SCRIPT_PARAMETERS}) {'use strict';`
-const SUFFIX = '\n})'
+// How every script of the bundle starts (scripts/bundle.mjs): a function of what it is given.
+const SCRIPT_START = "(function (exports, require, module, __filename, __dirname, __import) {'use strict';"
 const DIGEST = 32
 
 const codeCache = openCodeCache(process.env.ONEDEV_AUDIT_CODE_CACHE)
@@ -88,9 +86,11 @@ function writeCodeCache(cache) {
 }
 
 function compile(file, bytes) {
-  const key = codeCache && createHash('sha256').update(PREFIX).update(bytes).update(SUFFIX).digest('hex')
+  const source = bytes.toString()
+  if (!source.startsWith(SCRIPT_START)) throw new Error(`${file} is not a script of this bundle: run npm run build`)
+  const key = codeCache && hash('sha256', bytes)
   const cachedData = codeCache && cachedCode(codeCache, key)
-  const script = new vm.Script(PREFIX + bytes.toString() + SUFFIX, {filename: file, cachedData})
+  const script = new vm.Script(source, {filename: file, cachedData})
   if (codeCache) {
     codeCache.scripts++
     if (cachedData && !script.cachedDataRejected) codeCache.used++

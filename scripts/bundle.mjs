@@ -8,10 +8,10 @@
 // of file reads. dist/src stays as tsc writes it: it is the library (package.json `main`) and what
 // `npm run generate` reads.
 //
-// The files in dist/cli are scripts, not modules: bin/run.js compiles each one as the body of a
-// function (see SCRIPT_PARAMETERS) with node:vm, so that V8's compiled code can be kept in a cache
-// on disk and reused by the next start (Node 20 has no compile cache for modules; on Node 22 and later
-// this is also faster than its compile cache for ES modules). esbuild splits only ES modules, so the
+// The files in dist/cli are scripts, not modules: each one is a function expression of what bin/run.js
+// gives it (SCRIPT_START, here and there), compiled by bin/run.js with node:vm so that V8's compiled
+// code can be kept in a cache on disk and reused by the next start (Node 20 has no compile cache for
+// modules; on Node 22 and later this is also faster than its compile cache for ES modules). esbuild splits only ES modules, so the
 // bundle is built as ES modules first and each file is then converted: `import`/`export` become
 // require() and module.exports, and every `import(...)` becomes `__import(...)` (bin/run.js: a file
 // of the bundle, else Node's own import()).
@@ -113,12 +113,15 @@ const result = await build({
 const missed = Object.keys(oclifEdits).filter((file) => !edited.has(file))
 if (missed.length > 0) throw new Error(`oclif's ${missed.join(', ')} not bundled: see oclifEdits in scripts/bundle.mjs`)
 
+// Keep in step with bin/run.js.
+const SCRIPT_START = "(function (exports, require, module, __filename, __dirname, __import) {'use strict';"
+
 // `import(` as code, not the text "import()" of an error message in oclif.
 const dynamicImport = /\bimport\((?!\))/g
 
 for (const file of result.outputFiles) {
   if (!file.path.endsWith('.js')) throw new Error(`unexpected bundle output ${file.path}`)
-  // A script has no import.meta (oclif's CommonJS gets the script's require: SCRIPT_PARAMETERS).
+  // A script has no import.meta (oclif's CommonJS gets the script's require: SCRIPT_START).
   if (/\bimport\.meta\b/.test(file.text)) throw new Error(`${file.path}: import.meta cannot be converted`)
   const converted = await transform(file.text, {
     format: 'cjs',
@@ -134,5 +137,5 @@ for (const file of result.outputFiles) {
   if (/\bimport\((?!\))/.test(probe.code)) throw new Error(`${file.path}: "import(" in a string, a comment or a regular expression`)
   const code = converted.code.replace(dynamicImport, '__import(')
   await mkdir(dirname(file.path), {recursive: true})
-  await writeFile(file.path, code)
+  await writeFile(file.path, `${SCRIPT_START}${code}\n})`)
 }
