@@ -80,7 +80,9 @@ function writeCodeCache(cache) {
       renameSync(temporary, file)
       cache.written = (cache.written ?? 0) + 1
     } catch {
-      rmSync(temporary, {force: true})
+      try {
+        rmSync(temporary, {force: true})
+      } catch {}
     }
   }
 }

@@ -87,6 +87,15 @@ describe('the code cache', () => {
     expect(result.stderr).not.toContain('debug: code cache')
   })
 
+  it('that cannot be written is no error', async () => {
+    const file = join(root, 'a-file')
+    await writeFile(file, 'not a directory')
+    const reference = await scan(root)
+    const result = await scan(join(file, 'cache'))
+    expect(result).toMatchObject({code: reference.code, report: reference.report, used: 0, written: 0})
+    expect(result.line).toBeDefined()
+  })
+
   it.skipIf(process.platform === 'win32')('is ignored in a directory others can write to', async () => {
     await scan(root)
     const files = await cacheFiles(root)
