@@ -29,6 +29,7 @@ import {
 } from '../model/access-data.js'
 import type {Severity} from '../report/report-types.js'
 import type {AuditModel, BranchProtection, JobSecret, Project, Role} from '../model/types.js'
+import {RecentMemo} from '../util/recent.js'
 import type {CheckedRef} from './checked-refs.js'
 import {assessSecretAuthorization, branchTruth, type JobMatchExpression} from './job-match.js'
 import {pathMatcher} from './matchers.js'
@@ -403,6 +404,22 @@ export const BUILD_SPEC = '.onedev-buildspec.yml'
 /** What a principal with code write can do on one branch under the protection that applies to them. */
 export function branchAccess(project: Project, ancestors: Project[], branch: string, principal: PrincipalAccess, semantics: ProtectionSemantics): BranchAccess {
   const hierarchy = branchProtectionHierarchy(project, ancestors)
+  // Asked per principal, branch and secret by both access rules of a project: answered once. Results
+  // are shared, so callers must not modify them.
+  const byPrincipal = accessMemo.get(hierarchy, () => new Map())
+  const key = principal as object
+  let byBranch = byPrincipal.get(key)
+  if (!byBranch) byPrincipal.set(key, (byBranch = new Map()))
+  const known = byBranch.get(branch)
+  if (known && known.semantics === semantics) return known.value
+  const value = computeBranchAccess(hierarchy, branch, principal, semantics)
+  byBranch.set(branch, {semantics, value})
+  return value
+}
+
+const accessMemo = new RecentMemo<object, Map<object, Map<string, {semantics: ProtectionSemantics; value: BranchAccess}>>>(2)
+
+function computeBranchAccess(hierarchy: Hierarchy<BranchProtection>, branch: string, principal: PrincipalAccess, semantics: ProtectionSemantics): BranchAccess {
   const effective = effectiveBranchProtectionWhen(hierarchy, branch, (m) => userMatchApplies(m, principal), semantics)
   if (!effective) return {effective, pushWithoutReview: true, buildSpecWithoutReview: true, forcePush: true, delete: true, create: true}
   const pushWithoutReview = !hasReviewers(effective.reviewRequirement) && effective.jobNames.length === 0
@@ -727,6 +744,14 @@ export function projectAccess(
  * ancestor was not read (the rules that need them stay silent).
  */
 export function codeWriters(model: AuditModel, project: Project, ancestors: Project[]): PrincipalAccess[] | undefined {
+  // Both access rules of a project ask (the engine hands them the same ancestors list): computed once.
+  const entry = writersMemo.get(ancestors, () => ({model, project, value: computeCodeWriters(model, project, ancestors)}))
+  return entry.model === model && entry.project === project ? entry.value : computeCodeWriters(model, project, ancestors)
+}
+
+const writersMemo = new RecentMemo<Project[], {model: AuditModel; project: Project; value: PrincipalAccess[] | undefined}>(2)
+
+function computeCodeWriters(model: AuditModel, project: Project, ancestors: Project[]): PrincipalAccess[] | undefined {
   if (chainAuthorizations(model, project).missing.size > 0) return undefined
   const hierarchy = branchProtectionHierarchy(project, ancestors)
   return principalsOf(model, project, protectionUserNames(hierarchy)).filter((p) => p.kind !== 'anonymous' && canWriteCode(p))
