@@ -752,6 +752,9 @@ export function codeWriters(model: AuditModel, project: Project, ancestors: Proj
 const writersMemo = new RecentMemo<Project[], {model: AuditModel; project: Project; value: PrincipalAccess[] | undefined}>(2)
 
 function computeCodeWriters(model: AuditModel, project: Project, ancestors: Project[]): PrincipalAccess[] | undefined {
+  // Without the server data document no group or user authorizations were read (a snapshot of 10,000
+  // projects without access data: the chains were 40 ms of building and keeping lists for nothing).
+  if (!model.serverData) return undefined
   if (chainAuthorizations(model, project).missing.size > 0) return undefined
   const hierarchy = branchProtectionHierarchy(project, ancestors)
   return principalsOf(model, project, protectionUserNames(hierarchy)).filter((p) => p.kind !== 'anonymous' && canWriteCode(p))
