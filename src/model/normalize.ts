@@ -114,6 +114,29 @@ export function describeIssues(subject: string, issues: readonly PayloadIssue[])
 
 // ---------------------------------------------------------------- project setting: validation
 
+/**
+ * Whether a (redacted) project setting payload is valid, by the generated checks alone: true exactly
+ * when projectSettingIssues finds none. Synchronous and allocation-free, for the common case.
+ */
+export function projectSettingPasses(raw: unknown): boolean {
+  if (!isObject(raw) || !checks.isProjectSetting(raw)) return false
+  const contributed = own(raw, 'contributedSettings')
+  if (contributed === undefined || contributed === null) return true
+  if (Array.isArray(contributed)) {
+    for (let key = 0; key < contributed.length; key++) if (!contributedPasses(key, contributed[key])) return false
+    return true
+  }
+  if (!isObject(contributed)) return false
+  for (const key of Object.keys(contributed)) if (!contributedPasses(key, contributed[key])) return false
+  return true
+}
+
+function contributedPasses(key: string | number, item: unknown): boolean {
+  if (item === null) return true
+  if (!isObject(item)) return false
+  return notificationChannel(key, item) === null || checks.isNotificationSetting(item)
+}
+
 /** Every type error of a (redacted) project setting payload of either generation. */
 export async function projectSettingIssues(raw: unknown): Promise<PayloadIssue[]> {
   if (!isObject(raw)) return [{pointer: '', message: `expected object, got ${jsonTypeName(raw)}`}]
