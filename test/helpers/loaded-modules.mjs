@@ -1,9 +1,16 @@
-// Preloaded with `node --import` by test/cli/startup.test.ts: appends the URL of every module the
-// CLI imports (ES modules; what CommonJS modules require is not seen) to the file named by
-// LOADED_MODULES_FILE, one a line, and at exit the line `zod` when zod was loaded (bundled, it has
-// no URL of its own; it leaves its global configuration behind).
+// Preloaded with `node --import` by test/cli/startup.test.ts: appends to the file named by
+// LOADED_MODULES_FILE, one URL a line, every ES module the CLI imports, every script of the bundle
+// bin/run.js compiles (node:vm, dist/cli) and, at exit, every CommonJS module Node loaded (undici);
+// and the line `zod` when zod was loaded (bundled, it has no file of its own; it leaves its global
+// configuration behind).
 import {appendFileSync} from 'node:fs'
-import {register} from 'node:module'
+import {createRequire, register} from 'node:module'
+import {pathToFileURL} from 'node:url'
+import vm from 'node:vm'
+
+const log = (line) => {
+  if (process.env.LOADED_MODULES_FILE) appendFileSync(process.env.LOADED_MODULES_FILE, line + '\n')
+}
 
 register(
   'data:text/javascript,' +
@@ -16,6 +23,14 @@ export async function resolve(specifier, context, next) {
 }`),
 )
 
+vm.Script = new Proxy(vm.Script, {
+  construct(target, args, newTarget) {
+    if (typeof args[1]?.filename === 'string') log(pathToFileURL(args[1].filename).href)
+    return Reflect.construct(target, args, newTarget)
+  },
+})
+
 process.on('exit', () => {
-  if (process.env.LOADED_MODULES_FILE && globalThis.__zod_globalConfig !== undefined) appendFileSync(process.env.LOADED_MODULES_FILE, 'zod\n')
+  for (const file of Object.keys(createRequire(import.meta.url).cache)) log(pathToFileURL(file).href)
+  if (globalThis.__zod_globalConfig !== undefined) log('zod')
 })
