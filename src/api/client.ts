@@ -149,27 +149,6 @@ function errorCode(error: unknown): string | undefined {
   return cause === undefined ? undefined : errorCode(cause)
 }
 
-/** Stops reading a body: closes the connection; the abort it causes is expected, not an error. */
-function discard(body: Dispatcher.ResponseData['body']): void {
-  body.on('error', () => {})
-  body.destroy()
-}
-
-async function readBody(body: Dispatcher.ResponseData['body'], limit: number): Promise<{bytes: Buffer; overflow: boolean}> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    if (size + chunk.length > limit) {
-      chunks.push(chunk.subarray(0, limit - size))
-      discard(body)
-      return {bytes: Buffer.concat(chunks), overflow: true}
-    }
-    size += chunk.length
-    chunks.push(chunk)
-  }
-  return {bytes: Buffer.concat(chunks), overflow: false}
-}
-
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
@@ -359,61 +338,154 @@ export function createClient(options: ClientOptions): ApiClient {
     return {error: {kind: 'interrupted', message: `${method} ${path}: interrupted`, path}, retryable: false, label: 'interrupted'}
   }
 
+  // Requests in flight, each aborted at once when the run is interrupted (one listener for all).
+  const inFlight = new Set<Receiver>()
+  options.signal?.addEventListener(
+    'abort',
+    () => {
+      for (const receiver of inFlight) receiver.cancel()
+    },
+    {once: true},
+  )
+
   async function attempt(request: Exchange, path: string, display: string): Promise<{answer: Answer} | {failure: Failure}> {
-    return gate(async () => {
-      if (options.signal?.aborted) return {failure: interrupted(request.method, path)}
+    return gate(() => {
+      if (options.signal?.aborted) return Promise.resolve({failure: interrupted(request.method, path)})
       const budget = Math.min(timeoutMs, remaining())
       if (budget <= 0) {
-        return {
+        return Promise.resolve({
           failure: {
             error: {kind: 'timeout', message: `${request.method} ${path}: the overall deadline of ${options.deadlineMs} ms was reached`, path},
             retryable: false,
             label: 'deadline',
           },
-        }
-      }
-      const timer = {fired: false, byDeadline: budget < timeoutMs, budget}
-      const abort = new AbortController()
-      const handle = setTimeout(() => {
-        timer.fired = true
-        abort.abort()
-      }, budget)
-      const cancel = () => abort.abort()
-      options.signal?.addEventListener('abort', cancel, {once: true})
-      const started = Date.now()
-      requestCount++
-      try {
-        const response = await dispatcher.request({
-          origin,
-          path: basePath + display,
-          method: request.method,
-          headers: request.body === undefined ? headers : {...headers, 'content-type': 'application/json'},
-          body: request.body,
-          signal: abort.signal,
         })
-        const contentType = headerValue(response.headers['content-type']) ?? ''
-        const retryAfter = headerValue(response.headers['retry-after'])
-        const success = response.statusCode === 200 || response.statusCode === 204
-        const limit = success ? request.limit : ERROR_BODY_BYTES
-        const declared = Number(headerValue(response.headers['content-length']))
-        if (success && Number.isFinite(declared) && declared > limit) {
-          discard(response.body)
-          debug?.(`${request.method} ${display} ${response.statusCode} too-large ${Date.now() - started}ms`)
-          return {failure: tooLarge(request.method, path, response.statusCode)}
-        }
-        const read = await readBody(response.body, limit)
-        debug?.(`${request.method} ${display} ${response.statusCode} ${Date.now() - started}ms`)
-        if (read.overflow && success) return {failure: tooLarge(request.method, path, response.statusCode)}
-        return {answer: {status: response.statusCode, contentType, body: read.bytes, retryAfter}}
-      } catch (error) {
-        const failure = options.signal?.aborted ? interrupted(request.method, path) : failureOf(request.method, path, error, timer)
-        debug?.(`${request.method} ${display} ${failure.label} ${Date.now() - started}ms`)
-        return {failure}
-      } finally {
-        clearTimeout(handle)
-        options.signal?.removeEventListener('abort', cancel)
       }
+      requestCount++
+      return new Promise((resolve) => {
+        const receiver = new Receiver(request, path, display, budget, budget < timeoutMs, resolve)
+        inFlight.add(receiver)
+        try {
+          dispatcher.dispatch(
+            {
+              origin,
+              path: basePath + display,
+              method: request.method,
+              headers: request.body === undefined ? headers : {...headers, 'content-type': 'application/json'},
+              body: request.body,
+            },
+            receiver,
+          )
+        } catch (error) {
+          receiver.onResponseError(undefined, error as Error)
+        }
+      })
     })
+  }
+
+  /**
+   * One attempt's answer, read straight from undici's dispatcher (no stream, no AbortSignal): the
+   * body is gathered up to its limit, and the attempt is cut off when its budget (the timeout, or
+   * what is left of the overall deadline) runs out, headers and body together, or on interruption.
+   */
+  class Receiver implements Dispatcher.DispatchHandler {
+    private controller: Dispatcher.DispatchController | undefined
+    private readonly timer: ReturnType<typeof setTimeout>
+    private readonly started = Date.now()
+    private settled = false
+    private status = 0
+    private contentType = ''
+    private retryAfter: string | undefined
+    private limit = 0
+    private chunks: Buffer[] = []
+    private size = 0
+
+    constructor(
+      private readonly request: Exchange,
+      private readonly path: string,
+      private readonly display: string,
+      private readonly budget: number,
+      private readonly byDeadline: boolean,
+      private readonly resolve: (outcome: {answer: Answer} | {failure: Failure}) => void,
+    ) {
+      this.timer = setTimeout(() => this.stop(this.timedOut()), budget)
+    }
+
+    onRequestStart(controller: Dispatcher.DispatchController): void {
+      this.controller = controller
+      // Settled before undici started it (timed out or interrupted while connecting): abort it now.
+      if (this.settled) controller.abort(new Error('abandoned'))
+    }
+
+    onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, responseHeaders: Record<string, string | string[] | undefined>): void {
+      // 1xx interim answers are not the answer.
+      if (this.settled || statusCode < 200) return
+      this.status = statusCode
+      this.contentType = headerValue(responseHeaders['content-type']) ?? ''
+      this.retryAfter = headerValue(responseHeaders['retry-after'])
+      const success = statusCode === 200 || statusCode === 204
+      this.limit = success ? this.request.limit : ERROR_BODY_BYTES
+      const declared = Number(headerValue(responseHeaders['content-length']))
+      if (success && Number.isFinite(declared) && declared > this.limit) this.stop(tooLarge(this.request.method, this.path, statusCode), `${statusCode} too-large`)
+    }
+
+    onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+      if (this.settled) return
+      if (this.size + chunk.length > this.limit) {
+        if (this.status === 200 || this.status === 204) {
+          this.stop(tooLarge(this.request.method, this.path, this.status), String(this.status))
+          return
+        }
+        this.chunks.push(chunk.subarray(0, this.limit - this.size))
+        this.size = this.limit
+        this.finish()
+        this.controller?.abort(new Error('enough'))
+        return
+      }
+      this.size += chunk.length
+      this.chunks.push(chunk)
+    }
+
+    onResponseEnd(): void {
+      if (!this.settled) this.finish()
+    }
+
+    onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+      if (this.settled) return
+      const failure = options.signal?.aborted ? interrupted(this.request.method, this.path) : failureOf(this.request.method, this.path, error, {fired: false, byDeadline: this.byDeadline, budget: this.budget})
+      this.settle({failure}, failure.label)
+    }
+
+    /** The run was interrupted: the request is cancelled. */
+    cancel(): void {
+      this.stop(interrupted(this.request.method, this.path))
+    }
+
+    private timedOut(): Failure {
+      return failureOf(this.request.method, this.path, undefined, {fired: true, byDeadline: this.byDeadline, budget: this.budget})
+    }
+
+    /** Ends the attempt with a failure and closes its connection (the abort's own error is expected). */
+    private stop(failure: Failure, label = failure.label): void {
+      if (this.settled) return
+      this.settle({failure}, label)
+      this.controller?.abort(new Error('abandoned'))
+    }
+
+    private finish(): void {
+      const chunks = this.chunks
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size)
+      this.chunks = []
+      this.settle({answer: {status: this.status, contentType: this.contentType, body, retryAfter: this.retryAfter}}, String(this.status))
+    }
+
+    private settle(outcome: {answer: Answer} | {failure: Failure}, label: string): void {
+      this.settled = true
+      clearTimeout(this.timer)
+      inFlight.delete(this)
+      debug?.(`${this.request.method} ${this.display} ${label} ${Date.now() - this.started}ms`)
+      this.resolve(outcome)
+    }
   }
 
   function tooLarge(method: Method, path: string, status: number): Failure {

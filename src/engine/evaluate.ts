@@ -59,8 +59,12 @@ export function serverKey(model: Pick<AuditModel, 'server'>): string {
  * among themselves (the first one has none, so its fingerprint is the same as when it is alone).
  */
 export function fingerprintOf(parts: {ruleId: string; server: string; owner: string; subject: string; key?: string; occurrence?: number}): string {
-  const text = [parts.ruleId, parts.server, parts.owner, parts.subject, parts.key ?? ''].join('\n')
-  const occurrence = parts.occurrence ?? 1
+  return fingerprintFor(parts.ruleId, parts.server, parts.owner, parts.subject, parts.key, parts.occurrence ?? 1)
+}
+
+/** fingerprintOf without the object (asked once per finding). */
+function fingerprintFor(ruleId: string, server: string, owner: string, subject: string, key: string | undefined, occurrence: number): string {
+  const text = `${ruleId}\n${server}\n${owner}\n${subject}\n${key ?? ''}`
   return hash('sha256', occurrence > 1 ? `${text}\n#${occurrence}` : text, 'hex').slice(0, 32)
 }
 
@@ -255,12 +259,11 @@ function flat(text: string): string {
 /** `counts`: how many findings so far had each fingerprint, where identical ones are possible. */
 function toFinding(draft: FindingDraft, active: ActiveRule, target: Target, model: AuditModel, server: string, counts: Map<string, number> | undefined): Finding {
   const ruleId = active.rule.meta.id
-  const identity = {ruleId, server, owner: target.owner, subject: draft.subject, key: draft.key}
-  let fingerprint = fingerprintOf(identity)
+  let fingerprint = fingerprintFor(ruleId, server, target.owner, draft.subject, draft.key, 1)
   if (counts) {
     const occurrence = (counts.get(fingerprint) ?? 0) + 1
     counts.set(fingerprint, occurrence)
-    if (occurrence > 1) fingerprint = fingerprintOf({...identity, occurrence})
+    if (occurrence > 1) fingerprint = fingerprintFor(ruleId, server, target.owner, draft.subject, draft.key, occurrence)
   }
   const finding: Finding = {
     ruleId,

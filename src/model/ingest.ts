@@ -6,7 +6,7 @@
  * or `internal` for a bug), and the rest of the audit goes on.
  */
 import {oneLine} from '../util/escape.js'
-import {describeIssues, jsonTypeName, normalizeProjectSetting, normalizeRole, payloadSchema, projectSettingIssues, schemaIssues} from './normalize.js'
+import {describeIssues, jsonTypeName, normalizeProjectSetting, normalizeRole, payloadSchema, projectSettingIssues, projectSettingPasses, schemaIssues} from './normalize.js'
 import {isProjectListItem, isRole} from './payload-checks.js'
 import {joinPointer} from './pointer.js'
 import {redactDeep, redactOwned} from './redact.js'
@@ -40,15 +40,38 @@ export interface IngestOptions {
 
 const redactIngested = (raw: unknown, path: (string | number)[], options: IngestOptions) => (options.owned ? redactOwned(raw, path) : redactDeep(raw, path))
 
+/** A project setting, ingested: its redacted raw payload, the normalized setting (null if invalid), its errors. */
+export interface IngestedSetting {
+  raw: unknown
+  setting: ProjectSetting | null
+  errors: AuditError[]
+}
+
 /** A project setting payload of either generation → redacted raw + normalized setting (null if invalid). */
-export async function ingestProjectSetting(
-  raw: unknown,
-  project: ProjectRef,
-  options: IngestOptions = {},
-): Promise<{raw: unknown; setting: ProjectSetting | null; errors: AuditError[]}> {
+export async function ingestProjectSetting(raw: unknown, project: ProjectRef, options: IngestOptions = {}): Promise<IngestedSetting> {
+  const now = ingestProjectSettingNow(raw, project, options)
+  return 'failed' in now ? settingIssues(now.failed, project) : now
+}
+
+/**
+ * ingestProjectSetting without waiting, for the common case: the setting redacted and, when it passes
+ * the generated checks, normalized. A payload that fails them comes back as `failed` (redacted: hand it
+ * to ingestProjectSetting, which redacts again idempotently, for zod's issues). Never throws.
+ */
+export function ingestProjectSettingNow(raw: unknown, project: ProjectRef, options: IngestOptions = {}): IngestedSetting | {failed: unknown} {
   let redacted: unknown = null
   try {
     redacted = redactIngested(raw, [], options)
+    if (!projectSettingPasses(redacted)) return {failed: redacted}
+    return {raw: redacted, setting: normalizeProjectSetting(redacted), errors: []}
+  } catch (error) {
+    return {raw: redacted, setting: null, errors: [internalError(describeProject(project), error, project)]}
+  }
+}
+
+/** A redacted setting that failed its generated checks: zod's issues as its error (none: it is normalized after all). */
+async function settingIssues(redacted: unknown, project: ProjectRef): Promise<IngestedSetting> {
+  try {
     const issues = await projectSettingIssues(redacted)
     if (issues.length > 0) {
       const error: AuditError = {
@@ -78,7 +101,7 @@ export async function ingestRoles(raw: unknown[], options: IngestOptions = {}): 
     try {
       const item = redactIngested(raw[index], [index], options)
       redacted.push(item)
-      const issues = await schemaIssues(isRole, () => payloadSchema('RoleSchema'), item, item)
+      const issues = isRole(item) ? [] : await schemaIssues(isRole, () => payloadSchema('RoleSchema'), item, item)
       if (issues.length > 0) {
         const pointer = joinPointer('', index) + issues[0]!.pointer
         errors.push({kind: 'invalid-payload', message: describeIssues(subject, issues), pointer})

@@ -12,7 +12,7 @@ import type {z} from 'zod'
 import {oneLine} from '../util/escape.js'
 import * as checks from './payload-checks.js'
 import {EXPECTED_INTEGER} from './parser.js'
-import {joinPointer, pointerOf, resolvePointer} from './pointer.js'
+import {joinPointer, pointerOf, resolvePointer, sharedPointer} from './pointer.js'
 import {redactUrl} from './redact.js'
 import type * as schemas from './schemas.js'
 import type {
@@ -114,6 +114,29 @@ export function describeIssues(subject: string, issues: readonly PayloadIssue[])
 
 // ---------------------------------------------------------------- project setting: validation
 
+/**
+ * Whether a (redacted) project setting payload is valid, by the generated checks alone: true exactly
+ * when projectSettingIssues finds none. Synchronous and allocation-free, for the common case.
+ */
+export function projectSettingPasses(raw: unknown): boolean {
+  if (!isObject(raw) || !checks.isProjectSetting(raw)) return false
+  const contributed = own(raw, 'contributedSettings')
+  if (contributed === undefined || contributed === null) return true
+  if (Array.isArray(contributed)) {
+    for (let key = 0; key < contributed.length; key++) if (!contributedPasses(key, contributed[key])) return false
+    return true
+  }
+  if (!isObject(contributed)) return false
+  for (const key of Object.keys(contributed)) if (!contributedPasses(key, contributed[key])) return false
+  return true
+}
+
+function contributedPasses(key: string | number, item: unknown): boolean {
+  if (item === null) return true
+  if (!isObject(item)) return false
+  return notificationChannel(key, item) === null || checks.isNotificationSetting(item)
+}
+
 /** Every type error of a (redacted) project setting payload of either generation. */
 export async function projectSettingIssues(raw: unknown): Promise<PayloadIssue[]> {
   if (!isObject(raw)) return [{pointer: '', message: `expected object, got ${jsonTypeName(raw)}`}]
@@ -165,12 +188,11 @@ function notificationChannel(key: string | number, item: Json): string | null {
 /** 'legacy' when the payload carries any 8.0.x-era marker, else 'current'. */
 export function detectGeneration(raw: unknown): PayloadGeneration {
   if (!isObject(raw)) return 'current'
-  const protections = [own(raw, 'branchProtections'), own(raw, 'tagProtections')].flatMap((list) => (Array.isArray(list) ? list : []))
-  if (protections.some((protection) => has(protection, 'signatureRequired'))) return 'legacy'
+  if (anyHas(own(raw, 'branchProtections'), 'signatureRequired') || anyHas(own(raw, 'tagProtections'), 'signatureRequired')) return 'legacy'
   const buildSetting = own(raw, 'buildSetting')
   if (has(buildSetting, 'actionAuthorizations')) return 'legacy'
   const secrets = own(buildSetting, 'jobSecrets')
-  if (Array.isArray(secrets) && secrets.some((secret) => has(secret, 'authorizedBranches'))) return 'legacy'
+  if (anyHas(secrets, 'authorizedBranches')) return 'legacy'
   const notifications = own(raw, 'notifications')
   if (notifications !== undefined && notifications !== null) return 'legacy'
   const contributed = own(raw, 'contributedSettings')
@@ -178,10 +200,17 @@ export function detectGeneration(raw: unknown): PayloadGeneration {
   if (Array.isArray(contributed)) {
     for (const item of contributed) {
       const list = own(item, 'notifications')
-      if (Array.isArray(list) && list.some((entry) => has(entry, 'channelNotification'))) return 'legacy'
+      if (anyHas(list, 'channelNotification')) return 'legacy'
     }
   }
   return 'current'
+}
+
+/** Whether `list` is an array with an object that has `key` of its own. */
+function anyHas(list: unknown, key: string): boolean {
+  if (!Array.isArray(list)) return false
+  for (const item of list) if (has(item, key)) return true
+  return false
 }
 
 /** A VALID (see projectSettingIssues) redacted project setting → the model. */
@@ -190,28 +219,28 @@ export function normalizeProjectSetting(raw: unknown): ProjectSetting {
   const generation = detectGeneration(raw)
   const buildSetting = setting.buildSetting ?? {}
   const secrets = buildSetting.jobSecrets ?? []
+  const scheme = secretScheme(secrets, generation)
   return {
     generation,
-    branchProtections: (setting.branchProtections ?? []).map((p, i) => branchProtection(p, joinPointer('', 'branchProtections', i))),
-    tagProtections: (setting.tagProtections ?? []).map((p, i) => tagProtection(p, joinPointer('', 'tagProtections', i))),
-    jobSecrets: secrets.map((s, i) => jobSecret(s, joinPointer('', 'buildSetting', 'jobSecrets', i), secretScheme(secrets, generation))),
+    branchProtections: (setting.branchProtections ?? []).map((p, i) => branchProtection(p, sharedPointer('', 'branchProtections', i))),
+    tagProtections: (setting.tagProtections ?? []).map((p, i) => tagProtection(p, sharedPointer('', 'tagProtections', i))),
+    jobSecrets: secrets.map((s, i) => jobSecret(s, sharedPointer('', 'buildSetting', 'jobSecrets', i), scheme)),
     actionAuthorizations: (buildSetting.actionAuthorizations ?? []).map((a, i) =>
-      actionAuthorization(a, joinPointer('', 'buildSetting', 'actionAuthorizations', i)),
+      actionAuthorization(a, sharedPointer('', 'buildSetting', 'actionAuthorizations', i)),
     ),
     notifications: notifications(setting),
-    webHooks: (setting.webHooks ?? []).map((w, i) => webHook(w, joinPointer('', 'webHooks', i))),
+    webHooks: (setting.webHooks ?? []).map((w, i) => webHook(w, sharedPointer('', 'webHooks', i))),
   }
 }
 
-/** Picks the signature flag the payload has: `commitSignatureRequired` (current) or `signatureRequired` (legacy). */
-function signature(protection: Json, pointer: string): {signatureRequired: boolean; signaturePointer: string} {
-  const key = !has(protection, 'commitSignatureRequired') && has(protection, 'signatureRequired') ? 'signatureRequired' : 'commitSignatureRequired'
-  return {signatureRequired: own(protection, key) === true, signaturePointer: memberPointer(protection, pointer, key)}
+/** The signature flag the payload has: `commitSignatureRequired` (current) or `signatureRequired` (legacy). */
+function signatureKey(protection: Json): string {
+  return !has(protection, 'commitSignatureRequired') && has(protection, 'signatureRequired') ? 'signatureRequired' : 'commitSignatureRequired'
 }
 
 /** The pointer of a member when the payload has it; else of the object, so every pointer resolves. */
 function memberPointer(object: Json, pointer: string, key: string): string {
-  return has(object, key) ? joinPointer(pointer, key) : pointer
+  return has(object, key) ? sharedPointer(pointer, key) : pointer
 }
 
 /** null (and `""`, which the server reads as null) mean `anyone`. */
@@ -224,6 +253,7 @@ function fileProtection(p: FileProtectionPayload, pointer: string): FileProtecti
 }
 
 function branchProtection(p: BranchProtectionPayload, pointer: string): BranchProtection {
+  const signature = signatureKey(p)
   return {
     pointer,
     enabled: p.enabled ?? true,
@@ -232,14 +262,16 @@ function branchProtection(p: BranchProtectionPayload, pointer: string): BranchPr
     preventForcedPush: p.preventForcedPush ?? true,
     preventDeletion: p.preventDeletion ?? true,
     preventCreation: p.preventCreation ?? true,
-    ...signature(p, pointer),
+    signatureRequired: own(p, signature) === true,
+    signaturePointer: memberPointer(p, pointer, signature),
     reviewRequirement: p.reviewRequirement ?? null,
     jobNames: p.jobNames ?? [],
-    fileProtections: (p.fileProtections ?? []).map((f, i) => fileProtection(f, joinPointer(pointer, 'fileProtections', i))),
+    fileProtections: (p.fileProtections ?? []).map((f, i) => fileProtection(f, sharedPointer(pointer, 'fileProtections', i))),
   }
 }
 
 function tagProtection(p: TagProtectionPayload, pointer: string): TagProtection {
+  const signature = signatureKey(p)
   return {
     pointer,
     enabled: p.enabled ?? true,
@@ -248,7 +280,8 @@ function tagProtection(p: TagProtectionPayload, pointer: string): TagProtection 
     preventUpdate: p.preventUpdate ?? true,
     preventDeletion: p.preventDeletion ?? true,
     preventCreation: p.preventCreation ?? true,
-    ...signature(p, pointer),
+    signatureRequired: own(p, signature) === true,
+    signaturePointer: memberPointer(p, pointer, signature),
   }
 }
 
@@ -300,7 +333,7 @@ function webHook(w: WebHookPayload, pointer: string): WebHook {
 function notifications(setting: ProjectSettingPayload): ChannelNotification[] {
   const out: ChannelNotification[] = []
   for (const [i, entry] of (setting.notifications ?? []).entries()) {
-    out.push(channelNotification(entry, joinPointer('', 'notifications', i), null))
+    out.push(channelNotification(entry, sharedPointer('', 'notifications', i), null))
   }
   for (const {key, item} of contributedEntries(setting.contributedSettings)) {
     if (!isObject(item)) continue
@@ -308,7 +341,7 @@ function notifications(setting: ProjectSettingPayload): ChannelNotification[] {
     if (channel === null) continue
     const list = (own(item, 'notifications') ?? []) as NotificationEntryPayload[]
     for (const [i, entry] of list.entries()) {
-      out.push(channelNotification(entry, joinPointer('', 'contributedSettings', key, 'notifications', i), channel))
+      out.push(channelNotification(entry, sharedPointer('', 'contributedSettings', key, 'notifications', i), channel))
     }
   }
   return out
@@ -319,7 +352,7 @@ function channelNotification(entry: NotificationEntryPayload, pointer: string, c
   const fields = wrapped ? entry.channelNotification! : entry
   const hook = url(fields.webhookUrl)
   return {
-    pointer: wrapped ? joinPointer(pointer, 'channelNotification') : pointer,
+    pointer: wrapped ? sharedPointer(pointer, 'channelNotification') : pointer,
     channel: channel ?? channelOfUrl(hook.facts),
     webhookUrl: hook.url,
     url: hook.facts,
@@ -353,7 +386,7 @@ export function normalizeRole(r: RolePayload, index: number, raw: unknown): Role
     manageBuilds: r.manageBuilds ?? false,
     codePrivilege: r.codePrivilege ?? null,
     packPrivilege: r.packPrivilege ?? null,
-    jobPrivileges: (r.jobPrivileges ?? []).map((j, i) => jobPrivilege(j, joinPointer('', 'jobPrivileges', i))),
+    jobPrivileges: (r.jobPrivileges ?? []).map((j, i) => jobPrivilege(j, sharedPointer('', 'jobPrivileges', i))),
     raw,
   }
 }

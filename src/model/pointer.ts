@@ -18,6 +18,38 @@ export function joinPointer(base: string, ...tokens: (string | number)[]): strin
 }
 
 /**
+ * Pointers built once and shared, `base` → token → `base/token`: the model's pointers are the same
+ * few in every project (`/branchProtections/0`, `/buildSetting/jobSecrets/1/authorization`), so
+ * 10,000 projects hold one copy of each instead of 10,000 (and the rules' parsePointer finds them by
+ * a hash already computed). Bounded, so hostile input cannot grow it without limit.
+ */
+const children = new Map<string, Map<string | number, string>>()
+const CHILDREN_MAX = 4096
+const TOKENS_MAX = 256
+
+/** joinPointer(base, ...tokens), the same string, shared with every earlier call that built it. */
+export function sharedPointer(base: string, ...tokens: (string | number)[]): string {
+  let out = base
+  for (const token of tokens) out = childPointer(out, token)
+  return out
+}
+
+function childPointer(base: string, token: string | number): string {
+  let known = children.get(base)
+  if (known === undefined) {
+    if (children.size >= CHILDREN_MAX) children.clear()
+    known = new Map()
+    children.set(base, known)
+  }
+  let pointer = known.get(token)
+  if (pointer === undefined) {
+    pointer = joinPointer(base, token)
+    if (known.size < TOKENS_MAX) known.set(token, pointer)
+  }
+  return pointer
+}
+
+/**
  * Parsed pointers, shared: rules check the same few pointers (`/branchProtections/0/preventForcedPush`)
  * in every project. Bounded, so hostile input cannot grow it without limit.
  */

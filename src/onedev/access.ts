@@ -29,8 +29,9 @@ import {
 } from '../model/access-data.js'
 import type {Severity} from '../report/report-types.js'
 import type {AuditModel, BranchProtection, JobSecret, Project, Role} from '../model/types.js'
+import {RecentMemo} from '../util/recent.js'
 import type {CheckedRef} from './checked-refs.js'
-import {assessSecretAuthorization, branchTruth, type JobMatchExpression} from './job-match.js'
+import {assessSecretAuthorization, branchTruth, type JobMatchExpression, type SecretAuthorizationAssessment} from './job-match.js'
 import {pathMatcher} from './matchers.js'
 import {tryParsePatternSet} from './pattern-set.js'
 import {
@@ -221,6 +222,25 @@ function userById(users: readonly User[]): Map<number, User> {
   return byId
 }
 
+const namesMemo = new WeakMap<readonly User[], Map<string, number[]>>()
+
+/** The ids of the users (with an id) of each lower-cased login name. */
+function usersByLowerName(users: readonly User[]): Map<string, number[]> {
+  let byName = namesMemo.get(users)
+  if (!byName) {
+    byName = new Map()
+    for (const user of users) {
+      if (user.id === null) continue
+      const name = user.name.toLowerCase()
+      const ids = byName.get(name)
+      if (ids) ids.push(user.id)
+      else byName.set(name, [user.id])
+    }
+    namesMemo.set(users, byName)
+  }
+  return byName
+}
+
 /** The enabled users of a group (by its memberships); undefined when its memberships were not read. */
 export function membersOf(model: AuditModel, group: Group, users: readonly User[]): User[] | undefined {
   const memberships = membershipsOf(model, group.id)
@@ -277,6 +297,18 @@ function computeAdministrators(model: AuditModel): Administrator[] | undefined {
   return [...byId.values()].sort((a, b) => a.user.id! - b.user.id!)
 }
 
+const adminIdsMemo = new WeakMap<readonly Administrator[], Map<number, Administrator>>()
+const NO_ADMINISTRATORS = new Map<number, Administrator>()
+
+/** administratorsOf by user id. */
+function administratorsById(model: AuditModel): ReadonlyMap<number, Administrator> {
+  const list = administratorsOf(model)
+  if (!list) return NO_ADMINISTRATORS
+  let byId = adminIdsMemo.get(list)
+  if (!byId) adminIdsMemo.set(list, (byId = new Map(list.map((a) => [a.user.id!, a]))))
+  return byId
+}
+
 export function everyoneIsAdministrator(data: AccessData): boolean {
   return defaultLoginGroup(data)?.administrator === true
 }
@@ -298,7 +330,15 @@ export function principalsOf(model: AuditModel, project: Project, extraUsers: re
   const users = data.users ? userById(data.users) : undefined
   const groupName = (id: number) => groups?.byId.get(id)?.name ?? `group #${id}`
   const base = chain.base.flatMap((entry) => grantOf(entry, 'base'))
-  const groupGrants = (groupId: number, source: Grant['source'] = 'group') => chain.group.filter((e) => e.authorization.groupId === groupId).flatMap((e) => grantOf(e, source, groupName(groupId)))
+  const computeGroupGrants = (groupId: number, source: Grant['source']) => chain.group.filter((e) => e.authorization.groupId === groupId).flatMap((e) => grantOf(e, source, groupName(groupId)))
+  // A group's grants are the same for the group and each member listed (read-only, so shared).
+  const byGroup = new Map<number, Grant[]>()
+  const groupGrants = (groupId: number, source: Grant['source'] = 'group'): Grant[] => {
+    if (source !== 'group') return computeGroupGrants(groupId, source)
+    let known = byGroup.get(groupId)
+    if (!known) byGroup.set(groupId, (known = computeGroupGrants(groupId, source)))
+    return known
+  }
   const loginGroup = defaultLoginGroup(data)
   const everyoneAdmin = everyoneIsAdministrator(data)
   const everyoneGrants = [...base, ...(loginGroup ? groupGrants(loginGroup.id, 'default-login-group') : [])]
@@ -325,10 +365,12 @@ export function principalsOf(model: AuditModel, project: Project, extraUsers: re
       match: {user: null, groups: loginGroup && loginGroup.name !== name ? [name, loginGroup.name] : [name], anonymous: false},
     })
   }
-  const admins = new Map((administratorsOf(model) ?? []).map((a) => [a.user.id!, a]))
+  const admins = administratorsById(model)
   const userIds = new Set<number>(chain.user.map((e) => e.authorization.userId!).filter((id) => id !== undefined))
-  const wanted = new Set(extraUsers.map((n) => n.toLowerCase()))
-  if (wanted.size > 0) for (const user of data.users ?? []) if (user.id !== null && wanted.has(user.name.toLowerCase())) userIds.add(user.id)
+  if (extraUsers.length > 0 && data.users) {
+    const byName = usersByLowerName(data.users)
+    for (const name of extraUsers) for (const id of byName.get(name.toLowerCase()) ?? []) userIds.add(id)
+  }
   for (const id of admins.keys()) userIds.add(id)
   for (const id of [...userIds].sort((a, b) => a - b)) {
     const user = users?.get(id)
@@ -403,6 +445,22 @@ export const BUILD_SPEC = '.onedev-buildspec.yml'
 /** What a principal with code write can do on one branch under the protection that applies to them. */
 export function branchAccess(project: Project, ancestors: Project[], branch: string, principal: PrincipalAccess, semantics: ProtectionSemantics): BranchAccess {
   const hierarchy = branchProtectionHierarchy(project, ancestors)
+  // Asked per principal, branch and secret by both access rules of a project: answered once. Results
+  // are shared, so callers must not modify them.
+  const byPrincipal = accessMemo.get(hierarchy, () => new Map())
+  const key = principal as object
+  let byBranch = byPrincipal.get(key)
+  if (!byBranch) byPrincipal.set(key, (byBranch = new Map()))
+  const known = byBranch.get(branch)
+  if (known && known.semantics === semantics) return known.value
+  const value = computeBranchAccess(hierarchy, branch, principal, semantics)
+  byBranch.set(branch, {semantics, value})
+  return value
+}
+
+const accessMemo = new RecentMemo<object, Map<object, Map<string, {semantics: ProtectionSemantics; value: BranchAccess}>>>(2)
+
+function computeBranchAccess(hierarchy: Hierarchy<BranchProtection>, branch: string, principal: PrincipalAccess, semantics: ProtectionSemantics): BranchAccess {
   const effective = effectiveBranchProtectionWhen(hierarchy, branch, (m) => userMatchApplies(m, principal), semantics)
   if (!effective) return {effective, pushWithoutReview: true, buildSpecWithoutReview: true, forcePush: true, delete: true, create: true}
   const pushWithoutReview = !hasReviewers(effective.reviewRequirement) && effective.jobNames.length === 0
@@ -420,7 +478,22 @@ function patternMatches(pattern: string, branch: string): boolean {
 
 /** Whether a job secret's authorization may admit a build on `branch` (unknown counts as yes: the safer reading). */
 export function secretAdmitsBranch(secret: JobSecret, branch: string): boolean {
+  // Asked per principal, secret and branch: answered once per distinct authorization and branch.
   const assessment = assessSecretAuthorization(secret.authorization)
+  let byBranch = admitted.get(assessment)
+  if (!byBranch) admitted.set(assessment, (byBranch = new Map()))
+  let admits = byBranch.get(branch)
+  if (admits === undefined) {
+    admits = admitsBranch(assessment, branch)
+    if (byBranch.size < MAX_BRANCHES_REMEMBERED) byBranch.set(branch, admits)
+  }
+  return admits
+}
+
+const admitted = new WeakMap<SecretAuthorizationAssessment, Map<string, boolean>>()
+const MAX_BRANCHES_REMEMBERED = 256
+
+function admitsBranch(assessment: SecretAuthorizationAssessment, branch: string): boolean {
   if (assessment.breadth === 'invalid') return false
   if (assessment.breadth === 'any-job' || assessment.text === null) return true
   if (assessment.patternSet) return assessment.patternSet.matches(branch, pathMatcher)
@@ -430,6 +503,14 @@ export function secretAdmitsBranch(secret: JobSecret, branch: string): boolean {
 /** A generic new branch name, and one per wildcard branch pattern of the authorization: names a pusher could create. */
 function newBranchCandidates(secret: JobSecret): string[] {
   const assessment = assessSecretAuthorization(secret.authorization)
+  let names = candidates.get(assessment)
+  if (!names) candidates.set(assessment, (names = computeCandidates(assessment)))
+  return names
+}
+
+const candidates = new WeakMap<SecretAuthorizationAssessment, string[]>()
+
+function computeCandidates(assessment: SecretAuthorizationAssessment): string[] {
   const patterns = assessment.patternSet ? assessment.patternSet.includes : assessment.expression ? branchPatternsOfExpression(assessment.expression) : []
   const names = patterns.filter((p) => /[*?]/.test(p)).map((p) => p.replace(/\*\*/g, 'x/y').replace(/\*/g, 'x').replace(/\?/g, 'x'))
   return [...new Set(['onedev-audit-probe', ...names])]
@@ -727,6 +808,17 @@ export function projectAccess(
  * ancestor was not read (the rules that need them stay silent).
  */
 export function codeWriters(model: AuditModel, project: Project, ancestors: Project[]): PrincipalAccess[] | undefined {
+  // Both access rules of a project ask (the engine hands them the same ancestors list): computed once.
+  const entry = writersMemo.get(ancestors, () => ({model, project, value: computeCodeWriters(model, project, ancestors)}))
+  return entry.model === model && entry.project === project ? entry.value : computeCodeWriters(model, project, ancestors)
+}
+
+const writersMemo = new RecentMemo<Project[], {model: AuditModel; project: Project; value: PrincipalAccess[] | undefined}>(2)
+
+function computeCodeWriters(model: AuditModel, project: Project, ancestors: Project[]): PrincipalAccess[] | undefined {
+  // Without the server data document no group or user authorizations were read (a snapshot of 10,000
+  // projects without access data: the chains were 40 ms of building and keeping lists for nothing).
+  if (!model.serverData) return undefined
   if (chainAuthorizations(model, project).missing.size > 0) return undefined
   const hierarchy = branchProtectionHierarchy(project, ancestors)
   return principalsOf(model, project, protectionUserNames(hierarchy)).filter((p) => p.kind !== 'anonymous' && canWriteCode(p))

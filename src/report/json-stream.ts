@@ -10,6 +10,8 @@ export class LazyArray<T = unknown> {
   constructor(
     readonly items: Iterable<T>,
     readonly map?: (item: T) => unknown,
+    /** The text of `map(item)` at a depth, written by hand (see `jsonString`); undefined: serialize `map(item)` instead. */
+    readonly text?: (item: T, depth: number) => string | undefined,
   ) {}
 }
 
@@ -20,15 +22,36 @@ export class LazyObject {
 
 /** How a formatter builds the containers of a document: plain values at once, or lazy ones for writing. */
 export interface JsonBuilder {
-  list<T>(items: readonly T[], map: (item: T) => unknown): unknown
+  /** `text`, for the lazy builder: `map(item)`'s text written by hand, faster than serializing it (LazyArray). */
+  list<T>(items: readonly T[], map: (item: T) => unknown, text?: (item: T, depth: number) => string | undefined): unknown
   /** An object holding a lazy list somewhere inside. */
   object(properties: Record<string, unknown>): unknown
 }
 
 export const EAGER: JsonBuilder = {list: (items, map) => items.map(map), object: (properties) => properties}
-export const LAZY: JsonBuilder = {list: (items, map) => new LazyArray(items, map), object: (properties) => new LazyObject(properties)}
+export const LAZY: JsonBuilder = {list: (items, map, text) => new LazyArray(items, map, text), object: (properties) => new LazyObject(properties)}
 
 const INDENT = '  '
+
+/** What JSON.stringify escapes in a string (any surrogate: a paired one is left to JSON.stringify too). */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/
+
+/** JSON.stringify(text) for a string, without calling it when nothing needs escaping (most report strings). */
+export function jsonString(text: string): string {
+  return ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`
+}
+
+/** JSON.stringify(value) for a number. */
+export function jsonNumber(value: number): string {
+  return Number.isFinite(value) ? `${value}` : 'null'
+}
+
+/** The line break and indentation of each depth: `\n` and two spaces per level. */
+export function indentOf(depth: number): string {
+  return INDENTS[depth] ?? `\n${INDENT.repeat(depth)}`
+}
+
+const INDENTS = Array.from({length: 8}, (_, depth) => `\n${INDENT.repeat(depth)}`)
 
 /**
  * One plain value at a nesting depth: JSON.stringify's text, its inner lines indented to the depth.
@@ -70,8 +93,15 @@ export function* prettyJson(value: unknown, depth = 0): Generator<string, void, 
   } else if (value instanceof LazyArray) {
     const inner = `\n${INDENT.repeat(depth + 1)}`
     const map = (value as LazyArray).map
+    const text = (value as LazyArray).text
     let open = '['
     for (const raw of value.items) {
+      const written = text?.(raw, depth + 1)
+      if (written !== undefined) {
+        yield open + inner + written
+        open = ','
+        continue
+      }
       const item = map ? map(raw) : raw
       if (item instanceof LazyObject || item instanceof LazyArray) {
         yield open + inner

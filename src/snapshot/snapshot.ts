@@ -9,7 +9,7 @@ import {constants} from 'node:fs'
 import {mkdir, open, readFile, rename, rm, stat} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 
-import {ingestProjectSetting, ingestRoles} from '../model/ingest.js'
+import {ingestProjectSetting, ingestProjectSettingNow, ingestRoles} from '../model/ingest.js'
 import {describeIssues, schemaIssues} from '../model/normalize.js'
 import {redactDeep, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../model/redact.js'
 import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type NotEvaluated, type Project, type RepositoryInfo, type ServerData} from '../model/types.js'
@@ -315,16 +315,20 @@ async function buildModel(
   const fresh: AuditError[] = []
   for (const [index, entry] of projects.entries()) {
     if (model.projectsById.has(entry.id)) fail('config', `${label}: /projects/${index}/id: duplicate project id ${entry.id}`)
-    let project: Project = {id: entry.id, path: entry.path, name: entry.name, parentId: entry.parentId, setting: null, raw: null}
+    const project: Project = {id: entry.id, path: entry.path, name: entry.name, parentId: entry.parentId, setting: null, raw: null}
     // Absent in snapshots of older versions: unknown, judged as the server that cannot say.
     if (entry.repository !== undefined) project.repository = entry.repository
     if (entry.defaultRoleId !== undefined) project.defaultRoleId = entry.defaultRoleId
     if (entry.setting !== null) {
       // Parsed from the snapshot just now and held nowhere else: redacted in place, not copied.
-      const ingested = await ingestProjectSetting(entry.setting, {id: entry.id, path: entry.path}, {owned: true})
+      // Waits (for zod's issues) only when the setting fails its generated checks.
+      const ref = {id: entry.id, path: entry.path}
+      const now = ingestProjectSettingNow(entry.setting, ref, {owned: true})
+      const ingested = 'failed' in now ? await ingestProjectSetting(now.failed, ref, {owned: true}) : now
       entry.setting = null
-      project = {...project, setting: ingested.setting, raw: ingested.raw}
-      fresh.push(...ingested.errors)
+      project.setting = ingested.setting
+      project.raw = ingested.raw
+      for (const error of ingested.errors) fresh.push(error)
     }
     model.projectsById.set(project.id, project)
     if (entry.audited) model.projects.push(project)

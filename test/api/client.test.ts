@@ -462,6 +462,43 @@ describe('retries and time limits', () => {
     expect(client.requestCount).toBe(2)
   })
 
+  /** Headers and the start of a JSON body, then nothing more until the client gives up. */
+  const stallBody = (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.writeHead(200, {'content-type': 'application/json', 'content-length': '100'})
+    res.write('[{"id"')
+  }
+
+  it('cuts off a body that stalls after the headers at the timeout, and retries it', async () => {
+    server.setHandler('GET /projects/1', stallBody)
+    const client = clientFor({timeoutMs: 60, retries: 1})
+    const error = await failure(client.getJson('/projects/1'))
+    expect(error).toEqual({kind: 'timeout', path: '/~api/projects/1', message: 'GET /~api/projects/1: no complete answer within 60 ms'})
+    expect(client.requestCount).toBe(2)
+  })
+
+  it('a body stalling past the overall deadline fails as the deadline, not retried', async () => {
+    server.setHandler('GET /projects/1', stallBody)
+    const client = clientFor({deadlineMs: 100, retries: 3})
+    const error = await failure(client.getJson('/projects/1'))
+    expect(error).toEqual({kind: 'timeout', path: '/~api/projects/1', message: 'GET /~api/projects/1: the overall deadline of 100 ms was reached during the request'})
+    expect(client.requestCount).toBe(1)
+  })
+
+  it('reads a body that arrives in pieces', async () => {
+    server.setHandler('GET /projects/1', (_req, res) => {
+      res.writeHead(200, {'content-type': 'application/json'})
+      const parts = ['{"id": 1, ', '"path": "a/b"', ', "name": "é"}']
+      const next = () => {
+        const part = parts.shift()
+        if (part === undefined) return void res.end()
+        res.write(part)
+        setTimeout(next, 5)
+      }
+      next()
+    })
+    expect(await clientFor().getJson('/projects/1')).toEqual({id: 1, path: 'a/b', name: 'é'})
+  })
+
   it('starts no request after the overall deadline', async () => {
     server.override('GET /projects/1', {delayMs: 10_000})
     const client = clientFor({deadlineMs: 100, retries: 3})
@@ -596,6 +633,19 @@ describe('interruption', () => {
     expect((await outcome).kind).toBe('interrupted')
     expect(Date.now() - t0).toBeLessThan(5_000)
     server.reset()
+  })
+})
+
+describe('interruption during a body', () => {
+  it('an abort cancels a request whose body stalls after the headers', async () => {
+    const controller = new AbortController()
+    server.setHandler('GET /projects/1', (_req, res) => {
+      res.writeHead(200, {'content-type': 'application/json', 'content-length': '100'})
+      res.write('[{"id"')
+    })
+    const pending = failure(clientFor({signal: controller.signal}).getJson('/projects/1'))
+    setTimeout(() => controller.abort(), 100)
+    expect(await pending).toEqual({kind: 'interrupted', message: 'GET /~api/projects/1: interrupted', path: '/~api/projects/1'})
   })
 })
 

@@ -8,7 +8,9 @@ import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 
 import {linesText, textOf, trimmedLinesText} from '../../src/report/chunks.js'
+import {findingOf, findingText} from '../../src/report/json.js'
 import {jsonDocument, LazyArray, LazyObject, prettyJson} from '../../src/report/json-stream.js'
+import type {Finding} from '../../src/report/report-types.js'
 import {batched, WRITE_BATCH, writeChunksAtomic, writeChunksTo} from '../../src/util/fs.js'
 
 /** The same value with every object and array made lazy (arrays through a mapping, to exercise it). */
@@ -136,5 +138,49 @@ describe('writing pieces', () => {
     closed.resume()
     expect(await writeChunksTo(closed, endless())).toBe(false)
     expect(produced).toBeLessThan(10)
+  })
+})
+
+describe('findings written by hand', () => {
+  const text = fc.oneof(fc.string(), fc.string({unit: 'grapheme'}), fc.string({unit: 'binary'}), fc.constantFrom('', 'a"b\\c', '\u0000\u001f\u2028', '\ud800x', 'x\udc00', '\ud83d\ude00'))
+  const ref = (name: 'path' | 'name') => fc.record({id: fc.oneof(fc.integer(), fc.double()), [name]: text})
+  const finding = fc.record(
+    {
+      ruleId: text,
+      severity: fc.constantFrom('critical', 'high', 'medium', 'low', 'info'),
+      message: text,
+      project: fc.option(ref('path')),
+      role: fc.option(ref('name')),
+      subject: text,
+      pointer: text,
+      source: ref('path'),
+      file: text,
+      document: fc.constant('server'),
+      fingerprint: text,
+    },
+    {requiredKeys: ['ruleId', 'severity', 'message', 'project', 'role', 'subject', 'pointer', 'fingerprint']},
+  )
+
+  test('are exactly what serializing findingOf gives, at any depth', () => {
+    fc.assert(
+      fc.property(finding, fc.integer({min: 0, max: 9}), (value, depth) => {
+        const f = value as unknown as Finding
+        let nested: unknown = findingOf(f)
+        for (let level = 0; level < depth; level++) nested = [nested]
+        const expected = JSON.stringify(nested, null, 2)
+        const items = new LazyArray([f], findingOf, findingText)
+        let lazyNested: unknown = items
+        for (let level = 1; level < depth; level++) lazyNested = new LazyArray([lazyNested])
+        expect(textOf(prettyJson(depth === 0 ? findingOf(f) : lazyNested))).toBe(expected)
+        expect(findingText(f, depth)).toBe(JSON.stringify(findingOf(f), null, 2).replaceAll('\n', `\n${'  '.repeat(depth)}`))
+      }),
+      {numRuns: 500},
+    )
+  })
+
+  test('fall back to serializing a finding with a field of an unusual type', () => {
+    const odd = {ruleId: 'r', severity: 'high', message: 'm', project: {id: 1}, role: null, subject: 's', pointer: undefined, fingerprint: 'f'} as unknown as Finding
+    expect(findingText(odd, 2)).toBeUndefined()
+    expect(textOf(prettyJson(new LazyArray([odd], findingOf, findingText)))).toBe(JSON.stringify([findingOf(odd)], null, 2))
   })
 })

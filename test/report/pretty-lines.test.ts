@@ -28,6 +28,24 @@ describe('PrettyJsonLines', () => {
     )
   })
 
+  it('gives the same lines in large containers (tables of where members start), asked in any order', () => {
+    const member = fc.oneof(fc.jsonValue({maxDepth: 2}), fc.constant(undefined))
+    const large = fc.oneof(
+      fc.array(fc.jsonValue({maxDepth: 2}), {minLength: 32, maxLength: 80}),
+      fc.dictionary(fc.string(), member, {minKeys: 32, maxKeys: 80}),
+    )
+    fc.assert(
+      fc.property(fc.record({big: large, other: fc.array(large, {maxLength: 2})}), fc.integer(), (value, seed) => {
+        const text = JSON.stringify(value, null, 2)
+        const lines = new PrettyJsonLines(value)
+        const all = pointers(value)
+        const shuffled = all.map((p, i) => ({p, k: (i * 7919 + seed) % 101})).sort((a, b) => a.k - b.k).map(({p}) => p)
+        for (const pointer of [...shuffled, '/big/__proto__', '/big/constructor']) expect(lines.lineOf(pointer), pointer).toBe(lineOfPointer(text, pointer))
+      }),
+      {numRuns: 60},
+    )
+  })
+
   it('counts lines of a concrete payload', () => {
     const value = {a: 1, b: [], c: {d: [1, {e: null}], '': 'x', 'f/g~': true}, h: {}}
     const lines = new PrettyJsonLines(value)
