@@ -83,115 +83,12 @@ describe('stringMatcher', () => {
   })
 })
 
-describe('the one-segment shortcut and the cache of segments', () => {
-  // The path matcher as it was before them: both strings split on every call.
-/** Java's String#trim: strips every character up to U+0020 from both ends. */
-function javaTrim(s: string): string {
-  let start = 0
-  let end = s.length
-  while (start < end && s.charCodeAt(start) <= 0x20) start++
-  while (end > start && s.charCodeAt(end - 1) <= 0x20) end--
-  return s.slice(start, end)
-}
-
-/** Spring's tokenizeToStringArray(str, '/'): split on '/', trim each token, drop empty ones. */
-function segments(s: string): string[] {
-  const parts = s.split('/')
-  for (const part of parts) {
-    // Only an empty token, or one with spaces or control characters at either end, needs the slow path.
-    if (part.length === 0 || part.charCodeAt(0) <= 0x20 || part.charCodeAt(part.length - 1) <= 0x20) {
-      return parts.map(javaTrim).filter((token) => token.length > 0)
-    }
-  }
-  return parts
-}
-
-/**
- * Ant-style path matching: `?` one character, `*` zero or more characters within one `/` segment,
- * `**` zero or more whole segments; a pattern ending in `/` gets `**` appended; a leading `/` must
- * agree between pattern and value; case-sensitive. Used for branches, tags and file paths.
- */
-const splittingPathMatcher = (rawPattern: string, value: string): boolean => {
-  const pattern = rawPattern.endsWith('/') ? `${rawPattern}**` : rawPattern
-  if (value.startsWith('/') !== pattern.startsWith('/')) return false
-
-  const patDirs = segments(pattern)
-  const pathDirs = segments(value)
-  let patStart = 0
-  let patEnd = patDirs.length - 1
-  let pathStart = 0
-  let pathEnd = pathDirs.length - 1
-
-  const onlyDoubleStarsLeft = () => {
-    for (let i = patStart; i <= patEnd; i++) if (patDirs[i] !== '**') return false
-    return true
-  }
-
-  // segments up to the first '**'
-  while (patStart <= patEnd && pathStart <= pathEnd) {
-    const patDir = patDirs[patStart]!
-    if (patDir === '**') break
-    if (!stringMatcher(patDir, pathDirs[pathStart]!)) return false
-    patStart++
-    pathStart++
-  }
-
-  if (pathStart > pathEnd) {
-    // the value is used up: only '**' may remain in the pattern
-    if (patStart > patEnd) return pattern.endsWith('/') ? value.endsWith('/') : !value.endsWith('/')
-    if (patStart === patEnd && patDirs[patStart] === '*' && value.endsWith('/')) return true
-    return onlyDoubleStarsLeft()
-  } else if (patStart > patEnd) {
-    return false // the pattern is used up, the value is not
-  }
-
-  // segments after the last '**'
-  while (patStart <= patEnd && pathStart <= pathEnd) {
-    const patDir = patDirs[patEnd]!
-    if (patDir === '**') break
-    if (!stringMatcher(patDir, pathDirs[pathEnd]!)) return false
-    patEnd--
-    pathEnd--
-  }
-  if (pathStart > pathEnd) return onlyDoubleStarsLeft()
-
-  // between '**' segments: find the first place each fixed run of segments fits
-  while (patStart !== patEnd && pathStart <= pathEnd) {
-    let nextDoubleStar = -1
-    for (let i = patStart + 1; i <= patEnd; i++) {
-      if (patDirs[i] === '**') {
-        nextDoubleStar = i
-        break
-      }
-    }
-    if (nextDoubleStar === patStart + 1) {
-      patStart++ // '**/**'
-      continue
-    }
-    const partLength = nextDoubleStar - patStart - 1
-    const strLength = pathEnd - pathStart + 1
-    let found = -1
-    for (let i = 0; i <= strLength - partLength && found === -1; i++) {
-      let fits = true
-      for (let j = 0; j < partLength && fits; j++) fits = stringMatcher(patDirs[patStart + j + 1]!, pathDirs[pathStart + i + j]!)
-      if (fits) found = pathStart + i
-    }
-    if (found === -1) return false
-    patStart = nextDoubleStar
-    pathStart = found + partLength
-  }
-  return onlyDoubleStarsLeft()
-}
-
-  it('agree with splitting both strings on every call, on any text (slashes, spaces, empty segments), asked twice', () => {
-    const text = fc.stringMatching(/^[ab*?/ \t]{0,10}$/)
-    fc.assert(
-      fc.property(text, text, (p, v) => {
-        expect(pathMatcher(p, v)).toBe(splittingPathMatcher(p, v))
-        expect(pathMatcher(p, v)).toBe(splittingPathMatcher(p, v))
-      }),
-      {numRuns: 5000},
-    )
+describe('segments kept between calls', () => {
+  it('give the same answers once more names were matched than are kept', () => {
+    const cases: Array<[string, string, boolean]> = [['release/**', 'release/1.0', true], [' a / b ', 'a/b', true], ['a//b', 'a/b', true], ['/a/*', 'a/b', false], ['main', 'main', true], ['**', 'x', true], ['m?in', 'main', true]]
+    for (const [pattern, value, expected] of cases) expect(pathMatcher(pattern, value), `${pattern} ${value}`).toBe(expected)
+    for (let i = 0; i < 5000; i++) pathMatcher(`feature/${i}/**`, `feature/${i}/x`)
+    for (const [pattern, value, expected] of cases) expect(pathMatcher(pattern, value), `${pattern} ${value}`).toBe(expected)
   })
 })
 
