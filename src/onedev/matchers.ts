@@ -89,6 +89,11 @@ function javaTrim(s: string): string {
   return s.slice(start, end)
 }
 
+/** Not empty, and nothing Java's trim would strip at either end. */
+function untrimmed(s: string): boolean {
+  return s.length > 0 && s.charCodeAt(0) > 0x20 && s.charCodeAt(s.length - 1) > 0x20
+}
+
 /** Spring's tokenizeToStringArray(str, '/'): split on '/', trim each token, drop empty ones. */
 function segments(s: string): string[] {
   const parts = s.split('/')
@@ -102,16 +107,38 @@ function segments(s: string): string[] {
 }
 
 /**
+ * The same patterns and names are matched over and over (every protection's patterns against every
+ * checked branch, per principal): their segments are kept, up to a bound. Shared: never modified.
+ */
+const segmentCache = new Map<string, string[]>()
+const MAX_CACHED_SEGMENTS = 4096
+
+function segmentsOf(s: string): string[] {
+  let known = segmentCache.get(s)
+  if (!known) {
+    known = segments(s)
+    if (segmentCache.size >= MAX_CACHED_SEGMENTS) segmentCache.clear()
+    segmentCache.set(s, known)
+  }
+  return known
+}
+
+/**
  * Ant-style path matching: `?` one character, `*` zero or more characters within one `/` segment,
  * `**` zero or more whole segments; a pattern ending in `/` gets `**` appended; a leading `/` must
  * agree between pattern and value; case-sensitive. Used for branches, tags and file paths.
  */
 export const pathMatcher: Matcher = (rawPattern, value) => {
+  // One segment each (`main` against `main`, `**` against `develop`), nothing to trim: the segment
+  // rules below reduce to this, without splitting either string.
+  if (rawPattern.indexOf('/') === -1 && value.indexOf('/') === -1 && untrimmed(rawPattern) && untrimmed(value)) {
+    return rawPattern === '**' || stringMatcher(rawPattern, value)
+  }
   const pattern = rawPattern.endsWith('/') ? `${rawPattern}**` : rawPattern
   if (value.startsWith('/') !== pattern.startsWith('/')) return false
 
-  const patDirs = segments(pattern)
-  const pathDirs = segments(value)
+  const patDirs = segmentsOf(pattern)
+  const pathDirs = segmentsOf(value)
   let patStart = 0
   let patEnd = patDirs.length - 1
   let pathStart = 0

@@ -83,6 +83,15 @@ describe('stringMatcher', () => {
   })
 })
 
+describe('segments kept between calls', () => {
+  it('give the same answers once more names were matched than are kept', () => {
+    const cases: Array<[string, string, boolean]> = [['release/**', 'release/1.0', true], [' a / b ', 'a/b', true], ['a//b', 'a/b', true], ['/a/*', 'a/b', false], ['main', 'main', true], ['**', 'x', true], ['m?in', 'main', true]]
+    for (const [pattern, value, expected] of cases) expect(pathMatcher(pattern, value), `${pattern} ${value}`).toBe(expected)
+    for (let i = 0; i < 5000; i++) pathMatcher(`feature/${i}/**`, `feature/${i}/x`)
+    for (const [pattern, value, expected] of cases) expect(pathMatcher(pattern, value), `${pattern} ${value}`).toBe(expected)
+  })
+})
+
 describe('agreement with a plain recursive definition (fast-check)', () => {
   // Reference: `**` is zero or more whole segments, `*` any run within a segment, `?` one character.
   const segmentMatches = (p: string, s: string): boolean => {
