@@ -149,6 +149,19 @@ function errorCode(error: unknown): string | undefined {
   return cause === undefined ? undefined : errorCode(cause)
 }
 
+/** Whether the body's first character other than white space is `<` (an HTML page), as `trimStart` judges white space. */
+export function startsWithTag(body: Buffer): boolean {
+  // Bodies starting with ASCII are judged by their first byte other than ASCII white space; others
+  // (a byte-order mark, non-breaking spaces) by their first 512 bytes decoded.
+  for (let index = 0; index < body.length && index < 512; index++) {
+    const byte = body[index]!
+    if (byte === 0x20 || (byte >= 0x09 && byte <= 0x0d)) continue
+    if (byte < 0x80) return byte === 0x3c
+    break
+  }
+  return body.toString('utf8', 0, 512).trimStart().startsWith('<')
+}
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
@@ -245,7 +258,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
   function isHtml(answer: Answer, sniff: boolean): boolean {
     if (/\btext\/html\b/i.test(answer.contentType) || /\bapplication\/xhtml/i.test(answer.contentType)) return true
-    return sniff && answer.body.toString('utf8', 0, 512).trimStart().startsWith('<')
+    return sniff && startsWithTag(answer.body)
   }
 
   function statusLine(status: number): string {
@@ -348,7 +361,7 @@ export function createClient(options: ClientOptions): ApiClient {
     {once: true},
   )
 
-  async function attempt(request: Exchange, path: string, display: string): Promise<{answer: Answer} | {failure: Failure}> {
+  function attempt(request: Exchange, path: string, display: string): Promise<{answer: Answer} | {failure: Failure}> {
     return gate(() => {
       if (options.signal?.aborted) return Promise.resolve({failure: interrupted(request.method, path)})
       const budget = Math.min(timeoutMs, remaining())
@@ -534,7 +547,11 @@ export function createClient(options: ClientOptions): ApiClient {
    * Every request goes through here. Without a given prefix, the first one probes it (see
    * ClientOptions.apiPrefix) and the others wait for the outcome: one probe, however many start at once.
    */
-  async function exchange(request: Exchange): Promise<{answer: Answer; path: string}> {
+  function exchange(request: Exchange): Promise<{answer: Answer; path: string}> {
+    return probeState === 'settled' && noApi === undefined ? send(request, prefix) : exchangeWhileProbing(request)
+  }
+
+  async function exchangeWhileProbing(request: Exchange): Promise<{answer: Answer; path: string}> {
     if (probeState === 'idle') {
       probeState = 'running'
       let settle = () => {}
@@ -617,10 +634,9 @@ export function createClient(options: ClientOptions): ApiClient {
     const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
     if (answer.status !== 200) throw fail(statusError('GET', at, answer, path))
     if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
-    const text = answer.body.toString('utf8')
     try {
-      if (text.trim() === '') throw new Error('empty')
-      return JSON.parse(text) as unknown
+      // An empty or blank body is no JSON either: JSON.parse refuses it.
+      return JSON.parse(answer.body.toString('utf8')) as unknown
     } catch {
       throw fail({
         kind: 'not-json',

@@ -16,7 +16,7 @@ import type {AuditError, AuditModel, Project, RepositoryInfo, Role} from '../mod
 import {redactServerPayload} from '../model/redact.js'
 import type {ServerData} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
-import {createLimiter} from '../util/limit.js'
+import {createLimiter, createQueue} from '../util/limit.js'
 import {NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
 import {ApiError, type ApiClient} from './types.js'
 
@@ -380,27 +380,71 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
 
   // Audited projects, then their ancestors, each loaded once, as soon as they are known.
   const audited: number[] = []
-  const loads = new Map<number, Promise<void>>()
   const projectObjects = new Map<number, Project>()
   const projectsById = new Map<number, Project>()
   let done = 0
 
-  function schedule(id: number): void {
-    if (loads.has(id)) return
-    loads.set(
-      id,
-      loadProject(id).then(async (project) => {
-        if (project) {
-          projectsById.set(id, project)
-          if (project.parentId !== null) schedule(project.parentId)
-          if (arrival) {
-            await repositoryLoads.get(id)
-            arrival.add(project)
+  // At most `projectSlots` projects load at once (their requests still share the one request limiter):
+  // enough to keep every request slot busy, while the others wait as bare ids instead of thousands of
+  // queued requests, which kept the garbage collector busy. Ancestors go first.
+  const projectSlots = 2 * Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY)
+  const scheduled = new Set<number>()
+  const nextProjects = createQueue<number>()
+  const nextAncestors = createQueue<number>()
+  let loading = 0
+  let unfinished = 0
+  let loadFailure: {error: unknown} | undefined
+  let onIdle: (() => void) | undefined
+
+  function schedule(id: number, ancestor = false): void {
+    if (scheduled.has(id)) return
+    scheduled.add(id)
+    unfinished++
+    ;(ancestor ? nextAncestors : nextProjects).push(id)
+    startProjects()
+  }
+
+  function startProjects(): void {
+    while (loading < projectSlots) {
+      const id = nextAncestors.shift() ?? nextProjects.shift()
+      if (id === undefined) return
+      loading++
+      loadProject(id)
+        .then(async (project) => {
+          if (project) {
+            projectsById.set(id, project)
+            if (project.parentId !== null) schedule(project.parentId, true)
+            if (arrival) {
+              await repositoryLoads.get(id)
+              arrival.add(project)
+            }
           }
-        }
-        if (auditedIds.has(id)) request.onProgress?.(++done, audited.length)
-      }),
-    )
+          if (auditedIds.has(id)) request.onProgress?.(++done, audited.length)
+        })
+        .catch((error: unknown) => {
+          loadFailure ??= {error}
+        })
+        .finally(() => {
+          loading--
+          unfinished--
+          startProjects()
+          if (unfinished === 0 || loadFailure) onIdle?.()
+        })
+    }
+  }
+
+  /** Every scheduled project loaded (those they schedule too); rejects with the first unexpected exception. */
+  function projectsLoaded(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (loadFailure) reject(loadFailure.error)
+        else if (unfinished === 0) resolve()
+        else return
+        onIdle = undefined
+      }
+      onIdle = check
+      check()
+    })
   }
 
   function audit(id: number): void {
@@ -448,11 +492,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
 
   arrival?.allExpected()
 
-  for (let settled = 0; settled < loads.size; ) {
-    const pending = [...loads.values()]
-    await Promise.all(pending)
-    settled = pending.length
-  }
+  await projectsLoaded()
   await Promise.all(repositoryLoads.values())
   await rolesDone
   await serverDone

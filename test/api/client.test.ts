@@ -8,6 +8,7 @@ import {
   normalizeApiPrefix,
   parseRetryAfter,
   permissionNeeded,
+  startsWithTag,
 } from '../../src/api/client.js'
 import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
@@ -576,6 +577,12 @@ describe('debug lines', () => {
 })
 
 describe('helpers', () => {
+  it('startsWithTag: the first character other than white space, as trimStart sees it', () => {
+    const judge = (text: string) => startsWithTag(Buffer.from(text, 'utf8'))
+    expect([judge('<html>'), judge(' \r\n\t<!DOCTYPE html>'), judge('\uFEFF<html>'), judge('\u00a0\u2003 <p>')]).toEqual([true, true, true, true])
+    expect([judge(''), judge('   '), judge('{"a": "<b>"}'), judge(' [1]'), judge('\u00e9<'), judge(`${' '.repeat(600)}<html>`)]).toEqual([false, false, false, false, false, false])
+  })
+
   it('parses Retry-After seconds and dates, capped at 60 s', () => {
     const now = Date.parse('2026-01-01T00:00:00Z')
     expect(parseRetryAfter('2', now)).toBe(2000)
