@@ -213,17 +213,19 @@ async function auditPhase(url, concurrency) {
 }
 
 /**
- * (c) The whole product: `onedev-audit scan --all-projects --format sarif` in this process (oclif,
+ * (c) The whole product: `onedev-audit scan --all-projects --format sarif` started by bin/run.js in this process (the bundle,
  * configuration, collection, every rule, the SARIF report written to a file), as a user runs it.
  */
 async function cliPhase(url, concurrency) {
-  const {run} = await import('@oclif/core')
+  const {createRequire} = await import('node:module')
   const {mkdtemp, readFile} = await import('node:fs/promises')
   const {tmpdir} = await import('node:os')
   const output = join(await mkdtemp(join(tmpdir(), 'oda-bench-')), 'report.sarif')
   Object.assign(process.env, {ONEDEV_URL: url, ONEDEV_API_PREFIX: PREFIX, ONEDEV_USER: USER, ONEDEV_TOKEN: SECRET})
   const started = performance.now()
-  await run(['scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)], ROOT)
+  // bin/run.js as a user starts it (the bundle and its code cache), its argv this phase's.
+  process.argv = [process.execPath, join(ROOT, 'bin', 'run.js'), 'scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)]
+  await createRequire(import.meta.url)('../bin/run.js')
   const wallMs = performance.now() - started
   const sarif = JSON.parse(await readFile(output, 'utf8'))
   const notifications = sarif.runs[0].invocations?.[0]?.toolExecutionNotifications ?? []

@@ -151,5 +151,6 @@ if (codeCache) {
   })
 }
 
-// oclif finds the package from its root (bin/package.json is not the CLI's).
-load(join(BUNDLE, 'main.js')).main(ROOT)
+// oclif finds the package from its root (bin/package.json is not the CLI's). The run's promise is this
+// script's export, for a caller that runs the CLI in its own process (bench/run.mjs).
+module.exports = load(join(BUNDLE, 'main.js')).main(ROOT)
