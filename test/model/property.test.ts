@@ -7,7 +7,7 @@ import {describe, expect, test} from 'vitest'
 import type {z} from 'zod'
 
 import {checkName} from '../../src/model/fast-validate.js'
-import {ingestProjectList, ingestProjectSetting, ingestRoles} from '../../src/model/ingest.js'
+import {ingestProjectList, ingestProjectSetting, ingestProjectSettingNow, ingestRoles} from '../../src/model/ingest.js'
 import {hasPointer} from '../../src/model/pointer.js'
 import {redactDeep, redactOwned, redactUrl} from '../../src/model/redact.js'
 import * as checks from '../../src/model/payload-checks.js'
@@ -121,6 +121,14 @@ function settingPointers(s: ProjectSetting): {pointer: string; mayBeAbsent: bool
 async function checkIngest(raw: unknown): Promise<void> {
   const result = await ingestProjectSetting(raw, {id: 7, path: 'group/repo'})
   expect(findCanaries(JSON.stringify(result))).toEqual([])
+  // The path without waiting (snapshot loading) gives the same, or hands over a setting that is invalid.
+  const now = ingestProjectSettingNow(raw, {id: 7, path: 'group/repo'})
+  if ('failed' in now) {
+    expect(result.setting).toBeNull()
+    expect(now.failed).toEqual(result.raw)
+  } else {
+    expect(now).toEqual(result)
+  }
   if (result.setting === null) {
     expect(result.errors).toHaveLength(1)
     expect(result.errors[0]!.kind).toBe('invalid-payload')

@@ -144,6 +144,25 @@ describe('snapshot file', () => {
     expect(loaded.projectsById.get(2)!.setting!.webHooks[0]).toMatchObject({hasSecret: true, url: {hadUserInfo: true, secretQueryParams: ['token']}})
   })
 
+  test('a hand-edited setting that is invalid and holds a secret: redacted on load, its error reported, the other projects ingested', async () => {
+    const file = join(work, 'snapshot.json')
+    await saveSnapshotFile(await buildModel(), file, tool)
+    const document = JSON.parse(await readFile(file, 'utf8'))
+    const repo = document.projects.find((p: {id: number}) => p.id === 2)
+    repo.setting.branchProtections[0].enabled = 'yes'
+    repo.setting.buildSetting.jobSecrets[0].value = 'CANARY-hand-invalid-7f3a'
+    repo.setting.contributedSettings[0].apiToken = 'CANARY-hand-invalid-token-7f3a'
+    await writeFile(file, JSON.stringify(document))
+    const loaded = await loadSnapshot(file)
+    expectNoCanary(JSON.stringify({...loaded, projectsById: [...loaded.projectsById.values()]}))
+    expect(loaded.projectsById.get(2)!.setting).toBeNull()
+    expect(loaded.errors.filter((e) => e.project?.id === 2)).toEqual([
+      {kind: 'invalid-payload', message: expect.stringContaining('/branchProtections/0/enabled: expected boolean, got string'), project: {id: 2, path: repo.path}, pointer: '/branchProtections/0/enabled'},
+    ])
+    // The others as before: project 4 of the fixture is invalid itself.
+    expect([...loaded.projectsById.values()].filter((p) => p.id !== 2 && p.id !== 4 && p.raw !== null).map((p) => p.setting !== null)).toEqual(Array(8).fill(true))
+  })
+
   test('an invalid envelope is a one-line config error naming the pointer', async () => {
     const file = join(work, 'snap.json')
     await saveSnapshotFile(await buildModel(), file, tool)
