@@ -6,7 +6,7 @@
  * a plain `scan --snapshot OLD --format json` of one of them. Wall time from spawn to exit (median of
  * the runs, alternating) and peak RSS from GNU time, both measured by run.mjs's own helpers.
  */
-import {mkdtemp, readFile, stat, writeFile} from 'node:fs/promises'
+import {mkdtemp, readFile, rm, stat, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -35,8 +35,17 @@ function changed(project) {
 }
 
 /** `tools`: run.mjs's timeCommand (spawn to exit, with stderr), peakRssMb (GNU time) and median. */
-export async function diffBench(projectCount, roleCount, runs, {timeCommand, peakRssMb, median}) {
+export async function diffBench(projectCount, roleCount, runs, tools) {
+  // Both snapshots and the reports are removed afterwards.
   const dir = await mkdtemp(join(tmpdir(), 'oda-diff-bench-'))
+  try {
+    return await diffBenchIn(dir, projectCount, roleCount, runs, tools)
+  } finally {
+    await rm(dir, {recursive: true, force: true})
+  }
+}
+
+async function diffBenchIn(dir, projectCount, roleCount, runs, {timeCommand, peakRssMb, median}) {
   const projects = buildProjects(projectCount)
   const roles = buildRoles(roleCount)
   const oldFile = join(dir, 'old.json')

@@ -218,9 +218,10 @@ async function auditPhase(url, concurrency) {
  */
 async function cliPhase(url, concurrency) {
   const {createRequire} = await import('node:module')
-  const {mkdtemp, readFile} = await import('node:fs/promises')
+  const {mkdtemp, readFile, rm} = await import('node:fs/promises')
   const {tmpdir} = await import('node:os')
-  const output = join(await mkdtemp(join(tmpdir(), 'oda-bench-')), 'report.sarif')
+  const outputDir = await mkdtemp(join(tmpdir(), 'oda-bench-'))
+  const output = join(outputDir, 'report.sarif')
   Object.assign(process.env, {ONEDEV_URL: url, ONEDEV_API_PREFIX: PREFIX, ONEDEV_USER: USER, ONEDEV_TOKEN: SECRET})
   const started = performance.now()
   // bin/run.js as a user starts it (the bundle and its code cache), its argv this phase's.
@@ -228,6 +229,7 @@ async function cliPhase(url, concurrency) {
   await createRequire(import.meta.url)('../bin/run.js')
   const wallMs = performance.now() - started
   const sarif = JSON.parse(await readFile(output, 'utf8'))
+  await rm(outputDir, {recursive: true, force: true})
   const notifications = sarif.runs[0].invocations?.[0]?.toolExecutionNotifications ?? []
   // Whether access was evaluated: the access findings by rule, and the optional endpoints reported not offered.
   const byRule = {}
@@ -351,10 +353,20 @@ async function peakRssMb(args) {
 
 /** The offline target: evaluating a large snapshot (every rule, a full report) in a fresh process. */
 async function offlineBench(projectCount, roleCount, runs) {
-  const {buildProjects, buildRoles, buildSetting} = await import('./simulator.mjs')
-  const {mkdtemp, writeFile, stat} = await import('node:fs/promises')
+  const {mkdtemp, rm} = await import('node:fs/promises')
   const {tmpdir} = await import('node:os')
+  // The snapshot and the reports (about 170 MB at 10,000 projects) are removed afterwards.
   const dir = await mkdtemp(join(tmpdir(), 'oda-offline-'))
+  try {
+    return await offlineBenchIn(dir, projectCount, roleCount, runs)
+  } finally {
+    await rm(dir, {recursive: true, force: true})
+  }
+}
+
+async function offlineBenchIn(dir, projectCount, roleCount, runs) {
+  const {buildProjects, buildRoles, buildSetting} = await import('./simulator.mjs')
+  const {writeFile, stat} = await import('node:fs/promises')
   const file = join(dir, 'snapshot.json')
   const projects = buildProjects(projectCount)
   const snapshot = {

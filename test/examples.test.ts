@@ -2,8 +2,7 @@
  * examples/snapshot.json (what `npm run demo` audits) is what `collect` writes for the fixture server,
  * with the loopback address and the time replaced by stable values. UPDATE_EXAMPLES=1 rewrites it.
  */
-import {mkdtemp, readFile, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {expect, it} from 'vitest'
@@ -11,6 +10,7 @@ import {expect, it} from 'vitest'
 import {expectNoCanary} from './helpers/canaries.js'
 import {ROOT, runCli} from './helpers/cli.js'
 import {serverEnv, startFixtureServer} from './helpers/fixture-server.js'
+import {tempDir} from './helpers/temp-dir.js'
 
 const EXAMPLE = join(ROOT, 'examples', 'snapshot.json')
 
@@ -24,7 +24,7 @@ function stable(text: string, serverUrl: string): string {
 it('examples/snapshot.json is what collect writes for the fixture server', async () => {
   const server = await startFixtureServer()
   try {
-    const out = join(await mkdtemp(join(tmpdir(), 'oda-example-')), 'snapshot.json')
+    const out = join(await tempDir('oda-example'), 'snapshot.json')
     const result = await runCli(['collect', '--all-projects', '--output', out], {env: serverEnv(server)})
     expect(result.code, result.stderr).toBe(0)
     const expected = stable(await readFile(out, 'utf8'), server.url)

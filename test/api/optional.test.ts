@@ -3,8 +3,7 @@
  * payloads land redacted in the server data document, an endpoint the server does not offer is
  * recorded once as not evaluated, 403 is an error naming the permission, and snapshots keep it all.
  */
-import {mkdtemp, readFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterEach, describe, expect, it} from 'vitest'
@@ -15,6 +14,7 @@ import type {ProjectFetcher, ServerFetcher} from '../../src/api/optional.js'
 import type {ApiClient} from '../../src/api/types.js'
 import {loadSnapshot, saveSnapshotDir, saveSnapshotFile} from '../../src/snapshot/snapshot.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 const CANARY_PASSWORD = 'CANARY-ldap-manager-password-41c2'
 const CANARY_TOKEN = 'CANARY-access-token-value-9d0e'
@@ -108,7 +108,7 @@ describe('optional data sources', () => {
   it('snapshots keep the server data document (file and folder server.json) and the not-evaluated endpoints', async () => {
     const {server, client} = await setup()
     const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [2], serverFetchers: [serverFetcher], projectFetchers: [projectFetcher]})
-    const dir = await mkdtemp(join(tmpdir(), 'oda-optional-'))
+    const dir = await tempDir('oda-optional')
     const tool = {name: 'onedev-audit', version: 'test'}
     await saveSnapshotFile(model, join(dir, 'snapshot.json'), tool)
     await saveSnapshotDir(model, join(dir, 'folder'), tool)

@@ -3,8 +3,7 @@
  * itself and says so once; a given prefix is never probed; a URL where neither prefix answers, and
  * a server that refuses every connection, each give one error line.
  */
-import {mkdtemp, readFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -12,6 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {runCli} from '../helpers/cli.js'
 import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import {closedPort, type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 const NOTICE = 'onedev-audit: notice: /api answered an HTML page; using /~api (current OneDev servers). Skip this probe with --api-prefix /~api'
 const WRONG_PREFIX =
@@ -26,7 +26,7 @@ const apiRequests = () => server.requests.filter((r) => r.path.startsWith('/api/
 
 beforeAll(async () => {
   server = await startFixtureServer()
-  dir = await mkdtemp(join(tmpdir(), 'oda-prefix-'))
+  dir = await tempDir('oda-prefix')
 })
 afterAll(async () => {
   await server.close()

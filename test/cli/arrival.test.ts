@@ -2,8 +2,6 @@
  * Judged on arrival (issue 12): a live scan judges each project as soon as it and its ancestors are
  * in and drops its payload, and reports exactly what a scan of the snapshot of the same server does.
  */
-import {mkdtemp} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -11,13 +9,14 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {runCli} from '../helpers/cli.js'
 import {fixture, fixtureServerOptions, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 let server: OneDevServer
 let dir: string
 
 beforeAll(async () => {
   server = await startFixtureServer()
-  dir = await mkdtemp(join(tmpdir(), 'oda-arrival-'))
+  dir = await tempDir('oda-arrival')
 })
 afterAll(async () => {
   await server.close()

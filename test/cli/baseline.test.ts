@@ -1,18 +1,18 @@
-import {mkdtemp, readFile, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
 import {validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 // The bundled example snapshot: no server needed.
 const SNAPSHOT = 'examples/snapshot.json'
 let dir: string
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'oda-baseline-'))
+  dir = await tempDir('oda-baseline')
 })
 
 async function scanJson(args: string[]) {

@@ -4,8 +4,6 @@
  * --branch patterns, every existing tag grouped by gap, uninitialized repositories, a server that
  * speaks only the contract (no repository endpoints), and a token without read-code permission.
  */
-import {mkdtemp} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -13,6 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, EMPTY_SETTING, serverEnv} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 const PROJECTS = [
   {id: 10, path: 'app/master', parentId: null},
@@ -127,7 +126,7 @@ describe('checked branches come from the server', () => {
   })
 
   it('a snapshot keeps what the server said: scan --snapshot judges the same branches', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'oda-branches-')), 'snapshot.json')
+    const file = join(await tempDir('oda-branches'), 'snapshot.json')
     const collected = await runCli(['collect', '--all-projects', '--output', file], {env: serverEnv(server)})
     expect(collected.code, collected.stderr).toBe(0)
     const live: Report = JSON.parse((await scan(['--branch', 'release/**'])).stdout)

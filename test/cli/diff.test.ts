@@ -3,8 +3,7 @@
  * edited by hand (holding every canary secret of the fixtures: the loader redacts them again), the
  * live server as NEW, and broken snapshots.
  */
-import {mkdtemp, readFile, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -14,6 +13,7 @@ import {runCli} from '../helpers/cli.js'
 import {fixture, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import type {OneDevServer} from '../helpers/onedev-server.js'
 import {multitoolErrors, validateDiffJson, validateSarif} from '../helpers/sarif-validate.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 let server: OneDevServer
 let dir: string
@@ -37,7 +37,7 @@ async function write(name: string, snapshot: unknown): Promise<string> {
 
 beforeAll(async () => {
   server = await startFixtureServer()
-  dir = await mkdtemp(join(tmpdir(), 'oda-diff-'))
+  dir = await tempDir('oda-diff')
   oldFile = join(dir, 'old.json')
   oldDir = join(dir, 'old-dir')
   for (const args of [['--output', oldFile], ['--output-dir', oldDir]]) {

@@ -1,10 +1,10 @@
-import {mkdtemp, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 const CORE_RULES = [
   'branch-protection/unprotected-branch',
@@ -29,7 +29,7 @@ describe('rules', () => {
   })
 
   it('reflects the configuration: off and severity overrides', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'oda-rules-'))
+    const dir = await tempDir('oda-rules')
     await writeFile(join(dir, 'onedev-audit.config.json'), JSON.stringify({rules: {'branch-protection/force-push-allowed': 'off', 'role/over-privileged': 'critical'}}))
     const rows = JSON.parse((await runCli(['rules', '--json'], {cwd: dir})).stdout)
     expect(rows.find((r: any) => r.id === 'branch-protection/force-push-allowed')).toMatchObject({enabled: false})

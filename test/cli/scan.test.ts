@@ -1,5 +1,4 @@
-import {mkdtemp, readFile, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -9,13 +8,14 @@ import {runCli} from '../helpers/cli.js'
 import {fixture, HARDENED_ADMIN, PARENT_SETTING, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {multitoolErrors, validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 let server: OneDevServer
 let dir: string
 
 beforeAll(async () => {
   server = await startFixtureServer()
-  dir = await mkdtemp(join(tmpdir(), 'oda-scan-'))
+  dir = await tempDir('oda-scan')
 })
 afterAll(async () => {
   await server.close()

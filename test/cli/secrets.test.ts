@@ -3,8 +3,7 @@
  * command in any format, in any snapshot file or error message, even with --debug. The fixtures hold a
  * distinct canary in every secret place (test/helpers/canaries.ts).
  */
-import {mkdtemp, readdir, readFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -13,13 +12,14 @@ import {CANARIES, expectNoCanary} from '../helpers/canaries.js'
 import {runCli} from '../helpers/cli.js'
 import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import type {OneDevServer} from '../helpers/onedev-server.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 let server: OneDevServer
 let dir: string
 
 beforeAll(async () => {
   server = await startFixtureServer()
-  dir = await mkdtemp(join(tmpdir(), 'oda-secrets-'))
+  dir = await tempDir('oda-secrets')
 })
 afterAll(async () => {
   await server.close()

@@ -5,8 +5,7 @@
  * broken answers, through collect (file and folder), scan --snapshot and error messages, with --debug.
  * Also: a server that offers none of the endpoints is not evaluated, with the exit code unchanged.
  */
-import {mkdtemp, readdir, readFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
@@ -15,12 +14,13 @@ import {expectNoCanary} from '../helpers/canaries.js'
 import {runCli} from '../helpers/cli.js'
 import {fixture, HARDENED_ADMIN, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import type {OneDevServer} from '../helpers/onedev-server.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 let dir: string
 const started: OneDevServer[] = []
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'oda-server-secrets-'))
+  dir = await tempDir('oda-server-secrets')
 })
 afterEach(async () => {
   await Promise.all(started.splice(0).map((server) => server.close()))

@@ -2,8 +2,7 @@
  * The issue-setting commands as a user runs them: the built CLI in a child process, against a real
  * loopback server that records exactly what reached it.
  */
-import {mkdtemp, readdir, readFile, stat, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readdir, readFile, stat, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
@@ -12,6 +11,7 @@ import {runCli, ROOT} from '../helpers/cli.js'
 import {serverEnv} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 const EXAMPLE = join(ROOT, 'examples', 'issue-setting.json')
 
@@ -53,7 +53,7 @@ let dir: string
 
 beforeAll(async () => {
   server = await startOneDevServer({issueSetting: serverSetting})
-  dir = await mkdtemp(join(tmpdir(), 'oda-issue-setting-'))
+  dir = await tempDir('oda-issue-setting')
   await writeFile(join(dir, 'typed.json'), JSON.stringify(typedFile, null, 2))
   await writeFile(join(dir, 'broken.json'), JSON.stringify(brokenFile, null, 2))
   await writeFile(join(dir, 'syntax.json'), '{\n  "stateSpecs": [\n    {"name": "hunter2-in-file",}\n  ]\n}\n')
@@ -162,7 +162,7 @@ describe('issue-setting apply', () => {
   })
 
   it('writes the backup to a timestamped file in the working directory by default', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'oda-apply-cwd-'))
+    const cwd = await tempDir('oda-apply-cwd')
     const result = await cli(['apply', join(dir, 'typed.json'), '--format', 'json'], {cwd})
     expect(result.code).toBe(0)
     const files = await readdir(cwd)

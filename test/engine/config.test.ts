@@ -1,14 +1,14 @@
-import {mkdtemp, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
 import {ConfigError, loadConfig, resolveSettings} from '../../src/engine/config.js'
 import {loadAllRules, resolveRuleSet} from '../../src/engine/registry.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 async function configIn(content: string | object, name = 'onedev-audit.config.json'): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'oda-config-'))
+  const dir = await tempDir('oda-config')
   await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content, null, 2))
   return dir
 }
@@ -30,14 +30,14 @@ async function ruleSetFor(config: object) {
 
 describe('configuration file', () => {
   it('is optional: without one, defaults apply', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'oda-empty-'))
+    const dir = await tempDir('oda-empty')
     const loaded = await loadConfig(undefined, dir)
     expect(loaded.path).toBeNull()
     expect(resolveSettings(loaded.config)).toEqual({branches: [], tags: [], allowedAdminRoles: ['Project Owner'], protectionSemantics: 'first-match'})
   })
 
   it('a named file that does not exist is an error', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'oda-missing-'))
+    const dir = await tempDir('oda-missing')
     expect(await errorOf(loadConfig('nope.json', dir))).toBe('nope.json: cannot read the configuration file (ENOENT)')
   })
 

@@ -1,5 +1,4 @@
-import {mkdtemp, readFile, stat, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile, stat, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
@@ -9,6 +8,7 @@ import {ApiError, type ApiClient} from '../../src/api/types.js'
 import {applyIssueSetting, backupPath, dryRunText, IssueSettingError, issueSettingFileText} from '../../src/issue-setting/apply.js'
 import {readIssueSettingFile} from '../../src/issue-setting/file.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 const current = {
   stateSpecs: [{name: 'Open', color: '#f0ad4e'}, {name: 'Closed', color: '#5cb85c'}],
@@ -39,7 +39,7 @@ const io = {out: (line: string) => out.push(line), say: (line: string) => said.p
 beforeAll(async () => {
   server = await startOneDevServer({issueSetting: current})
   client = createClient({baseUrl: server.url, apiPrefix: '/~api', user: server.user, secret: server.secret, retries: 0})
-  dir = await mkdtemp(join(tmpdir(), 'oda-apply-'))
+  dir = await tempDir('oda-apply')
 })
 afterAll(async () => {
   await client.close()
