@@ -4,13 +4,13 @@
  */
 import {spawn} from 'node:child_process'
 import {watch} from 'node:fs'
-import {mkdir, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {beforeAll, describe, expect, it} from 'vitest'
 
 import {BIN, ROOT, runCli} from '../helpers/cli.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 let dir: string
 let snapshot: string
@@ -37,12 +37,9 @@ async function largeSnapshot(copies: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'oda-writing-'))
+  dir = await tempDir('oda-writing')
   snapshot = await largeSnapshot(1500)
 }, 60_000)
-afterAll(async () => {
-  await rm(dir, {recursive: true, force: true})
-})
 
 /**
  * Starts a scan writing `--output report`, and sends `signal` as soon as its temporary file appears

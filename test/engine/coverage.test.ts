@@ -2,17 +2,17 @@
  * Server data the audit read but cannot understand is said as a not-evaluated notice, never passed
  * silently: a setting of another shape, a listing that is not a list, items of a listing left out.
  */
-import {readFile, writeFile, mkdtemp, rm} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {beforeAll, describe, expect, it} from 'vitest'
 
 import {coverageOf} from '../../src/engine/coverage.js'
 import type {ServerData} from '../../src/model/types.js'
 import {ROOT, runCli} from '../helpers/cli.js'
 import {model} from '../helpers/model-builders.js'
 import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 const notices = (serverData: ServerData) => coverageOf({...model(), serverData}, DEFAULT_SETTINGS).notices.map((n) => `${n.kind}: ${n.message}`)
 
@@ -55,10 +55,7 @@ describe('server data of a shape the audit does not know', () => {
 describe('scan of a snapshot whose security setting has another shape', () => {
   let dir: string
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'oda-coverage-'))
-  })
-  afterAll(async () => {
-    await rm(dir, {recursive: true, force: true})
+    dir = await tempDir('oda-coverage')
   })
 
   it('says the security checks were not evaluated, on stderr and in the report, and keeps the exit code', async () => {

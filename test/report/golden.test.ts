@@ -6,16 +6,16 @@
  */
 import {createHash} from 'node:crypto'
 import {readFileSync} from 'node:fs'
-import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {mkdir, readFile, writeFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {afterAll, beforeAll, describe, expect, test} from 'vitest'
+import {beforeAll, describe, expect, test} from 'vitest'
 
 import {formatReport, MAX_SARIF_RESULTS, REPORT_FORMATS, type ReportInput} from '../../src/report/index.js'
 import type {Finding, Severity} from '../../src/report/report-types.js'
 import {runCli} from '../helpers/cli.js'
+import {tempDir} from '../helpers/temp-dir.js'
 import {finding, findings, sampleInput} from './sample-input.js'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -79,7 +79,7 @@ describe('the formatters write what they wrote as one string', () => {
 describe('the CLI writes the same reports, to standard output and to a file', () => {
   let dir: string
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'onedev-audit-golden-'))
+    dir = await tempDir('onedev-audit-golden')
     // Both payload generations in one snapshot, with the fixtures' full settings, a child that
     // inherits, a project that could not be read, and an error.
     const current = JSON.parse(readFileSync(join(FIXTURES, 'current', 'setting-full.json'), 'utf8')) as unknown
@@ -101,9 +101,6 @@ describe('the CLI writes the same reports, to standard output and to a file', ()
     }
     await mkdir(join(dir, 'work'))
     await writeFile(join(dir, 'work', 'generations.json'), JSON.stringify(snapshot, null, 2))
-  })
-  afterAll(async () => {
-    await rm(dir, {recursive: true, force: true})
   })
 
   const cases: Record<string, {args: string[]; cwd?: 'work'}> = {

@@ -1,17 +1,17 @@
 import {readdirSync, readFileSync} from 'node:fs'
-import {mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readdir, readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {PassThrough} from 'node:stream'
 
 import fc from 'fast-check'
-import {afterAll, beforeAll, describe, expect, test} from 'vitest'
+import {beforeAll, describe, expect, test} from 'vitest'
 
 import {linesText, textOf, trimmedLinesText} from '../../src/report/chunks.js'
 import {findingOf, findingText} from '../../src/report/json.js'
 import {jsonDocument, LazyArray, LazyObject, prettyJson} from '../../src/report/json-stream.js'
 import type {Finding} from '../../src/report/report-types.js'
 import {batched, WRITE_BATCH, writeChunksAtomic, writeChunksTo} from '../../src/util/fs.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 /** The same value with every object and array made lazy (arrays through a mapping, to exercise it). */
 function lazy(value: unknown): unknown {
@@ -72,10 +72,7 @@ describe('lines as text', () => {
 describe('writing pieces', () => {
   let dir: string
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'oda-write-'))
-  })
-  afterAll(async () => {
-    await rm(dir, {recursive: true, force: true})
+    dir = await tempDir('oda-write')
   })
 
   test('small pieces are written in batches of about 64 KiB, a large one alone', () => {

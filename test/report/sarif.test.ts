@@ -1,14 +1,14 @@
-import {mkdtemp, rm, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import type * as Sarif from 'sarif'
-import {afterAll, beforeAll, describe, expect, test} from 'vitest'
+import {beforeAll, describe, expect, test} from 'vitest'
 
 import type {Finding, Severity} from '../../src/report/report-types.js'
 import {formatReport, lineOfPointer, MAX_SARIF_RESULTS} from '../../src/report/index.js'
 import {projectFilePath} from '../../src/snapshot/layout.js'
 import {multitoolErrorsByFile, validateSarif} from '../helpers/sarif-validate.js'
+import {tempDir} from '../helpers/temp-dir.js'
 import {finding, findings, parentRaw, rolesRaw, sampleInput} from './sample-input.js'
 
 const sarifOf = (text: string) => JSON.parse(text) as Sarif.Log
@@ -16,10 +16,7 @@ const run = (input = sampleInput()) => sarifOf(formatReport('sarif', input).text
 
 let dir: string
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'onedev-audit-sarif-'))
-})
-afterAll(async () => {
-  await rm(dir, {recursive: true, force: true})
+  dir = await tempDir('onedev-audit-sarif')
 })
 
 describe('SARIF report', () => {
