@@ -6,8 +6,7 @@
  * a plain `scan --snapshot OLD --format json` of one of them. Wall time from spawn to exit (median of
  * the runs, alternating) and peak RSS from GNU time, both measured by run.mjs's own helpers.
  */
-import {mkdtemp, readFile, rm, stat, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile, stat, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {buildProjects, buildRoles, buildSetting} from './simulator.mjs'
@@ -34,15 +33,12 @@ function changed(project) {
   return setting
 }
 
-/** `tools`: run.mjs's timeCommand (spawn to exit, with stderr), peakRssMb (GNU time) and median. */
-export async function diffBench(projectCount, roleCount, runs, tools) {
-  // Both snapshots and the reports are removed afterwards.
-  const dir = await mkdtemp(join(tmpdir(), 'oda-diff-bench-'))
-  try {
-    return await diffBenchIn(dir, projectCount, roleCount, runs, tools)
-  } finally {
-    await rm(dir, {recursive: true, force: true})
-  }
+/**
+ * `tools`: run.mjs's timeCommand (spawn to exit, with stderr), peakRssMb (GNU time), median and
+ * withTempDir (both snapshots and the reports are removed afterwards).
+ */
+export function diffBench(projectCount, roleCount, runs, tools) {
+  return tools.withTempDir('oda-diff-bench-', (dir) => diffBenchIn(dir, projectCount, roleCount, runs, tools))
 }
 
 async function diffBenchIn(dir, projectCount, roleCount, runs, {timeCommand, peakRssMb, median}) {

@@ -218,18 +218,16 @@ async function auditPhase(url, concurrency) {
  */
 async function cliPhase(url, concurrency) {
   const {createRequire} = await import('node:module')
-  const {mkdtemp, readFile, rm} = await import('node:fs/promises')
-  const {tmpdir} = await import('node:os')
-  const outputDir = await mkdtemp(join(tmpdir(), 'oda-bench-'))
-  const output = join(outputDir, 'report.sarif')
+  const {readFile} = await import('node:fs/promises')
   Object.assign(process.env, {ONEDEV_URL: url, ONEDEV_API_PREFIX: PREFIX, ONEDEV_USER: USER, ONEDEV_TOKEN: SECRET})
-  const started = performance.now()
-  // bin/run.js as a user starts it (the bundle and its code cache), its argv this phase's.
-  process.argv = [process.execPath, join(ROOT, 'bin', 'run.js'), 'scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)]
-  await createRequire(import.meta.url)('../bin/run.js')
-  const wallMs = performance.now() - started
-  const sarif = JSON.parse(await readFile(output, 'utf8'))
-  await rm(outputDir, {recursive: true, force: true})
+  const {wallMs, sarif} = await withTempDir('oda-bench-', async (dir) => {
+    const output = join(dir, 'report.sarif')
+    const started = performance.now()
+    // bin/run.js as a user starts it (the bundle and its code cache), its argv this phase's.
+    process.argv = [process.execPath, join(ROOT, 'bin', 'run.js'), 'scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)]
+    await createRequire(import.meta.url)('../bin/run.js')
+    return {wallMs: performance.now() - started, sarif: JSON.parse(await readFile(output, 'utf8'))}
+  })
   const notifications = sarif.runs[0].invocations?.[0]?.toolExecutionNotifications ?? []
   // Whether access was evaluated: the access findings by rule, and the optional endpoints reported not offered.
   const byRule = {}
@@ -351,17 +349,22 @@ async function peakRssMb(args) {
   return Number(stderr.trim().split('\n').pop()) / 1024
 }
 
-/** The offline target: evaluating a large snapshot (every rule, a full report) in a fresh process. */
-async function offlineBench(projectCount, roleCount, runs) {
+/** Runs `work(dir)` in a new temporary directory, removed afterwards whatever happens. */
+async function withTempDir(prefix, work) {
   const {mkdtemp, rm} = await import('node:fs/promises')
   const {tmpdir} = await import('node:os')
-  // The snapshot and the reports (about 170 MB at 10,000 projects) are removed afterwards.
-  const dir = await mkdtemp(join(tmpdir(), 'oda-offline-'))
+  const dir = await mkdtemp(join(tmpdir(), prefix))
   try {
-    return await offlineBenchIn(dir, projectCount, roleCount, runs)
+    return await work(dir)
   } finally {
     await rm(dir, {recursive: true, force: true})
   }
+}
+
+/** The offline target: evaluating a large snapshot (every rule, a full report) in a fresh process. */
+function offlineBench(projectCount, roleCount, runs) {
+  // The snapshot and the reports (about 170 MB at 10,000 projects) are removed afterwards.
+  return withTempDir('oda-offline-', (dir) => offlineBenchIn(dir, projectCount, roleCount, runs))
 }
 
 async function offlineBenchIn(dir, projectCount, roleCount, runs) {
@@ -494,7 +497,7 @@ async function main() {
   if (flags['diff-only']) {
     const {diffBench, diffLines} = await import('./diff.mjs')
     const runs = Math.max(1, Number(flags.runs))
-    const diff = await diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median})
+    const diff = await diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
     process.stdout.write(flags.json ? `${JSON.stringify({diff}, null, 2)}\n` : `${diffLines(diff, runs).join('\n')}\n`)
     return
   }
@@ -574,7 +577,7 @@ async function main() {
   }
   const offline = flags['live-only'] ? undefined : await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
   report.offline = offline
-  if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median})
+  if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     return
