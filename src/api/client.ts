@@ -35,6 +35,9 @@ const DEFAULT_RETRY_MAX_MS = 10_000
 const ERROR_BODY_BYTES = 64 * 1024
 const DETAIL_MAX_CHARS = 300
 
+/** The bodies of OneDev's 404 for a path no resource matches: Jersey's default message (10.0 and later), none before (onedev-access-reference.md §7). */
+const NO_RESOURCE_BODIES = new Set(['HTTP 404 Not Found', ''])
+
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504])
 const RETRYABLE_CODES = new Set([
   'ECONNRESET',
@@ -234,8 +237,14 @@ export function createClient(options: ClientOptions): ApiClient {
     return maskForms(text, secretForms)
   }
 
-  function fail(error: AuditError): ApiError {
-    return new ApiError({...error, message: maskForms(error.message, longSecretForms)})
+  function fail(error: AuditError, noResource = false): ApiError {
+    return new ApiError({...error, message: maskForms(error.message, longSecretForms)}, noResource)
+  }
+
+  /** A failed answer: its error, marked when it is what OneDev gives a path no resource matches (ApiError.noResource). */
+  function failedAnswer(method: Method, path: string, answer: Answer, apiPath: string): ApiError {
+    const noResource = answer.status === 405 || (answer.status === 404 && !isHtml(answer, true) && NO_RESOURCE_BODIES.has(answer.body.toString('utf8').trim()))
+    return fail(statusError(method, path, answer, apiPath), noResource)
   }
 
   function fullPathOf(path: string, under = prefix): string {
@@ -632,7 +641,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
   async function getJson(path: string, query?: Query): Promise<unknown> {
     const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
-    if (answer.status !== 200) throw fail(statusError('GET', at, answer, path))
+    if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
     if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
     try {
       // An empty or blank body is no JSON either: JSON.parse refuses it.
@@ -650,7 +659,7 @@ export function createClient(options: ClientOptions): ApiClient {
   async function getText(path: string, query?: Query): Promise<string | null> {
     const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
     if (answer.status === 204) return null
-    if (answer.status !== 200) throw fail(statusError('GET', at, answer, path))
+    if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
     if (isHtml(answer, false)) throw fail(htmlError('GET', at, answer))
     return answer.body.toString('utf8')
   }

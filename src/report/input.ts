@@ -18,6 +18,17 @@ export interface ReportRule {
   enabled: boolean
 }
 
+/** The families of checks a `not-evaluated` notice concerns, which stylish and markdown group notices by. */
+export type CheckFamily = 'access model' | 'server hardening' | 'branches and tags'
+
+/** Why checks were not evaluated, in a few words. */
+export type NotEvaluatedReason = 'not offered' | 'answers of another shape' | 'failed for some projects' | 'not in the snapshot'
+
+/** A notice; `group` is for the formats people read (never written to the JSON or SARIF report). */
+export interface ReportNotice extends Notice {
+  group?: {families: readonly CheckFamily[]; reason: NotEvaluatedReason}
+}
+
 export interface ReportInput {
   tool: {name: 'onedev-audit'; version: string; informationUri?: string}
   source: Source
@@ -32,7 +43,7 @@ export interface ReportInput {
    * (stylish and markdown): summaries count failures, not lines. Default: `errors.length`.
    */
   errorCount?: number
-  notices: Notice[]
+  notices: ReportNotice[]
   /** Every known rule with its effective severity. */
   rules: ReportRule[]
   counts: {projects: number; roles: number}
