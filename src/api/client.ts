@@ -277,10 +277,13 @@ export function createClient(options: ClientOptions): ApiClient {
 
   function htmlError(method: Method, path: string, answer: Answer): AuditError {
     // After a probe judged /api to be the API, this page is something else (a login page, a proxy).
+    // A given prefix that is neither of OneDev's is probably the mistake: say where OneDev answers.
     const hint =
       prefix === CONTRACT_API_PREFIX && !(probing && probeJudged)
         ? 'this is what a wrong API prefix gives: current OneDev servers need --api-prefix /~api'
-        : 'check the server URL and --api-prefix (a login page or a proxy may be answering instead of the API)'
+        : !probing && prefix !== CURRENT_API_PREFIX
+          ? `nothing answers like the API under the given prefix "${oneLine(prefix, 100)}": current OneDev servers answer under ${CURRENT_API_PREFIX} and the contract under ${CONTRACT_API_PREFIX}; leave out --api-prefix and ONEDEV_API_PREFIX and the audit finds it`
+          : 'check the server URL and --api-prefix (a login page or a proxy may be answering instead of the API)'
     return {
       kind: 'not-json',
       message: `${method} ${path}: the server answered an HTML page (status ${answer.status}), not JSON; ${hint}`,
