@@ -86,11 +86,19 @@ export interface UrlFacts {
 
 export interface ChannelNotification {
   pointer: string
-  /** `Slack`, `Discord`, `Ntfy` or whatever the `@type` said, without `NotificationSetting`. */
+  /**
+   * `Slack`, `Discord`, `Ntfy` or whatever the `@type` said, without `NotificationSetting`; for the
+   * contract's top-level list, which carries no type, guessed from the URL's host (`Unknown` when it
+   * cannot be).
+   */
   channel: string
+  /** Whether the payload said the channel (`@type` or the class name of the legacy map), rather than it being guessed. */
+  channelKnown: boolean
   /** The redacted URL: safe to print. */
   webhookUrl: string | null
   url: UrlFacts | null
+  /** What it is sent for (`issues`, `pull requests`, `builds`, `code push`, `code comments`), in that order. */
+  events: string[]
 }
 
 export interface WebHook {
