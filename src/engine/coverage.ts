@@ -94,10 +94,10 @@ function repositoryNotices(notOffered: ReadonlyMap<string, NotEvaluated>, unknow
   const branches = names(checkedBranches(null, settings.branches))
   const tags = names(checkedTags(null, settings.tags))
   const missing = (part: RepositoryPart) => notOffered.get(REPOSITORY_ENDPOINTS[part])
-  const notice = (part: RepositoryPart, consequence: string): ReportNotice => ({
+  const notice = (part: RepositoryPart, consequence: string, note?: string): ReportNotice => ({
     kind: 'not-evaluated',
     message: `GET ${REPOSITORY_ENDPOINTS[part]}: the server does not offer it (${missing(part)!.status}), so ${consequence}`,
-    group: {families: BRANCHES_AND_TAGS, reason: 'not offered'},
+    group: {families: BRANCHES_AND_TAGS, reason: 'not offered', ...(note ? {note} : {})},
   })
   const of = (part: RepositoryPart) => `${unknown[part]} of ${audited} projects`
   if (unknown['default-branch'] > 0 && !missing('default-branch')) {
@@ -110,7 +110,7 @@ function repositoryNotices(notOffered: ReadonlyMap<string, NotEvaluated>, unknow
     })
   }
   if (unknown['default-branch'] > 0 && missing('default-branch')) {
-    notices.push(notice('default-branch', `the default branches of ${of('default-branch')} are unknown: their branch protections were judged for ${branches} instead`))
+    notices.push(notice('default-branch', `the default branches of ${of('default-branch')} are unknown: their branch protections were judged for ${branches} instead`, `branch protections judged for ${branches}`))
   }
   const wildcards = settings.branches.filter(hasWildcard)
   if (unknown.branches > 0 && missing('branches') && settings.branches.length > 0) {
@@ -124,7 +124,7 @@ function repositoryNotices(notOffered: ReadonlyMap<string, NotEvaluated>, unknow
     )
   }
   if (unknown.tags > 0 && missing('tags')) {
-    notices.push(notice('tags', `the tags of ${of('tags')} are unknown: their tag protections were judged for ${tags} instead of the tags that exist`))
+    notices.push(notice('tags', `the tags of ${of('tags')} are unknown: their tag protections were judged for ${tags} instead of the tags that exist`, `tag protections judged for ${tags}`))
   }
   return notices
 }

@@ -26,7 +26,8 @@ export type NotEvaluatedReason = 'not offered' | 'answers of another shape' | 'f
 
 /** A notice; `group` is for the formats people read (never written to the JSON or SARIF report). */
 export interface ReportNotice extends Notice {
-  group?: {families: readonly CheckFamily[]; reason: NotEvaluatedReason}
+  /** `note`: what was judged instead, worth keeping in the group's line (`tag protections judged for "v1.0.0"`). */
+  group?: {families: readonly CheckFamily[]; reason: NotEvaluatedReason; note?: string}
 }
 
 export interface ReportInput {
@@ -55,6 +56,8 @@ export interface ReportInput {
   category?: string
   /** Colour in stylish output. */
   color?: boolean
+  /** Stylish and markdown list every notice, instead of grouping the not-evaluated ones by family (notices.ts). */
+  verbose?: boolean
 }
 
 export interface FormattedReport {

@@ -8,6 +8,7 @@ import {escapeMarkdown} from '../util/escape.js'
 import {trimmedLinesText} from './chunks.js'
 import type {ReportInput} from './input.js'
 import type {Finding} from './report-types.js'
+import {shownNotices, SOME_NOT_EVALUATED, someNotEvaluated} from './notices.js'
 import {countBySeverity, plural, safeServerUrl, scopePhrase} from './summary.js'
 import {groupFindings} from './stylish.js'
 
@@ -52,6 +53,7 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
   if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
   const errorCount = input.errorCount ?? input.errors.length
   if (errorCount > 0) extras.push(plural(errorCount, 'error'))
+  if (someNotEvaluated(input.notices)) extras.push(SOME_NOT_EVALUATED)
   const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
   yield input.findings.length === 0
     ? `✔ **No findings** in ${scope}${tail}.`
@@ -95,7 +97,10 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
   }
   if (input.notices.length > 0) {
     yield* ['## Notices', '']
-    for (const notice of input.notices) yield `- ${md(notice.message)}`
+    for (const notice of shownNotices(input.notices, input.verbose === true)) {
+      yield `- ${md(notice.message)}`
+      for (const item of notice.items ?? []) yield `  - ${md(item)}`
+    }
     yield ''
   }
 }

@@ -78,7 +78,8 @@ afterAll(async () => {
   await server.close()
 })
 
-const scan = (args: string[], target: OneDevServer = server) => runCli(['scan', '--all-projects', '--format', 'json', ...args], {env: serverEnv(target)})
+// --verbose: each notice on its own line of stderr, to be told apart.
+const scan = (args: string[], target: OneDevServer = server) => runCli(['scan', '--all-projects', '--format', 'json', '--verbose', ...args], {env: serverEnv(target)})
 
 describe('checked branches come from the server', () => {
   it('judges each default branch (master, develop as a JSON string, main), none for an uninitialized repository, and lists that one', async () => {
@@ -146,7 +147,7 @@ describe('checked branches come from the server', () => {
     const collected = await runCli(['collect', '--all-projects', '--output', file], {env: serverEnv(server)})
     expect(collected.code, collected.stderr).toBe(0)
     const live: Report = JSON.parse((await scan(['--branch', 'release/**'])).stdout)
-    const offline = await runCli(['scan', '--snapshot', file, '--format', 'json', '--branch', 'release/**'])
+    const offline = await runCli(['scan', '--snapshot', file, '--format', 'json', '--verbose', '--branch', 'release/**'])
     expectOnlyAccessNotices(offline.stderr)
     const fromSnapshot: Report = JSON.parse(offline.stdout)
     expect(fromSnapshot.findings.map((f) => [f.ruleId, f.subject, f.message])).toEqual(live.findings.map((f) => [f.ruleId, f.subject, f.message]))
