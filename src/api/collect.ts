@@ -348,7 +348,9 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
       defaultBranch = ingested.defaultBranch
     }
     const [branches, tags] = await Promise.all([request.branchList ? refNames(id, ref, 'branches') : null, refNames(id, ref, 'tags')])
-    const failed = (['branches', 'tags'] as const).filter((part) => (part === 'branches' ? branches : tags) === 'failed')
+    const failed: RepositoryPart[] = []
+    if (branches === 'failed') failed.push('branches')
+    if (tags === 'failed') failed.push('tags')
     if (defaultBranch === undefined && branches === null && tags === null) return null
     return {
       ...(defaultBranch !== undefined ? {defaultBranch} : {}),

@@ -199,8 +199,8 @@ describe('what a server offers is learnt per repository endpoint', () => {
       ])
       expect(asked('default-branch')).toHaveLength(4)
       expect(asked('branches')).toHaveLength(3)
-      // Learnt from the answers in flight when the first 404 came: never asked by every project.
-      expect(asked('tags').length).toBeLessThanOrEqual(concurrency === '1' ? 1 : 3)
+      // One request at a time: the first 404, with nothing in flight and no answer before, settles it.
+      if (concurrency === '1') expect(asked('tags')).toEqual(['/~api/repositories/10/tags'])
     })
   }
 
@@ -333,6 +333,21 @@ describe('a project that fails alone is that project\'s problem, never the endpo
       expect(report.notices.map((n) => n.message)).toEqual([
         'the default branch of 1 of 4 projects could not be read (app/master): their branches and tags were not judged; the errors say why',
       ])
+    } finally {
+      await target.close()
+    }
+  })
+
+  it('a tag list that fails for one project: its error, its default branch still judged, no tag judged in place of its tags', async () => {
+    const target = await startOneDevServer({projects: PROJECTS, settings: SETTINGS, roles: [], repositories: REPOSITORIES, access: EMPTY_ACCESS, admin: HARDENED_ADMIN})
+    try {
+      target.override('GET /repositories/10/tags', {status: 500, text: 'Internal Server Error'})
+      const result = await scan(['--concurrency', '1'], target)
+      expect(result.code).toBe(2)
+      const report: Report = JSON.parse(result.stdout)
+      expect(everything(report)).toEqual(byText([...unprotected('app/develop', 'develop'), ...unprotected('app/main', 'main'), ...unprotected('app/master', 'master')]))
+      expect(report.errors.map((e) => e.message)).toEqual(['GET /~api/repositories/10/tags: 500 Internal Server Error: Internal Server Error'])
+      expect(report.notices).toEqual([{kind: 'not-evaluated', message: 'the tag list of 1 of 4 projects could not be read (app/master): their tags were not judged; the errors say why'}])
     } finally {
       await target.close()
     }
