@@ -142,8 +142,10 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
    * known not to be offered; or the miss (a no-resource answer), for the caller to judge once the
    * verdict is known (`verdict.settled()`, awaited outside the slot). Other failures throw.
    */
-  const askEndpoint = <T>(verdict: EndpointVerdict, request: () => Promise<T>, followUp: boolean): Promise<{value: T} | {miss: ApiError} | typeof SKIPPED> =>
-    limit(async () => {
+  function askEndpoint<T>(verdict: EndpointVerdict, request: () => Promise<T>, followUp: boolean): Promise<{value: T} | {miss: ApiError} | typeof SKIPPED> {
+    // Known not to be offered: not even a slot of the limiter (thousands of projects may ask).
+    if (verdict.refused) return Promise.resolve(SKIPPED)
+    return limit(async () => {
       if (!(await verdict.admit())) return SKIPPED
       try {
         const value = await send(request)
@@ -158,6 +160,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
         throw error
       }
     }, {followUp})
+  }
   const recorded: RecordedError[] = []
   let stopped = false
   let authRecorded = false

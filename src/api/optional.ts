@@ -93,6 +93,11 @@ export class EndpointVerdict {
 
   constructor(readonly endpoint: string) {}
 
+  /** Known not to be offered: nothing asks again (no slot of the limiter is taken for it). */
+  get refused(): boolean {
+    return this.notOffered
+  }
+
   /** Called in the request's slot, before sending it: false when the endpoint is known not to be offered. */
   async admit(): Promise<boolean> {
     while (this.undecided()) await this.change()
