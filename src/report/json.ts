@@ -83,6 +83,7 @@ function errorOf(error: AuditError): AuditError {
   if (error.path !== undefined) out.path = error.path
   if (error.status !== undefined) out.status = error.status
   if (error.pointer !== undefined) out.pointer = error.pointer
+  if (error.rule !== undefined) out.rule = error.rule
   return out
 }
 
@@ -103,6 +104,7 @@ function jsonReport(input: ReportInput, {list}: JsonBuilder): Record<string, unk
     notices: list(input.notices, noticeOf),
     uninitializedProjects: (input.uninitialized ?? []).map(projectRef),
     summary: summaryOf(input),
+    ...(input.compliance ? {compliance: list(input.compliance, (framework) => framework)} : {}),
   }
 }
 
