@@ -9,7 +9,7 @@
  * its answer has a shape the audit does not know, when the audit has no answer for it at all (a
  * snapshot written before the data source existed), and, for the project-level data of the contract,
  * when a project's setting or repository could not be read. An error that names no request (the
- * collection stopped, a listing left out) leaves everything unreadable: nothing can be said to pass.
+ * collection stopped: credentials refused, interrupted) leaves everything unreadable: nothing can be said to pass.
  */
 import {unreadableServerData} from '../model/server-data-check.js'
 import type {AuditError, AuditModel} from '../model/types.js'
@@ -62,6 +62,9 @@ export function unreadData(model: AuditModel, settings: AuditSettings, errors: r
   for (const error of errors) {
     if (error.rule !== undefined) {
       if (!failedRules.has(error.rule)) failedRules.set(error.rule, error.message)
+    } else if (error.kind === 'auth' || error.kind === 'interrupted') {
+      // The collection stopped there: whatever was not read yet is missing, wherever it was.
+      mark(EVERYTHING, `the collection stopped (${error.kind})`)
     } else if (error.path !== undefined) {
       mark(endpointOf(requestPath(error.path, model.server?.apiPrefix)), failureReason(error))
     } else if (error.project) {

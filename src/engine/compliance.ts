@@ -155,7 +155,8 @@ export function judgeCompliance(input: ComplianceInput): ComplianceFramework[] {
       const ruleResults = control.evidence.map((evidence): ControlRule => {
         const counted = (active.get(evidence.rule) ?? []).filter(counts(evidence))
         const left = (suppressed.get(evidence.rule) ?? []).filter((s) => counts(evidence)(s.finding)).length
-        for (const finding of counted) if (finding.project) projects.set(finding.project.id, {id: finding.project.id, path: finding.project.path})
+        // The findings' own references (one per project, shared by its findings), not copies.
+        for (const finding of counted) if (finding.project && !projects.has(finding.project.id)) projects.set(finding.project.id, finding.project)
         findings += counted.length
         suppressedCount += left
         const why = counted.length > 0 ? undefined : whyNot(evidence.rule)

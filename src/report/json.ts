@@ -5,7 +5,7 @@
 import type {AuditError} from '../model/types.js'
 import type {ReportInput} from './input.js'
 import {EAGER, indentOf, jsonDocument, type JsonBuilder, jsonNumber, jsonString, LAZY} from './json-stream.js'
-import type {AuditReport, Finding, Notice, ProjectRef, Source, SuppressedFinding} from './report-types.js'
+import type {AuditReport, ComplianceControl, Finding, Notice, ProjectRef, Source, SuppressedFinding} from './report-types.js'
 import {safeServerUrl, summaryOf} from './summary.js'
 
 export const REPORT_SCHEMA_URI = 'https://onedev-audit.dev/schemas/report.schema.json'
@@ -90,7 +90,9 @@ function errorOf(error: AuditError): AuditError {
 const noticeOf = (notice: Notice): Notice => ({kind: notice.kind, message: notice.message})
 
 /** The report's properties in their order, with its lists made by `list`. */
-function jsonReport(input: ReportInput, {list}: JsonBuilder): Record<string, unknown> {
+function jsonReport(input: ReportInput, {list, object}: JsonBuilder): Record<string, unknown> {
+  // A control that a whole large server fails lists thousands of projects: written one by one.
+  const controlOf = (control: ComplianceControl) => object({...control, projects: list(control.projects, projectRef)})
   return {
     $schema: REPORT_SCHEMA_URI,
     reportVersion: 1,
@@ -104,7 +106,7 @@ function jsonReport(input: ReportInput, {list}: JsonBuilder): Record<string, unk
     notices: list(input.notices, noticeOf),
     uninitializedProjects: (input.uninitialized ?? []).map(projectRef),
     summary: summaryOf(input),
-    ...(input.compliance ? {compliance: list(input.compliance, (framework) => framework)} : {}),
+    ...(input.compliance ? {compliance: list(input.compliance, (framework) => object({...framework, controls: list(framework.controls, controlOf)}))} : {}),
   }
 }
 

@@ -181,9 +181,16 @@ describe('a rule that could not be judged keeps its controls from passing', () =
     expect(reasons(judge({errors}).get('C3'))).toEqual([['branch/force', 'not-evaluated', 'the rule failed: rule branch/force failed on project acme/app (#1): boom']])
   })
 
-  it('an error that names no request (the collection stopped): nothing passes', () => {
-    const errors: AuditError[] = [{kind: 'interrupted', message: 'interrupted: 3 of 10 projects were not collected', project: null}]
-    expect(statuses(judge({errors}))).toEqual({C1: 'not-evaluated', C2: 'not-evaluated', C3: 'not-evaluated', C4: 'manual', C5: 'not-evaluated'})
+  it('the collection stopped (interrupted, or the credentials refused midway): nothing passes', () => {
+    const interrupted: AuditError[] = [{kind: 'interrupted', message: 'interrupted: 3 of 10 projects were not collected', project: null}]
+    expect(statuses(judge({errors: interrupted}))).toEqual({C1: 'not-evaluated', C2: 'not-evaluated', C3: 'not-evaluated', C4: 'manual', C5: 'not-evaluated'})
+    const refused: AuditError[] = [{kind: 'auth', message: 'GET /~api/projects/7/setting: 401 Unauthorized', path: '/~api/projects/7/setting', status: 401, project: null}]
+    expect(reasons(judge({errors: refused}).get('C5'))).toEqual([['server/sso', 'not-evaluated', 'the collection stopped (auth)']])
+  })
+
+  it('an error that names neither a request nor a project: nothing passes', () => {
+    const errors: AuditError[] = [{kind: 'invalid-payload', message: 'roles: (root): expected array, got object', pointer: ''}]
+    expect(reasons(judge({errors}).get('C2'))).toEqual([['server/two-factor', 'not-evaluated', 'the audit is incomplete (invalid-payload)']])
   })
 })
 
