@@ -6,7 +6,7 @@
  * they never do I/O and never format output.
  */
 import type {AuditModel, Project, Role} from '../model/types.js'
-import type {Finding, Severity} from '../report/report-types.js'
+import type {Finding, Severity} from '../types/report-types.js'
 
 export type {Finding, Severity}
 

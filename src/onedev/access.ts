@@ -27,7 +27,7 @@ import {
   type User,
   usersOf,
 } from '../model/access-data.js'
-import type {Severity} from '../report/report-types.js'
+import type {Severity} from '../types/report-types.js'
 import type {AuditModel, BranchProtection, JobSecret, Project, Role} from '../model/types.js'
 import {RecentMemo} from '../util/recent.js'
 import type {CheckedRef} from './checked-refs.js'

@@ -6,7 +6,7 @@ import type {Change} from '../diff/diff-types.js'
 import {escapeMarkdown as md} from '../util/escape.js'
 import {diffSummary, type DiffReportInput, sideLabel, summaryPhrase} from './diff-input.js'
 import {MARKDOWN_MAX_FINDINGS} from './markdown.js'
-import type {Finding} from './report-types.js'
+import type {Finding} from '../types/report-types.js'
 import {safeServerUrl} from './summary.js'
 
 const row = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`

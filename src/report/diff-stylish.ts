@@ -6,7 +6,7 @@
 import type {Change} from '../diff/diff-types.js'
 import {escapeControl} from '../util/escape.js'
 import {diffSummary, type DiffReportInput, groupChanges, sideLabel, summaryPhrase} from './diff-input.js'
-import type {Finding} from './report-types.js'
+import type {Finding} from '../types/report-types.js'
 import {RESET, SEVERITY_STYLE, STYLE, type Style} from './stylish.js'
 import {safeServerUrl} from './summary.js'
 

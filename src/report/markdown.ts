@@ -7,7 +7,7 @@ import {SEVERITIES} from '../engine/rule.js'
 import {escapeMarkdown} from '../util/escape.js'
 import {trimmedLinesText} from './chunks.js'
 import type {ReportInput} from './input.js'
-import type {Finding} from './report-types.js'
+import type {Finding} from '../types/report-types.js'
 import {countBySeverity, plural, safeServerUrl, scopePhrase} from './summary.js'
 import {groupFindings} from './stylish.js'
 

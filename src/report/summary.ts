@@ -1,7 +1,7 @@
 /** Counts and phrases the formatters share. */
 import {SEVERITIES} from '../engine/rule.js'
 import type {ReportInput} from './input.js'
-import type {Finding, Severity, Source, Summary} from './report-types.js'
+import type {Finding, Severity, Source, Summary} from '../types/report-types.js'
 
 export type SeverityCounts = Record<Severity, number>
 
