@@ -7,7 +7,7 @@ import {escapeMarkdown as md} from '../util/escape.js'
 import {diffSummary, type DiffReportInput, sideLabel, summaryPhrase} from './diff-input.js'
 import {MARKDOWN_MAX_FINDINGS} from './markdown.js'
 import type {Finding} from '../types/report-types.js'
-import {safeServerUrl} from './summary.js'
+import {safeServerUrl} from '../util/server-url.js'
 
 const row = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`
 
