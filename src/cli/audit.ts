@@ -31,7 +31,8 @@ export interface Prepared {
 /** Reads the configuration and resolves every rule (built-in and plugins) before any request is made. */
 export async function prepare(configPath: string | undefined, refs: {branches?: string[]; tags?: string[]} = {}): Promise<Prepared> {
   const loaded = await loadConfig(configPath)
-  const ruleSet = await resolveRuleSet(await loadAllRules(loaded), loaded)
+  const {builtinRules} = await import('../../rules/index.js')
+  const ruleSet = await resolveRuleSet(await loadAllRules(loaded, builtinRules), loaded)
   return {loaded, ruleSet, settings: resolveSettings(loaded.config, refs)}
 }
 
