@@ -6,7 +6,7 @@ import {access, constants, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 
 import {type LoadedConfig, loadConfig, resolveSettings} from '../engine/config.js'
-import {anyControlFails, builtinFrameworks, chosenFrameworks, judgeAudit} from '../engine/compliance.js'
+import {anyControlFails, chosenFrameworks, judgeAudit} from '../engine/compliance.js'
 import {coverageOf} from '../engine/coverage.js'
 import {type ActiveRule, evaluate} from '../engine/evaluate.js'
 import {ArrivalEvaluator} from '../engine/evaluator.js'
@@ -18,9 +18,10 @@ import type {AuditModel} from '../model/types.js'
 import {complianceLine} from '../report/compliance.js'
 import {locationSourceFromModel, reportChunks, type ReportFormat, type ReportInput} from '../report/index.js'
 import {type FindingLocation, locateFindings} from '../report/locate.js'
-import type {Finding, Source} from '../report/report-types.js'
+import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
+import {builtinFrameworks} from './frameworks.js'
 import {collapseErrors, errorLines, exitCodeFor, UsageError} from './errors.js'
 import type {FailOn} from './flags.js'
 
@@ -33,7 +34,8 @@ export interface Prepared {
 /** Reads the configuration and resolves every rule (built-in and plugins) before any request is made. */
 export async function prepare(configPath: string | undefined, refs: {branches?: string[]; tags?: string[]} = {}): Promise<Prepared> {
   const loaded = await loadConfig(configPath)
-  const ruleSet = await resolveRuleSet(await loadAllRules(loaded), loaded)
+  const {builtinRules} = await import('../../rules/index.js')
+  const ruleSet = await resolveRuleSet(await loadAllRules(loaded, builtinRules), loaded)
   return {loaded, ruleSet, settings: resolveSettings(loaded.config, refs)}
 }
 

@@ -16,7 +16,7 @@
  * Pure: no I/O, no formatting.
  */
 import type {AuditError, AuditModel} from '../model/types.js'
-import type {ComplianceControl, ComplianceFramework, ControlRule, ControlStatus, Finding, FrameworkSource, ProjectRef, SuppressedFinding} from '../report/report-types.js'
+import type {ComplianceControl, ComplianceFramework, ControlRule, ControlStatus, Finding, FrameworkSource, ProjectRef, SuppressedFinding} from '../types/report-types.js'
 import {type UnreadData, unreadData, whyNotJudged} from './availability.js'
 import type {AuditSettings, RuleMeta} from './rule.js'
 
@@ -105,12 +105,6 @@ export function controlsOfRule(framework: FrameworkMapping, ruleId: string): Arr
     if (evidence) out.push({control, evidence})
   }
   return out
-}
-
-/** The built-in mapping (rules/compliance/), loaded when a command needs it. */
-export async function builtinFrameworks(): Promise<readonly FrameworkMapping[]> {
-  const {FRAMEWORKS} = await import('../../rules/compliance/index.js')
-  return FRAMEWORKS
 }
 
 /** The frameworks chosen with --framework (every one when none is given), in FRAMEWORK_KEYS order. */

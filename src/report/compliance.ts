@@ -2,7 +2,7 @@
  * How the formatters show the compliance result (src/engine/compliance.ts judges it): the console's
  * line per framework, the status words, and each rule's control tags for SARIF.
  */
-import type {ComplianceFramework, ControlStatus} from './report-types.js'
+import type {ComplianceFramework, ControlStatus} from '../types/report-types.js'
 
 /** `14 pass, 6 fail, 3 not evaluated, 13 manual`. */
 export function complianceCounts(framework: Pick<ComplianceFramework, 'counts'>): string {

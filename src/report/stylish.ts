@@ -8,7 +8,7 @@ import {escapeControl} from '../util/escape.js'
 import {linesText} from './chunks.js'
 import {complianceLine} from './compliance.js'
 import type {ReportInput} from './input.js'
-import type {Finding, Notice, Severity} from './report-types.js'
+import type {Finding, Notice, Severity} from '../types/report-types.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
 
 export const RESET = '\x1b[0m'

@@ -9,7 +9,7 @@ import {describe, expect, it} from 'vitest'
 import {type ComplianceRule, type FrameworkMapping, judgeAudit} from '../../src/engine/compliance.js'
 import type {AuditSettings} from '../../src/engine/rule.js'
 import type {AuditError, AuditModel, Project} from '../../src/model/types.js'
-import type {ComplianceControl, Finding, SuppressedFinding} from '../../src/report/report-types.js'
+import type {ComplianceControl, Finding, SuppressedFinding} from '../../src/types/report-types.js'
 import {model, project} from '../helpers/model-builders.js'
 
 const framework: FrameworkMapping = {

@@ -4,7 +4,7 @@ import {AuditCommand} from '../../cli/base-command.js'
 import {prepare} from '../../cli/audit.js'
 import {UsageError} from '../../cli/errors.js'
 import {commonFlags} from '../../cli/flags.js'
-import {builtinFrameworks} from '../../engine/compliance.js'
+import {builtinFrameworks} from '../../cli/frameworks.js'
 import {renderRuleDoc} from '../../engine/docs.js'
 
 export default class RulesShow extends AuditCommand {
