@@ -2,8 +2,9 @@
  * Principals who can get a job secret into a job whose build spec they control.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {codeWriters, describePrincipalList, type PrincipalAccess, type SecretRoute, secretRoutes} from '../../src/onedev/access.js'
-import {checkedBranchesOf} from '../../src/onedev/protection-findings.js'
+import {codeWriters, type PrincipalAccess, type SecretRoute, secretRoutes} from '../../src/onedev/access.js'
+import {describePrincipalList} from '../support/access-findings.js'
+import {checkedBranchesOf} from '../support/protection-findings.js'
 
 const MAX_NAMED = 10
 
@@ -33,8 +34,9 @@ export default defineRule({
       '## Example',
       'Secret `deploy-key` authorized `on branch "**"`, group *Developers* with *Code Writer*: any developer creates branch `x`, adds a job that echoes the secret, and reads it.',
     ].join('\n'),
-    tags: ['secrets', 'ci', 'access-control', 'CIS-2.3.5'],
+    tags: ['secrets', 'ci', 'access-control'],
     scope: 'project',
+    requires: ['/roles', '/projects/{id}/base-authorizations', '/projects/{id}/group-authorizations', '/projects/{id}/user-authorizations', '/settings/security', '/groups', '/groups/{id}/memberships', '/users', '/users/{id}', '/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

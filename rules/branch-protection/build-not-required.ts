@@ -1,5 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -15,8 +15,9 @@ export default defineRule({
       '',
       '**Example.** `{"branches": "main", "jobNames": ["ci", "security-scan"]}`',
     ].join('\n'),
-    tags: ['CIS-1.1.9', 'CIS-1.1.10', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

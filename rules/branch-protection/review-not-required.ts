@@ -1,5 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../support/protection-findings.js'
 import {hasReviewers} from '../../src/onedev/review-requirement.js'
 
 export default defineRule({
@@ -16,8 +16,9 @@ export default defineRule({
       '',
       '**Example.** `{"branches": "main", "reviewRequirement": "group(core-devs):2"}`',
     ].join('\n'),
-    tags: ['CIS-1.1.3', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

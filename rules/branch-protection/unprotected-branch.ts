@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {branchProtectionHierarchy, effectiveBranchProtection} from '../../src/onedev/protection.js'
-import {BRANCH_PROTECTION_UI, branchPhrase, checkedBranchesOf, listPointer} from '../../src/onedev/protection-findings.js'
+import {BRANCH_PROTECTION_UI, branchPhrase, checkedBranchesOf, listPointer} from '../support/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
 export default defineRule({
@@ -21,8 +21,9 @@ export default defineRule({
       '',
       '**Example.** `branches: "main release/**"`, `userMatch: "anyone"`, `reviewRequirement: "group(core-devs):2"`, `jobNames: ["ci"]`.',
     ].join('\n'),
-    tags: ['CIS-1.1.16', 'CIS-1.1.17', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {branchProtectionHierarchy, effectiveBranchProtection, principalClasses} from '../../src/onedev/protection.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, listPhrase, branchPhrase, checkedBranchesOf, memberPointer} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, listPhrase, branchPhrase, checkedBranchesOf, memberPointer} from '../support/protection-findings.js'
 import {weakerThanOthers} from '../../src/onedev/protection-judgement.js'
 import {describePrincipal} from '../../src/onedev/user-match.js'
 
@@ -18,8 +18,9 @@ export default defineRule({
       '',
       '**Example.** `anyone except group(release-bots)` followed by nothing: for group(release-bots) no protection applies, so its members can force-push, delete the branch and push without review.',
     ].join('\n'),
-    tags: ['CIS-1.1.14', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

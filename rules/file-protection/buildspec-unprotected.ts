@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {effectiveFileProtection} from '../../src/onedev/protection.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../support/protection-findings.js'
 import {hasReviewers} from '../../src/onedev/review-requirement.js'
 
 /** `BuildSpec.BLOB_PATH`: where OneDev reads a project's CI definition. */
@@ -20,8 +20,9 @@ export default defineRule({
       '',
       '**Example.** `"fileProtections": [{"paths": ".onedev-buildspec.yml", "reviewRequirement": "group(ci-owners)", "jobNames": []}]`',
     ].join('\n'),
-    tags: ['CIS-1.1.6', 'file-protection'],
+    tags: ['file-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -6,7 +6,7 @@ import {jobPrivilegeKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobNamesMatchEveryJob as matchesEveryJob} from '../../src/onedev/job-match.js'
 import {memberPointer} from '../../src/onedev/url.js'
-import {holdingNote} from '../../src/onedev/access.js'
+import {holdingNote} from '../support/access-findings.js'
 
 export default defineRule({
   meta: {
@@ -33,7 +33,7 @@ export default defineRule({
       '{"jobNames": "*", "accessLog": true}         // fine: no run or manage',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'ci', 'secrets', 'CIS-2.3.5'],
+    tags: ['access-control', 'ci', 'secrets'],
     scope: 'role',
   },
   check(context) {

@@ -5,7 +5,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import type {Role} from '../../src/model/types.js'
 import {memberPointer} from '../../src/onedev/url.js'
-import {holdingNote} from '../../src/onedev/access.js'
+import {holdingNote} from '../support/access-findings.js'
 
 interface Options {
   maxManagePrivileges: number
@@ -41,7 +41,7 @@ export default defineRule<Options>({
       '  role/over-privileged: [high, {maxManagePrivileges: 2}]',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'least-privilege', 'CIS-1.3.3', 'CIS-1.3.8'],
+    tags: ['access-control', 'least-privilege'],
     scope: 'role',
     optionsSchema: {
       type: 'object',

@@ -5,7 +5,7 @@ import {defineRule} from '../../src/engine/rule.js'
 import {securitySettingOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
 import {chainAuthorizations, roleReadsCode} from '../../src/onedev/access.js'
-import {examplesPhrase} from '../../src/onedev/protection-findings.js'
+import {examplesPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -28,8 +28,9 @@ export default defineRule({
       '{"enableAnonymousAccess": true}   // with base role "Code Reader" on acme: reported (high)',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'CIS-1.3.1'],
+    tags: ['access-control'],
     scope: 'server',
+    requires: ['/settings/security', '/roles', '/projects', '/projects/{id}/base-authorizations'],
   },
   check(context) {
     const {model} = context

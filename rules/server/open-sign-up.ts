@@ -5,7 +5,7 @@ import {defineRule, type Severity} from '../../src/engine/rule.js'
 import {groupAuthorizationsOf, securitySettingOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
 import {accessDataOf, type Breadth, chainAuthorizations, roleBreadth} from '../../src/onedev/access.js'
-import {examplesPhrase} from '../../src/onedev/protection-findings.js'
+import {examplesPhrase} from '../support/protection-findings.js'
 
 const STRONG: ReadonlySet<Breadth> = new Set(['manage', 'write', 'jobs'])
 
@@ -31,8 +31,9 @@ export default defineRule({
       '{"enableSelfRegister": true, "allowedSelfRegisterEmailDomain": "*.acme.example"}   // fine',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'authentication', 'CIS-1.3.1'],
+    tags: ['access-control', 'authentication'],
     scope: 'server',
+    requires: ['/settings/security', '/roles', '/projects', '/projects/{id}/base-authorizations', '/groups', '/groups/{id}/authorizations'],
   },
   check(context) {
     const {model} = context

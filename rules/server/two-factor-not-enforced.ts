@@ -5,7 +5,7 @@ import {defineRule} from '../../src/engine/rule.js'
 import {securitySettingOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
 import {accessDataOf, administratorsOf, groupIdsOfUser} from '../../src/onedev/access.js'
-import {examplesPhrase} from '../../src/onedev/protection-findings.js'
+import {examplesPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -30,8 +30,9 @@ export default defineRule({
       '{"enforce2FA": false}   // with group Administrators {"administrator": true, "enforce2FA": false}: reported',
       '```',
     ].join('\n'),
-    tags: ['authentication', 'CIS-1.3.5'],
+    tags: ['authentication'],
     scope: 'server',
+    requires: ['/settings/security', '/groups', '/groups/{id}/memberships', '/users', '/users/{id}'],
   },
   check(context) {
     const {model} = context

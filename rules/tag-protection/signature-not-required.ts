@@ -1,6 +1,6 @@
 import {tagProtectionsKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, describeSources, fixWhere, memberPointer, protectedTagGroups, TAG_PROTECTION_UI, tagGroupSubject, tagsPhrase} from '../../src/onedev/protection-findings.js'
+import {at, describeSources, fixWhere, memberPointer, protectedTagGroups, TAG_PROTECTION_UI, tagGroupSubject, tagsPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -16,8 +16,9 @@ export default defineRule({
       '',
       '**Example.** `{"tags": "v*", "commitSignatureRequired": true}`',
     ].join('\n'),
-    tags: ['CIS-1.1.12', 'tag-protection', 'release-integrity'],
+    tags: ['tag-protection', 'release-integrity'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/tags'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -13,7 +13,7 @@ import type {Change} from './change.js'
 import {compareModels} from './compare.js'
 import {notificationsNamedAsIn} from './owned.js'
 import type {Notice, SideError} from './diff-types.js'
-import {safeServerUrl} from '../report/summary.js'
+import {safeServerUrl} from '../util/server-url.js'
 
 export interface DiffInput {
   before: AuditModel

@@ -12,10 +12,23 @@ import {SERVER_HARDENING_ENDPOINTS} from '../api/admin-data.js'
 import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
 import {unreadableServerData} from '../model/server-data-check.js'
 import {REPOSITORY_ENDPOINTS, type AuditModel, type NotEvaluated, type Project, type RepositoryPart} from '../model/types.js'
-import type {CheckFamily, ReportNotice} from '../report/input.js'
-import type {ProjectRef} from '../report/report-types.js'
-import {plural} from '../report/summary.js'
+import type {Notice, ProjectRef} from '../types/report-types.js'
+import {endpointOf} from './availability.js'
 import type {AuditSettings} from './rule.js'
+
+/** The families of checks a `not-evaluated` notice concerns, which the formats people read group notices by. */
+export type CheckFamily = 'access model' | 'server hardening' | 'branches and tags'
+
+/** Why checks were not evaluated, in a few words. */
+export type NotEvaluatedReason = 'not offered' | 'answers of another shape' | 'failed for some projects' | 'not in the snapshot'
+
+/**
+ * A notice; `group` is for the formats people read (src/report/notices.ts), never written to the JSON
+ * or SARIF report. `note`: what was judged instead, worth keeping in a group's line.
+ */
+export interface ReportNotice extends Notice {
+  group?: {families: readonly CheckFamily[]; reason: NotEvaluatedReason; note?: string}
+}
 
 export interface Coverage {
   /** Audited projects whose repository is not initialized, by path. */
@@ -140,7 +153,7 @@ function unreadableRepositoryNotices(unreadable: Record<RepositoryPart, ProjectR
     .filter((part) => unreadable[part].length > 0)
     .map((part) => ({
       kind: 'not-evaluated',
-      message: `${consequence[part][0]} of ${unreadable[part].length} of ${plural(audited, 'project')} could not be read (${projectList(unreadable[part])}): ${consequence[part][1]}; the errors say why`,
+      message: `${consequence[part][0]} of ${unreadable[part].length} of ${audited} project${audited === 1 ? '' : 's'} could not be read (${projectList(unreadable[part])}): ${consequence[part][1]}; the errors say why`,
       group: {families: BRANCHES_AND_TAGS, reason: 'failed for some projects'},
     }))
 }
@@ -152,7 +165,7 @@ function unreadableRepositoryNotices(unreadable: Record<RepositoryPart, ProjectR
 function unreadableNotices(model: AuditModel): ReportNotice[] {
   const byEndpoint = new Map<string, {answers: number; whole: number; items: number; total: number}>()
   for (const found of unreadableServerData(model.serverData)) {
-    const endpoint = `/${found.key.replace(/\/\d+(?=\/|$)/g, '/{id}')}`
+    const endpoint = endpointOf(found.key)
     const entry = byEndpoint.get(endpoint) ?? {answers: 0, whole: 0, items: 0, total: 0}
     entry.answers++
     if (found.extent === 'whole') entry.whole++

@@ -9,7 +9,7 @@ import {hash} from 'node:crypto'
 
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
-import type {ProjectRef, RoleRef} from '../report/report-types.js'
+import type {ProjectRef, RoleRef} from '../types/report-types.js'
 import type {AuditSettings, Finding, FindingDraft, Rule, RuleContext, Severity} from './rule.js'
 import {SEVERITIES} from './rule.js'
 
@@ -225,6 +225,7 @@ export function judge(
         kind: 'internal',
         message: `rule ${rule.meta.id} failed on ${target.label}: ${describeError(error)}`,
         project: target.project,
+        rule: rule.meta.id,
       })
       continue
     }

@@ -2,10 +2,11 @@
  * What every formatter gets: the audit's outcome and the run's facts. Formatters are pure:
  * `ReportInput → text`.
  */
+import type {ReportNotice} from '../engine/coverage.js'
 import type {RuleMeta} from '../engine/rule.js'
 import type {AuditError} from '../model/types.js'
 import type {LocationSource} from './locate.js'
-import type {Finding, Notice, Severity, Source, SuppressedFinding} from './report-types.js'
+import type {ComplianceFramework, Finding, Severity, Source, SuppressedFinding} from '../types/report-types.js'
 
 export type ReportFormat = 'sarif' | 'json' | 'stylish' | 'markdown'
 
@@ -16,18 +17,6 @@ export interface ReportRule {
   /** The effective severity (the configuration's override, else the rule's default). */
   severity: Severity
   enabled: boolean
-}
-
-/** The families of checks a `not-evaluated` notice concerns, which stylish and markdown group notices by. */
-export type CheckFamily = 'access model' | 'server hardening' | 'branches and tags'
-
-/** Why checks were not evaluated, in a few words. */
-export type NotEvaluatedReason = 'not offered' | 'answers of another shape' | 'failed for some projects' | 'not in the snapshot'
-
-/** A notice; `group` is for the formats people read (never written to the JSON or SARIF report). */
-export interface ReportNotice extends Notice {
-  /** `note`: what was judged instead, worth keeping in the group's line (`tag protections judged for "v1.0.0"`). */
-  group?: {families: readonly CheckFamily[]; reason: NotEvaluatedReason; note?: string}
 }
 
 export interface ReportInput {
@@ -58,6 +47,12 @@ export interface ReportInput {
   color?: boolean
   /** Stylish and markdown list every notice, instead of grouping the not-evaluated ones by family (notices.ts). */
   verbose?: boolean
+  /**
+   * The compliance controls per framework (src/engine/compliance.ts), when the command judged them
+   * (scan): the JSON report's `compliance`, markdown's tables, the console's line per framework,
+   * and SARIF's control tags on the rules.
+   */
+  compliance?: ComplianceFramework[]
 }
 
 export interface FormattedReport {

@@ -5,8 +5,8 @@
  * per family, with what was not evaluated and why; `--verbose` lists them one by one. The JSON and
  * SARIF reports always keep every notice.
  */
-import type {CheckFamily, NotEvaluatedReason, ReportNotice} from './input.js'
-import type {Notice} from './report-types.js'
+import type {CheckFamily, NotEvaluatedReason, ReportNotice} from '../engine/coverage.js'
+import type {Notice} from '../types/report-types.js'
 import {plural} from './summary.js'
 
 export interface ShownNotice {

@@ -6,8 +6,9 @@
 import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
 import {linesText} from './chunks.js'
+import {complianceLine} from './compliance.js'
 import type {ReportInput} from './input.js'
-import type {Finding, Notice, Severity} from './report-types.js'
+import type {Finding, Notice, Severity} from '../types/report-types.js'
 import {shownNotices, SOME_NOT_EVALUATED, someNotEvaluated} from './notices.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
 
@@ -113,6 +114,8 @@ function* stylishLines(input: ReportInput): Generator<string, void, undefined> {
     yield ''
   }
 
+  // The summary stays the last line.
+  for (const framework of input.compliance ?? []) yield complianceLine(framework)
   yield summaryLine(input, paint)
 }
 
