@@ -23,6 +23,8 @@ const typeTargets = [
   {schema: 'schemas/snapshot.schema.json', out: 'src/snapshot/snapshot-types.ts'},
   {schema: 'schemas/access.schema.json', out: 'src/report/access-types.ts'},
   {schema: 'schemas/diff.schema.json', out: 'src/diff/diff-types.ts'},
+  {schema: 'schemas/fix-plan.schema.json', out: 'src/fix/plan-types.ts'},
+  {schema: 'schemas/fix-undo.schema.json', out: 'src/fix/undo-types.ts'},
 ]
 
 async function readText(path) {
@@ -43,11 +45,12 @@ async function listFiles(dir) {
 
 async function sourceStage() {
   const files = []
-  const ruleFiles = (await listFiles('rules')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'rules/index.ts')
+  // rules/support/ holds what several rules share (wording, pointers): helpers, not rules.
+  const ruleFiles = (await listFiles('rules')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'rules/index.ts' && !f.startsWith('rules/support/'))
   const imports = ruleFiles.map((f, i) => `import rule${i} from './${f.slice('rules/'.length).replace(/\.ts$/, '.js')}'`)
   files.push({
     path: 'rules/index.ts',
-    content: `// ${GENERATED}\n// The built-in rules: every file under rules/ but this one.\nimport type {Rule} from '../src/engine/rule.js'\n\n${imports.join('\n')}\n\nexport const builtinRules: Rule<any>[] = [${ruleFiles.map((_, i) => `rule${i}`).join(', ')}]\n`,
+    content: `// ${GENERATED}\n// The built-in rules: every file under rules/ but this one and rules/support/.\nimport type {Rule} from '../src/engine/rule.js'\n\n${imports.join('\n')}\n\nexport const builtinRules: Rule<any>[] = [${ruleFiles.map((_, i) => `rule${i}`).join(', ')}]\n`,
   })
   for (const {schema, out} of typeTargets) {
     const text = await readText(schema)

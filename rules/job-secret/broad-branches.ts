@@ -5,6 +5,7 @@
 import {defineRule, type FindingDraft, type Severity} from '../../src/engine/rule.js'
 import type {JobSecret, Project} from '../../src/model/types.js'
 import {assessSecretAuthorization, type SecretAuthorizationAssessment} from '../../src/onedev/job-match.js'
+import {narrowSecretFix} from '../support/fixes.js'
 import {reportedOwners} from '../../src/onedev/url.js'
 
 const LOWER: Record<Severity, Severity> = {critical: 'high', high: 'medium', medium: 'low', low: 'info', info: 'info'}
@@ -37,6 +38,7 @@ function draft(secret: JobSecret, owner: Project, project: Project): FindingDraf
     pointer: secret.authorization.pointer,
     severity: secret.archived ? LOWER[base] : base,
     ...(owner.id === project.id ? {} : {sourceProjectId: owner.id, key: `from:${owner.path}`}),
+    fixes: narrowSecretFix(owner, secret),
   }
 }
 
@@ -71,6 +73,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['secrets', 'ci', 'CIS-2.3.5'],
     scope: 'project',
+    fix: 'suggestion',
   },
   check(context) {
     if (context.scope !== 'project') return []

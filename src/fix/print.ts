@@ -1,0 +1,119 @@
+/**
+ * A plan and an apply run as people read them (stdout): per project each change with its fields as
+ * before -> after (redacted: a plan holds no secret) and the findings it clears, then what is left to
+ * change by hand. Every string that came from the server is shown with its control characters escaped.
+ */
+import {escapeControl} from '../util/escape.js'
+import type {Outcome} from './apply.js'
+import {withScheme} from './patch.js'
+import type {Change, Edit, FindingRef, FixPlan, ManualStep} from './plan-types.js'
+import {projectPage} from './where.js'
+
+const json = (value: unknown) => escapeControl(JSON.stringify(value) ?? 'null')
+
+function valueAt(expect: Edit['expect'], path: string): {found: boolean; value?: unknown} {
+  const seen = expect.find((e) => e.path === path)
+  return seen && 'value' in seen ? {found: true, value: seen.value} : {found: false}
+}
+
+/** One edit as `path: before -> after`. */
+export function fieldLine(edit: Edit): string {
+  const old = valueAt(edit.expect, edit.path)
+  const path = escapeControl(edit.path)
+  switch (edit.op) {
+    case 'replace':
+      return `${path}: ${old.found ? json(old.value) : '(not set)'} -> ${json(edit.value)}`
+    case 'add':
+      return old.found ? `${path}: ${json(old.value)} -> ${json(edit.value)}` : `${path}: (new) ${json(edit.value)}`
+    case 'remove':
+      return old.found ? `${path}: ${json(old.value)} -> (removed)` : `${path}: (removed)`
+    case 'set-scheme': {
+      let after = `${edit.value}://…`
+      try {
+        after = json(withScheme(old.value, edit.value, edit.path))
+      } catch {
+        // The plan saw no URL there: say the scheme alone.
+      }
+      return `${path}: ${old.found ? json(old.value) : '(unknown)'} -> ${after}`
+    }
+  }
+}
+
+function findingLine(finding: FindingRef): string {
+  return `${finding.severity} ${finding.ruleId} "${escapeControl(finding.subject)}"${finding.project ? ` in ${escapeControl(finding.project.path)}` : ''}`
+}
+
+function changeLines(change: Change): string[] {
+  return [
+    `  ${change.kind === 'fix' ? 'fix       ' : 'suggestion'} ${change.ruleId}: ${escapeControl(change.description)}`,
+    ...change.edits.map((edit) => `             ${fieldLine(edit)}`),
+    ...change.clears.map((finding) => `             clears ${findingLine(finding)}`),
+    ...change.reveals.map((finding) => `             then reports ${findingLine(finding)} (what the cleared finding covered)`),
+  ]
+}
+
+function manualLine(step: ManualStep): string {
+  const owner = step.finding.project ? `${escapeControl(step.finding.project.path)}: ` : step.finding.role ? `role ${escapeControl(step.finding.role.name)}: ` : ''
+  return `  ${step.finding.severity.padEnd(8)} ${owner}${step.finding.ruleId} "${escapeControl(step.finding.subject)}"\n             where: ${escapeControl(step.where)}\n             ${escapeControl(step.reason)}`
+}
+
+export function planSummary(plan: FixPlan): string {
+  const changes = plan.projects.flatMap((p) => p.changes)
+  const fixes = changes.filter((c) => c.kind === 'fix').length
+  const cleared = changes.reduce((n, c) => n + c.clears.length, 0)
+  const projects = plan.projects.length
+  if (changes.length === 0) return `Nothing to change: no planned change clears a finding (${plan.manual.length} finding${plan.manual.length === 1 ? '' : 's'} left to change by hand).`
+  return (
+    `${changes.length} change${changes.length === 1 ? '' : 's'} (${fixes} fix${fixes === 1 ? '' : 'es'}, ${changes.length - fixes} suggestion${changes.length - fixes === 1 ? '' : 's'}) ` +
+    `in ${projects} project${projects === 1 ? '' : 's'}, clearing ${cleared} finding${cleared === 1 ? '' : 's'}; ${plan.manual.length} left to change by hand.`
+  )
+}
+
+/** The plan, for review. */
+export function planLines(plan: FixPlan): string[] {
+  const server = plan.server ? `${escapeControl(plan.server.url)} (${escapeControl(plan.server.apiPrefix)})` : 'a snapshot without a server'
+  const lines = [`Plan for ${server}, made ${plan.createdAt}${plan.source.kind === 'snapshot' ? ` from the snapshot ${escapeControl(plan.source.snapshot ?? '')}` : ''}.`, '']
+  for (const project of plan.projects) {
+    lines.push(`${escapeControl(project.path)} (#${project.id}), ${project.generation} payload${project.audited ? '' : ' (not audited itself: its other child projects were not judged)'}`)
+    for (const change of project.changes) lines.push(...changeLines(change))
+    lines.push('')
+  }
+  if (plan.manual.length > 0) {
+    lines.push('Left to change by hand (never sent):')
+    for (const step of plan.manual) lines.push(manualLine(step))
+    lines.push('')
+  }
+  lines.push(planSummary(plan))
+  return lines
+}
+
+/** The changes of projects that were not applied, as steps for a person (after a server that does not offer the POST). */
+export function manualChangeLines(plan: Pick<FixPlan, 'projects'>, ids: ReadonlySet<number>): string[] {
+  const lines: string[] = []
+  for (const project of plan.projects) {
+    if (!ids.has(project.id)) continue
+    for (const change of project.changes) {
+      lines.push(`  ${escapeControl(project.path)}: ${projectPage(change.ruleId)}: ${escapeControl(change.description)}`)
+      for (const edit of change.edits) lines.push(`      ${fieldLine(edit)}`)
+    }
+  }
+  return lines
+}
+
+const LABELS: Record<Outcome['status'], string> = {
+  'applied': 'applied',
+  'conflict': 'CONFLICT',
+  'refused': 'REFUSED',
+  'rolled-back': 'ROLLED BACK',
+  'rollback-failed': 'ROLLBACK FAILED',
+  'unreadable': 'NOT READ',
+  'not-offered': 'NOT OFFERED',
+  'not-sent': 'not sent',
+}
+
+export function outcomeLines(outcomes: readonly Outcome[]): string[] {
+  const lines = outcomes.map((o) => `  ${LABELS[o.status].padEnd(15)} ${escapeControl(o.path)} (#${o.id}): ${escapeControl(o.detail)}`)
+  const applied = outcomes.filter((o) => o.status === 'applied').length
+  lines.push(`Applied ${applied} of ${outcomes.length} project${outcomes.length === 1 ? '' : 's'}.`)
+  return lines
+}
