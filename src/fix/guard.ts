@@ -5,9 +5,9 @@
  */
 import type {FixEdit} from '../engine/fix.js'
 import {sameJson} from '../diff/compare.js'
-import {REDACTED, REDACTED_URL, URL_MASK} from '../model/redact.js'
 import {joinPointer, parsePointer, resolvePointer} from '../model/pointer.js'
-import {redactedAt} from './patch.js'
+import {REDACTED, REDACTED_URL, redactDeep, URL_MASK} from '../model/redact.js'
+import {applyEdit, cloneJson, insertedAt, PatchError} from './patch.js'
 
 /** Whether a JSON value holds a redaction mask anywhere: it stands for a secret the plan does not know. */
 export function holdsMask(value: unknown): boolean {
@@ -42,6 +42,18 @@ export function editProblem(view: unknown, edit: FixEdit): string | null {
   if (!insertion && holdsMask(old)) return `${edit.path}: it holds a secret, which a plan never changes`
   if (edit.op === 'remove') return null
   const value = edit.value
-  if (holdsMask(value) || !sameJson(redactedAt(value, edit.path), value)) return `${edit.path}: the new value would be a secret, which a plan never holds`
+  if (holdsMask(value) || !survivesRedaction(view, edit)) return `${edit.path}: the new value would be a secret, which a plan never holds`
   return null
+}
+
+/** Whether the value an edit puts into the payload is still there, unchanged, once the edited payload is redacted. */
+function survivesRedaction(view: unknown, edit: FixEdit & {value: unknown}): boolean {
+  const after = cloneJson(view)
+  try {
+    applyEdit(after, edit)
+  } catch (error) {
+    if (error instanceof PatchError) return true // not applicable: applying it says why
+    throw error
+  }
+  return sameJson(resolvePointer(redactDeep(after), insertedAt(after, edit) ?? edit.path), edit.value)
 }

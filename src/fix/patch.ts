@@ -178,14 +178,6 @@ export function unmet(view: unknown, expectations: readonly Expectation[]): Expe
 }
 
 /**
- * The payload's redacted view of a value placed at `path`: redaction is positional (a job secret's
- * `value`, a header's `value`), so the value is redacted where it would sit.
- */
-export function redactedAt(value: unknown, path: string): unknown {
-  return redactDeep(value, tokensOf(path).map((token) => (INDEX.test(token) ? Number(token) : token)))
-}
-
-/**
  * The edits applied in order to a copy of `payload`, each with what it expected of the redacted
  * payload before it: how a plan records its edits. `payload` must be the REDACTED payload.
  */
