@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 
-import {checkWritable, prepare} from '../cli/audit.js'
+import {checkWritable, prepare, stopwatch} from '../cli/audit.js'
 import {AuditCommand} from '../cli/base-command.js'
 import {EXIT, UsageError} from '../cli/errors.js'
 import {applyToServer, defaultUndoPath, type FixIo, makePlan, printErrors, printPlan, projectsOfPlan, readPlanFile, readUndoFile} from '../cli/fix.js'
@@ -92,14 +92,19 @@ Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or a
       return
     }
 
+    const timer = stopwatch(this.debugLine)
     const {model, source} = flags.snapshot
       ? await readSnapshot(flags.snapshot, prepared)
       : await (await import('../cli/collect-source.js')).collectFromServer({...server, 'all-projects': flags['all-projects']}, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
+    timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
     const {plan, errors} = makePlan(model, source, prepared, {suggestions: flags.suggestions === true, rules: flags.rule ?? []}, this.config.version)
+    timer(`planned ${plan.projects.reduce((n, p) => n + p.changes.length, 0)} changes in ${plan.projects.length} projects`)
     printPlan(plan, io)
     printErrors(errors, io)
+    timer('printed the plan')
     if (flags.output !== undefined) {
       await writeFixFile(flags.output, plan)
+      timer('wrote the plan')
       this.say(`onedev-audit: wrote the plan to ${flags.output}`)
     }
     if (errors.length > 0) {

@@ -208,22 +208,19 @@ class Planner {
     for (let tries = 0; tries < MAX_TRIES_PER_PROJECT; tries++) {
       const target = this.nextTarget(owner, scope)
       if (!target) return
+      const selected = target.fixes.filter((fix) => this.kindSelected(fix, target.finding.ruleId))
       const reasons: string[] = []
       let kept: Trial | undefined
-      for (const fix of target.fixes) {
-        if (!this.kindSelected(fix, target.finding.ruleId)) {
-          reasons.push(`"${fix.description}" is a suggestion: plan it with --suggestions or --rule ${target.finding.ruleId}`)
-          continue
-        }
+      for (const fix of selected) {
         const trial = this.trial(owner, scope, target, fix)
         if (trial.accepted) {
           kept = trial
           break
         }
-        reasons.push(`"${fix.description}" was not planned: ${trial.reason}`)
+        reasons.push(selected.length > 1 ? `${fix.description}: ${trial.reason}` : trial.reason)
       }
       if (kept?.accepted) this.keep(owner, kept)
-      else this.refused.set(target.finding.fingerprint, reasons.join('; '))
+      else this.refused.set(target.finding.fingerprint, selected.length === 0 ? suggestionReason(target.finding.ruleId) : `not planned: ${reasons.join('; ')}`)
     }
   }
 
@@ -335,13 +332,9 @@ class Planner {
     if (refused) return refused
     if (judged.fixes.length === 0) {
       const offers = this.options.rules.find((a) => a.rule.meta.id === judged.finding.ruleId)?.rule.meta.fix
-      return offers
-        ? `${judged.finding.ruleId} offers a change only where it can state it exactly, and not for this finding (see \`onedev-audit rules show ${judged.finding.ruleId}\`)`
-        : 'no automatic change for this rule'
+      return offers ? `no change to offer for this one (see onedev-audit rules show ${judged.finding.ruleId})` : 'no automatic change for this rule'
     }
-    if (!judged.fixes.some((fix) => this.kindSelected(fix, judged.finding.ruleId))) {
-      return `a suggestion: plan it with --suggestions or --rule ${judged.finding.ruleId}`
-    }
+    if (!judged.fixes.some((fix) => this.kindSelected(fix, judged.finding.ruleId))) return suggestionReason(judged.finding.ruleId)
     return 'not planned: its change edits a project whose setting could not be read'
   }
 
@@ -376,6 +369,10 @@ class Planner {
     }
     return out
   }
+}
+
+function suggestionReason(ruleId: string): string {
+  return `a suggestion: plan it with --suggestions or --rule ${ruleId}`
 }
 
 function compareRefs(a: FindingRef, b: FindingRef): number {

@@ -39,22 +39,42 @@ export function fieldLine(edit: Edit): string {
   }
 }
 
-function findingLine(finding: FindingRef): string {
-  return `${finding.severity} ${finding.ruleId} "${escapeControl(finding.subject)}"${finding.project ? ` in ${escapeControl(finding.project.path)}` : ''}`
+const SHOWN_PROJECTS = 5
+
+/**
+ * Findings as lines, the same finding of several projects (a parent's change clears it in each child)
+ * on one: `high branch-protection/force-push-allowed "main" in acme/a, acme/b and 3 more`.
+ */
+function findingLines(findings: readonly FindingRef[]): string[] {
+  const groups = new Map<string, {finding: FindingRef; projects: string[]}>()
+  for (const finding of findings) {
+    const key = `${finding.severity}\u0000${finding.ruleId}\u0000${finding.subject}`
+    const group = groups.get(key)
+    const project = finding.project ? escapeControl(finding.project.path) : null
+    if (!group) groups.set(key, {finding, projects: project ? [project] : []})
+    else if (project) group.projects.push(project)
+  }
+  return [...groups.values()].map(({finding, projects}) => {
+    const more = projects.length > SHOWN_PROJECTS ? ` and ${projects.length - SHOWN_PROJECTS} more` : ''
+    const where = projects.length === 0 ? '' : ` in ${projects.slice(0, SHOWN_PROJECTS).join(', ')}${more}`
+    return `${finding.severity} ${finding.ruleId} "${escapeControl(finding.subject)}"${where}`
+  })
 }
 
 function changeLines(change: Change): string[] {
   return [
     `  ${change.kind === 'fix' ? 'fix       ' : 'suggestion'} ${change.ruleId}: ${escapeControl(change.description)}`,
     ...change.edits.map((edit) => `             ${fieldLine(edit)}`),
-    ...change.clears.map((finding) => `             clears ${findingLine(finding)}`),
-    ...change.reveals.map((finding) => `             then reports ${findingLine(finding)} (what the cleared finding covered)`),
+    ...findingLines(change.clears).map((line) => `             clears ${line}`),
+    ...findingLines(change.reveals).map((line) => `             then reports ${line} (part of what it clears)`),
   ]
 }
 
 function manualLine(step: ManualStep): string {
-  const owner = step.finding.project ? `${escapeControl(step.finding.project.path)}: ` : step.finding.role ? `role ${escapeControl(step.finding.role.name)}: ` : ''
-  return `  ${step.finding.severity.padEnd(8)} ${owner}${step.finding.ruleId} "${escapeControl(step.finding.subject)}"\n             where: ${escapeControl(step.where)}\n             ${escapeControl(step.reason)}`
+  const {finding} = step
+  // `where` names the project that holds the setting; the judged one only when it is another.
+  const inProject = finding.project && !step.where.startsWith(`${finding.project.path}: `) ? ` in ${escapeControl(finding.project.path)}` : ''
+  return `  ${finding.severity.padEnd(8)} ${finding.ruleId} "${escapeControl(finding.subject)}"${inProject}: ${escapeControl(step.where)}; ${escapeControl(step.reason)}`
 }
 
 export function planSummary(plan: FixPlan): string {

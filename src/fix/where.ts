@@ -14,7 +14,7 @@ const PROJECT_PAGES: Record<string, string> = {
 
 const SERVER_PAGES: Record<string, string> = {
   role: 'Administration > Roles',
-  server: 'Administration (Security Setting, Job Executors, Groovy Scripts, Users, Groups)',
+  server: 'Administration',
   'issue-setting': 'Administration > Issue Settings (or `onedev-audit issue-setting apply`)',
 }
 
