@@ -28,7 +28,7 @@ const LAYERS: Record<string, readonly string[]> = {
   rules: [...CORE, 'src/engine', 'src/issue-setting'],
   'src/diff': [...CORE, 'src/engine'],
   'src/report': [...CORE, 'src/engine', 'src/diff'],
-  'src/fix': [...CORE, 'src/engine', 'src/diff'],
+  'src/fix': [...CORE, 'src/engine', 'src/diff', 'src/report'],
   'src/cli': EVERYTHING,
   'src/commands': EVERYTHING,
 }

@@ -80,18 +80,27 @@ export function exceptionFix(ctx: Context, located: Located<BranchProtection>, p
   return protectionMemberFix(ctx, located, 'userMatch', text, 'suggestion', `Apply to ${who} too (Applicable Users "${text}")`)
 }
 
-/** Where a new protection can go in the project's own list: before the first one that can apply to `matches`, or after the last. */
-function insertionPoints(own: ReadonlyArray<BranchProtection | TagProtection>, matches: (item: BranchProtection | TagProtection) => boolean, semantics: string): number[] {
-  const applying = own.flatMap((item, index) => (item.enabled && userMatchOf(item) !== null && matches(item) ? [index] : []))
-  if (applying.length === 0 || semantics === 'merged') return [own.length]
-  return [...new Set([applying[0]!, applying.at(-1)! + 1])]
-}
-
-/** `add` of `item` at each point of the list `key` of the payload (creating the list when it has none). */
-function insertions(raw: unknown, key: string, points: number[], item: Record<string, unknown>): FixEdit[][] {
-  const list = resolvePointer(raw, `/${key}`)
-  if (!Array.isArray(list)) return [[{op: hasPointer(raw, `/${key}`) ? 'replace' : 'add', path: `/${key}`, value: [item]}]]
-  return points.map((index) => [{op: 'add', path: `/${key}/${index === list.length ? '-' : index}`, value: item}])
+/**
+ * `item` added to the judged project's own list `key`, at each point where it can apply under first
+ * match: before the first protection of the list that can apply to the same names (`matches`; so that
+ * one no longer wins for the users it names), and after the last; at the end when none can, or when
+ * the server merges protections. A payload without the list gets one.
+ */
+function newProtectionFixes(
+  ctx: Context,
+  key: 'branchProtections' | 'tagProtections',
+  own: ReadonlyArray<BranchProtection | TagProtection>,
+  matches: (item: BranchProtection | TagProtection) => boolean,
+  item: Record<string, unknown>,
+  what: string,
+): FixDraft[] {
+  const list = resolvePointer(ctx.project.raw, `/${key}`)
+  const applying = own.flatMap((p, index) => (p.enabled && userMatchOf(p) !== null && matches(p) ? [index] : []))
+  const points = applying.length === 0 || ctx.settings.protectionSemantics === 'merged' ? [own.length] : [...new Set([applying[0]!, applying.at(-1)! + 1])]
+  const edits: FixEdit[] = Array.isArray(list)
+    ? points.map((index) => ({op: 'add', path: `/${key}/${index === list.length ? '-' : index}`, value: item}))
+    : [{op: hasPointer(ctx.project.raw, `/${key}`) ? 'replace' : 'add', path: `/${key}`, value: [item]}]
+  return edits.map((edit) => ({kind: 'fix', description: `${what} at ${edit.path}`, edits: [edit]}))
 }
 
 /** A wildcard in a name would make the new protection's pattern cover more than the name. */
@@ -100,9 +109,7 @@ const WILDCARD = /[*?]/
 /**
  * A new branch protection for a branch nothing protects, in the judged project's own setting, as the
  * configuration's `fix.branchProtection` says (default: anyone, forced push, deletion and creation
- * prevented, nothing else required). Offered at the points where it can apply under first match:
- * before the first protection of the project that can apply to the branch (so that one no longer
- * wins for the users it names), else after the last.
+ * prevented, nothing else required), where it can apply under first match (newProtectionFixes).
  */
 export function newBranchProtectionFixes(ctx: Context, branch: string): FixDraft[] {
   const {project} = ctx
@@ -122,12 +129,8 @@ export function newBranchProtectionFixes(ctx: Context, branch: string): FixDraft
     fileProtections: [],
   }
   const own = branchProtectionHierarchy(project, ctx.ancestors).filter((l) => l.projectId === project.id).map((l) => l.item)
-  const points = insertionPoints(own, (p) => patternSetOf(p)?.matches(branch, pathMatcher) ?? false, ctx.settings.protectionSemantics)
-  return insertions(project.raw, 'branchProtections', points, item).map((edits) => ({
-    kind: 'fix' as const,
-    description: `Add a branch protection for "${branch}" (Applicable Users: ${fields.userMatch}) at ${edits[0]!.path}`,
-    edits,
-  }))
+  const matches = (p: BranchProtection | TagProtection) => patternSetOf(p)?.matches(branch, pathMatcher) ?? false
+  return newProtectionFixes(ctx, 'branchProtections', own, matches, item, `Add a branch protection for "${branch}" (Applicable Users: ${fields.userMatch})`)
 }
 
 /** The tag pattern set a new tag protection covers: the configuration's `fix.tagProtection.tags`, else its `tags`, else `v*`. */
@@ -155,13 +158,8 @@ export function newTagProtectionFixes(ctx: Context, tags: readonly string[]): Fi
     [signatureMember(project.setting.generation)]: fields.signatureRequired,
   }
   const own = tagProtectionHierarchy(project, ctx.ancestors).filter((l) => l.projectId === project.id).map((l) => l.item)
-  const matchesAny = (p: BranchProtection | TagProtection) => tags.some((tag) => patternSetOf(p)?.matches(tag, pathMatcher) ?? false)
-  const points = insertionPoints(own, matchesAny, ctx.settings.protectionSemantics)
-  return insertions(project.raw, 'tagProtections', points, item).map((edits) => ({
-    kind: 'fix' as const,
-    description: `Add a tag protection for "${patterns}" (Applicable Users: ${fields.userMatch}) at ${edits[0]!.path}`,
-    edits,
-  }))
+  const matches = (p: BranchProtection | TagProtection) => tags.some((tag) => patternSetOf(p)?.matches(tag, pathMatcher) ?? false)
+  return newProtectionFixes(ctx, 'tagProtections', own, matches, item, `Add a tag protection for "${patterns}" (Applicable Users: ${fields.userMatch})`)
 }
 
 /**

@@ -3,6 +3,7 @@
  * record, apply one with an undo record written as it goes, Ctrl-C handled between projects.
  */
 import {applySuppressions} from '../engine/suppress.js'
+import {writeChunksTo} from '../util/fs.js'
 import type {Finding} from '../engine/rule.js'
 import type {ApiClient} from '../api/types.js'
 import {applyProjects, type Outcome, type ProjectToApply} from '../fix/apply.js'
@@ -53,8 +54,13 @@ export function makePlan(model: AuditModel, source: Source, prepared: Prepared, 
   return {plan, errors: [...model.errors, ...proposed.errors]}
 }
 
-export function printPlan(plan: FixPlan, io: FixIo): void {
-  for (const line of planLines(plan)) io.out(line)
+/** The plan on stdout, as it is formatted (batched: a large server's plan is many thousand lines). */
+export async function printPlan(plan: FixPlan): Promise<void> {
+  await writeChunksTo(process.stdout, withNewlines(planLines(plan)))
+}
+
+function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
+  for (const line of lines) yield `${line}\n`
 }
 
 export function printErrors(errors: readonly AuditError[], io: FixIo): void {
@@ -161,7 +167,7 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   try {
     await undo.write(false)
     io.say(`onedev-audit: writing the undo record to ${request.undoOutput}`)
-    const judge = source.plan ? new ContextJudge(source.plan.context as never, source.server, request.prepared.ruleSet.active, request.prepared.settings) : undefined
+    const judge = source.plan ? new ContextJudge(source.plan.context, source.server, request.prepared.ruleSet.active, request.prepared.settings) : undefined
     outcomes = await applyProjects(client as ApiClient, source.projects, {
       ...(judge ? {findings: judge} : {}),
       stopRequested: interrupt.stopRequested,

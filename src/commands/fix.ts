@@ -85,7 +85,7 @@ Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or a
 
     if (flags.plan !== undefined) {
       const source = await readPlanFile(flags.plan)
-      printPlan(source.plan!, io)
+      await printPlan(source.plan!)
       if (!flags.apply) this.exit(source.projects.length > 0 ? EXIT.findings : EXIT.ok)
       const code = await applyToServer({source, flags: server, prepared, undoOutput, version: this.config.version, io})
       if (code !== EXIT.ok) this.exit(code)
@@ -99,7 +99,7 @@ Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or a
     timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
     const {plan, errors} = makePlan(model, source, prepared, {suggestions: flags.suggestions === true, rules: flags.rule ?? []}, this.config.version)
     timer(`planned ${plan.projects.reduce((n, p) => n + p.changes.length, 0)} changes in ${plan.projects.length} projects`)
-    printPlan(plan, io)
+    await printPlan(plan)
     printErrors(errors, io)
     timer('printed the plan')
     if (flags.output !== undefined) {

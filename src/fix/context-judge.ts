@@ -11,22 +11,20 @@ import type {ActiveRule} from '../engine/evaluate.js'
 import type {AuditSettings, Finding} from '../engine/rule.js'
 import {ingestProjectSettingNow} from '../model/ingest.js'
 import type {AuditError, AuditModel, Project} from '../model/types.js'
-import {FixJudge} from './judge.js'
+import {childrenOf, FixJudge, reachedBy} from './judge.js'
 import {cloneJson} from './patch.js'
 import type {ContextProject} from './plan.js'
 
 export class ContextJudge {
   private readonly model: AuditModel
   private readonly audited: ReadonlySet<number>
-  private readonly children = new Map<number, number[]>()
+  private readonly children: Map<number, number[]>
   private readonly judge: FixJudge
 
   constructor(context: readonly ContextProject[], server: AuditModel['server'], rules: readonly ActiveRule[], settings: AuditSettings) {
     const projectsById = new Map<number, Project>()
-    for (const entry of context) {
-      projectsById.set(entry.id, this.project(entry, entry.setting))
-      if (entry.parentId !== null) this.children.set(entry.parentId, [...(this.children.get(entry.parentId) ?? []), entry.id])
-    }
+    for (const entry of context) projectsById.set(entry.id, this.project(entry, entry.setting))
+    this.children = childrenOf(context)
     const projects = context.filter((entry) => entry.audited).map((entry) => projectsById.get(entry.id)!)
     this.model = {server, projects, projectsById, roles: [], rolesRaw: [], errors: []}
     this.audited = new Set(projects.map((p) => p.id))
@@ -41,21 +39,6 @@ export class ContextJudge {
     return 'failed' in ingested ? {...base, setting: null, raw: ingested.failed} : {...base, setting: ingested.setting, raw: ingested.raw}
   }
 
-  /** The audited projects the project's setting reaches: itself and those below it. */
-  private scope(id: number): number[] {
-    const out: number[] = []
-    const seen = new Set<number>()
-    const stack = [id]
-    while (stack.length > 0) {
-      const next = stack.pop()!
-      if (seen.has(next)) continue
-      seen.add(next)
-      if (this.audited.has(next)) out.push(next)
-      stack.push(...(this.children.get(next) ?? []))
-    }
-    return out
-  }
-
   /**
    * The findings of every project the setting of `id` reaches, with `raw` (real or redacted: it is
    * redacted here) as that setting; an error when it is not a setting this tool can judge.
@@ -68,7 +51,7 @@ export class ContextJudge {
     this.model.projectsById.set(id, candidate)
     try {
       const errors: AuditError[] = []
-      const findings = this.scope(id).flatMap((member) => this.judge.judgeProject(this.model.projectsById.get(member)!, this.model, this.audited, errors).map((j) => j.finding))
+      const findings = reachedBy(id, this.children, (member) => this.audited.has(member)).flatMap((member) => this.judge.judgeProject(this.model.projectsById.get(member)!, this.model, this.audited, errors).map((j) => j.finding))
       return errors.length > 0 ? {error: errors[0]!.message} : findings
     } finally {
       this.model.projectsById.set(id, known)

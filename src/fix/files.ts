@@ -8,7 +8,8 @@ import {readFile} from 'node:fs/promises'
 import type {AuditError} from '../model/types.js'
 import {describeIssues, schemaIssues} from '../model/normalize.js'
 import {oneLine} from '../util/escape.js'
-import {writeFileAtomic} from '../util/fs.js'
+import {jsonDocument, LazyArray, LazyObject} from '../report/json-stream.js'
+import {writeChunksAtomic} from '../util/fs.js'
 import {parseJson} from '../util/json.js'
 import type {FixSelection, ProposedPlan} from './plan.js'
 import type {FixPlan} from './plan-types.js'
@@ -36,8 +37,10 @@ const VERSION_KEY = {plan: 'planVersion', undo: 'undoVersion'} as const
 const VERSION = {plan: PLAN_VERSION, undo: UNDO_VERSION} as const
 const WRITER = {plan: 'onedev-audit fix --output', undo: 'onedev-audit fix --apply'} as const
 
+/** Written as it is serialized (a plan of a large server is tens of MB): the long lists item by item. */
 export async function writeFixFile(path: string, document: FixPlan | FixUndo): Promise<void> {
-  await writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`, 0o600)
+  const lists = Object.fromEntries(Object.entries(document).map(([key, value]) => [key, Array.isArray(value) ? new LazyArray(value) : value]))
+  await writeChunksAtomic(path, jsonDocument(new LazyObject(lists)), 0o600)
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -95,9 +98,9 @@ export function planDocument(
     createdAt: meta.createdAt,
     source: meta.source,
     selection: {suggestions: meta.selection.suggestions, rules: [...meta.selection.rules]},
-    projects: plan.projects as FixPlan['projects'],
-    manual: plan.manual as FixPlan['manual'],
-    context: plan.context as FixPlan['context'],
+    projects: plan.projects,
+    manual: plan.manual,
+    context: plan.context,
   }
 }
 

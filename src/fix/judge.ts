@@ -3,7 +3,7 @@
  * engine drops: the fixes the rules offer with each finding. The planner judges a project before and
  * after a change; applying judges it again on what the server sends back.
  */
-import {type ActiveRule, ancestorsOf, judge, projectTarget, serverKey} from '../engine/evaluate.js'
+import {type ActiveRule, judge, projectTarget, serverKey} from '../engine/evaluate.js'
 import type {FixDraft} from '../engine/fix.js'
 import type {AuditSettings, Finding, FindingDraft} from '../engine/rule.js'
 import type {AuditError, AuditModel, Project} from '../model/types.js'
@@ -55,7 +55,32 @@ export class FixJudge {
   }
 }
 
-/** The ids of a project and of its ancestors in the model, nearest first. */
-export function chainOf(project: Project, model: AuditModel): number[] {
-  return [project.id, ...ancestorsOf(project, model).map((p) => p.id)]
+/** Each project's children, by id. */
+export function childrenOf(projects: Iterable<{id: number; parentId: number | null}>): Map<number, number[]> {
+  const children = new Map<number, number[]>()
+  for (const {id, parentId} of projects) {
+    if (parentId === null) continue
+    const list = children.get(parentId)
+    if (list) list.push(id)
+    else children.set(parentId, [id])
+  }
+  return children
+}
+
+/**
+ * The projects a project's own setting reaches (it is inherited): the project and every one below
+ * it, those that `counts` keeps (the audited ones with a setting). Stops on a cycle.
+ */
+export function reachedBy(id: number, children: ReadonlyMap<number, readonly number[]>, counts: (id: number) => boolean): number[] {
+  const out: number[] = []
+  const seen = new Set<number>()
+  const stack = [id]
+  while (stack.length > 0) {
+    const next = stack.pop()!
+    if (seen.has(next)) continue
+    seen.add(next)
+    if (counts(next)) out.push(next)
+    for (const child of children.get(next) ?? []) stack.push(child)
+  }
+  return out
 }

@@ -20,14 +20,15 @@
  */
 import {diffChangesWeakened} from './weakened.js'
 import {type ActiveRule, compareFindings, judge, serverKey, wholeServerTargets} from '../engine/evaluate.js'
-import type {FixDraft, FixKind} from '../engine/fix.js'
+import type {FixDraft} from '../engine/fix.js'
 import type {AuditSettings, Finding} from '../engine/rule.js'
 import {detectGeneration, normalizeProjectSetting, projectSettingPasses} from '../model/normalize.js'
-import type {AuditError, AuditModel, PayloadGeneration, Project, RepositoryInfo} from '../model/types.js'
+import type {AuditError, AuditModel, Project} from '../model/types.js'
 import {editProblem} from './guard.js'
 import {type AddedItems, judgeChange} from './proof.js'
-import {FixJudge, type Judged} from './judge.js'
+import {childrenOf, FixJudge, type Judged, reachedBy} from './judge.js'
 import {applyEdit, cloneJson, expectationsOf, insertedAt, PatchError, type PlannedEdit} from './patch.js'
+import type {Change, ContextProject, Edit, FindingRef, ManualStep, PlannedProject} from './plan-types.js'
 import {whereToChange} from './where.js'
 
 export interface FixSelection {
@@ -46,50 +47,7 @@ export interface PlanOptions {
   suppressed?: (finding: Finding) => boolean
 }
 
-/** A finding as a plan names it. */
-export interface FindingRef {
-  ruleId: string
-  severity: Finding['severity']
-  project: {id: number; path: string} | null
-  role?: {id: number; name: string} | null
-  subject: string
-  message: string
-  fingerprint: string
-}
-
-export interface PlannedChange {
-  kind: FixKind
-  ruleId: string
-  description: string
-  edits: PlannedEdit[]
-  clears: FindingRef[]
-  reveals: FindingRef[]
-  judged: number
-}
-
-export interface PlannedProject {
-  id: number
-  path: string
-  generation: PayloadGeneration
-  audited: boolean
-  changes: PlannedChange[]
-}
-
-export interface ManualStep {
-  finding: FindingRef
-  where: string
-  reason: string
-}
-
-export interface ContextProject {
-  id: number
-  path: string
-  name: string | null
-  parentId: number | null
-  audited: boolean
-  repository: RepositoryInfo | null
-  setting: Record<string, unknown> | null
-}
+export type {Change, ContextProject, FindingRef, ManualStep, PlannedProject}
 
 export interface ProposedPlan {
   projects: PlannedProject[]
@@ -114,20 +72,20 @@ export function findingRef(finding: Finding): FindingRef {
   }
 }
 
-type Trial = {accepted: true; project: Project; after: Map<number, Judged[]>; change: PlannedChange} | {accepted: false; reason: string}
+type Trial = {accepted: true; project: Project; after: Map<number, Judged[]>; change: Change} | {accepted: false; reason: string}
 
 class Planner {
   private readonly current: Map<number, Project>
   private readonly working: AuditModel
   private readonly audited: ReadonlySet<number>
-  private readonly children = new Map<number, number[]>()
+  private readonly children: Map<number, number[]>
   private readonly scopes = new Map<number, number[]>()
   private readonly judge: FixJudge
   /** Each audited project's findings in the working state. */
   private readonly latest = new Map<number, Judged[]>()
   /** Why the fixes of a finding (by fingerprint) were not planned. */
   private readonly refused = new Map<string, string>()
-  private readonly planned = new Map<number, PlannedChange[]>()
+  private readonly planned = new Map<number, Change[]>()
   readonly errors: AuditError[] = []
 
   constructor(
@@ -138,12 +96,7 @@ class Planner {
     for (const project of model.projects) if (!this.current.has(project.id)) this.current.set(project.id, project)
     this.working = {...model, projectsById: this.current}
     this.audited = new Set(model.projects.map((p) => p.id))
-    for (const project of this.current.values()) {
-      if (project.parentId === null) continue
-      const list = this.children.get(project.parentId)
-      if (list) list.push(project.id)
-      else this.children.set(project.parentId, [project.id])
-    }
+    this.children = childrenOf(this.current.values())
     this.judge = new FixJudge(options.rules, options.settings)
   }
 
@@ -188,18 +141,7 @@ class Planner {
   /** The audited projects (with a setting) that inherit `owner`'s setting: itself and those below it. */
   private scope(owner: number): number[] {
     let ids = this.scopes.get(owner)
-    if (ids) return ids
-    ids = []
-    const seen = new Set<number>()
-    const stack = [owner]
-    while (stack.length > 0) {
-      const id = stack.pop()!
-      if (seen.has(id)) continue
-      seen.add(id)
-      if (this.audited.has(id) && this.current.get(id)?.setting) ids.push(id)
-      for (const child of this.children.get(id) ?? []) stack.push(child)
-    }
-    this.scopes.set(owner, ids)
+    if (!ids) this.scopes.set(owner, (ids = reachedBy(owner, this.children, (id) => this.audited.has(id) && this.current.get(id)?.setting != null)))
     return ids
   }
 
@@ -274,7 +216,7 @@ class Planner {
         accepted: true,
         project,
         after,
-        change: {kind: fix.kind, ruleId: target.finding.ruleId, description: fix.description, edits, clears: verdict.cleared, reveals: verdict.revealed, judged: scope.length},
+        change: {kind: fix.kind, ruleId: target.finding.ruleId, description: fix.description, edits: nonEmpty(edits as Edit[]), clears: nonEmpty(verdict.cleared), reveals: verdict.revealed, judged: scope.length},
       }
     } finally {
       this.current.set(owner, before)
@@ -300,7 +242,7 @@ class Planner {
   private plannedProjects(): PlannedProject[] {
     return [...this.planned].map(([id, changes]) => {
       const project = this.current.get(id)!
-      return {id, path: project.path, generation: project.setting!.generation, audited: this.audited.has(id), changes}
+      return {id, path: project.path, generation: project.setting!.generation, audited: this.audited.has(id), changes: nonEmpty(changes)}
     })
   }
 
@@ -369,6 +311,12 @@ class Planner {
     }
     return out
   }
+}
+
+/** A list the schema says has at least one item (a change has edits, and clears the finding that offered it). */
+function nonEmpty<T>(list: T[]): [T, ...T[]] {
+  if (list.length === 0) throw new Error('a planned change without edits or cleared findings')
+  return list as [T, ...T[]]
 }
 
 function suggestionReason(ruleId: string): string {

@@ -89,22 +89,22 @@ export function planSummary(plan: FixPlan): string {
   )
 }
 
-/** The plan, for review. */
-export function planLines(plan: FixPlan): string[] {
+/** The plan, for review, line by line. */
+export function* planLines(plan: FixPlan): Generator<string, void, undefined> {
   const server = plan.server ? `${escapeControl(plan.server.url)} (${escapeControl(plan.server.apiPrefix)})` : 'a snapshot without a server'
-  const lines = [`Plan for ${server}, made ${plan.createdAt}${plan.source.kind === 'snapshot' ? ` from the snapshot ${escapeControl(plan.source.snapshot ?? '')}` : ''}.`, '']
+  yield `Plan for ${server}, made ${plan.createdAt}${plan.source.kind === 'snapshot' ? ` from the snapshot ${escapeControl(plan.source.snapshot ?? '')}` : ''}.`
+  yield ''
   for (const project of plan.projects) {
-    lines.push(`${escapeControl(project.path)} (#${project.id}), ${project.generation} payload${project.audited ? '' : ' (not audited itself: its other child projects were not judged)'}`)
-    for (const change of project.changes) lines.push(...changeLines(change))
-    lines.push('')
+    yield `${escapeControl(project.path)} (#${project.id}), ${project.generation} payload${project.audited ? '' : ' (not audited itself: its other child projects were not judged)'}`
+    for (const change of project.changes) yield* changeLines(change)
+    yield ''
   }
   if (plan.manual.length > 0) {
-    lines.push('Left to change by hand (never sent):')
-    for (const step of plan.manual) lines.push(manualLine(step))
-    lines.push('')
+    yield 'Left to change by hand (never sent):'
+    for (const step of plan.manual) yield manualLine(step)
+    yield ''
   }
-  lines.push(planSummary(plan))
-  return lines
+  yield planSummary(plan)
 }
 
 /** The changes of projects that were not applied, as steps for a person (after a server that does not offer the POST). */

@@ -68,7 +68,7 @@ describe('both payload generations', () => {
     const plan = planFixes(fixModel([legacy]), {rules: ALL_RULES, settings: settings(), selection: FIXES_ONLY})
     const added = plan.projects[0]!.changes.find((c) => c.ruleId === 'branch-protection/unprotected-branch')!.edits[0]!
     expect(added).toMatchObject({op: 'add', path: '/branchProtections/-', value: {branches: '"rel 1"', userMatch: 'anyone', preventForcedPush: true, preventDeletion: true, signatureRequired: false}})
-    expect(added.value).not.toHaveProperty('commitSignatureRequired')
+    expect((added as {value?: unknown}).value).not.toHaveProperty('commitSignatureRequired')
   })
 })
 

@@ -31,22 +31,10 @@ export function branchProtection(fields: Record<string, unknown> = {}): Record<s
   }
 }
 
-/** The same in the legacy (8.0.x) shape: `signatureRequired`, no checker fields. */
+/** The same in the legacy (8.0.x) shape: `signatureRequired`, none of the fields added since. */
 export function legacyBranchProtection(fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    enabled: true,
-    branches: 'main',
-    userMatch: 'anyone',
-    preventForcedPush: true,
-    preventDeletion: true,
-    preventCreation: true,
-    signatureRequired: false,
-    reviewRequirement: null,
-    jobNames: [],
-    fileProtections: [],
-    requireStrictBuilds: false,
-    ...fields,
-  }
+  const {commitSignatureRequired, commitMessageChecker: _checker, maxCommitMessageLineLength: _length, disallowedFileTypes: _types, ...common} = branchProtection()
+  return {...common, signatureRequired: commitSignatureRequired, ...fields}
 }
 
 export function tagProtection(fields: Record<string, unknown> = {}): Record<string, unknown> {
