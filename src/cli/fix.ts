@@ -17,9 +17,12 @@ import type {AppliedProject} from '../fix/undo.js'
 import type {FixUndo} from '../fix/undo-types.js'
 import type {AuditError, AuditModel} from '../model/types.js'
 import type {Source} from '../types/report-types.js'
-import type {Prepared} from './audit.js'
-import {errorLines, UsageError} from './errors.js'
+import {checkWritable, type Prepared, prepare, stopwatch} from './audit.js'
+import {errorLines, EXIT, UsageError} from './errors.js'
 import {connect, parseBaseUrl, type ServerFlags} from './server.js'
+import {readSnapshot} from './sources.js'
+import {fieldLine} from '../fix/print.js'
+import {escapeControl} from '../util/escape.js'
 
 export interface FixIo {
   out: (line: string) => void
@@ -195,4 +198,67 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   const applied = outcomes.filter((o) => o.status === 'applied').length
   io.say(`onedev-audit: undo record ${request.undoOutput}: ${applied} project${applied === 1 ? '' : 's'} applied${applied > 0 ? `; undo with: onedev-audit fix --undo ${request.undoOutput} --apply` : ''}`)
   return applied === source.projects.length ? 0 : 2
+}
+
+/** The flags of `fix` (src/commands/fix.ts has checked how they combine). */
+export interface FixFlags extends Omit<ServerFlags, 'concurrency'> {
+  project?: number[]
+  'all-projects'?: boolean
+  snapshot?: string
+  rule?: string[]
+  suggestions?: boolean
+  output?: string
+  plan?: string
+  undo?: string
+  apply?: boolean
+  'undo-output'?: string
+  config?: string
+}
+
+/** `fix`: plan (from the server or a snapshot), or read a plan or undo record; apply with --apply. Returns the exit code. */
+export async function runFix(flags: FixFlags, io: FixIo, version: string): Promise<number> {
+  const undoOutput = flags['undo-output'] ?? defaultUndoPath(new Date())
+  await checkWritable(flags.output)
+  if (flags.apply) await checkWritable(undoOutput, '--undo-output')
+  const prepared = await prepare(flags.config)
+  const server: ServerFlags = {...flags, concurrency: 8}
+  const apply = (source: ApplySource) => applyToServer({source, flags: server, prepared, undoOutput, version, io})
+
+  if (flags.undo !== undefined) {
+    const source = await readUndoFile(flags.undo)
+    for (const project of source.projects) {
+      io.out(`${escapeControl(project.path)} (#${project.id}): restore`)
+      for (const edit of project.edits) io.out(`  ${fieldLine(edit as Parameters<typeof fieldLine>[0])}`)
+    }
+    if (!flags.apply) return source.projects.length > 0 ? EXIT.findings : EXIT.ok
+    return apply(source)
+  }
+  if (flags.plan !== undefined) {
+    const source = await readPlanFile(flags.plan)
+    await printPlan(source.plan!)
+    if (!flags.apply) return source.projects.length > 0 ? EXIT.findings : EXIT.ok
+    return apply(source)
+  }
+
+  const timer = stopwatch(io.debug)
+  const {model, source} = flags.snapshot
+    ? await readSnapshot(flags.snapshot, prepared)
+    : await (await import('./collect-source.js')).collectFromServer({...server, 'all-projects': flags['all-projects'] === true, concurrency: 8}, prepared, {debug: io.debug, say: io.say})
+  timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
+  const {plan, errors} = makePlan(model, source, prepared, {suggestions: flags.suggestions === true, rules: flags.rule ?? []}, version)
+  timer(`planned ${plan.projects.reduce((n, p) => n + p.changes.length, 0)} changes in ${plan.projects.length} projects`)
+  await printPlan(plan)
+  printErrors(errors, io)
+  timer('printed the plan')
+  if (flags.output !== undefined) {
+    await writeFixFile(flags.output, plan)
+    timer('wrote the plan')
+    io.say(`onedev-audit: wrote the plan to ${flags.output}`)
+  }
+  if (errors.length > 0) {
+    if (flags.apply) io.say('onedev-audit: not applied: the plan was made from an incomplete audit')
+    return EXIT.incomplete
+  }
+  if (!flags.apply) return plan.projects.length > 0 ? EXIT.findings : EXIT.ok
+  return apply({kind: 'plan', file: null, server: plan.server, projects: projectsOfPlan(plan), plan})
 }

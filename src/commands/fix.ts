@@ -1,14 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
-import {checkWritable, prepare, stopwatch} from '../cli/audit.js'
 import {AuditCommand} from '../cli/base-command.js'
 import {EXIT, UsageError} from '../cli/errors.js'
-import {applyToServer, defaultUndoPath, type FixIo, makePlan, printErrors, printPlan, projectsOfPlan, readPlanFile, readUndoFile} from '../cli/fix.js'
 import {commonFlags, serverFlags} from '../cli/flags.js'
-import {readSnapshot} from '../cli/sources.js'
-import {writeFixFile} from '../fix/files.js'
-import {fieldLine} from '../fix/print.js'
-import {escapeControl} from '../util/escape.js'
 
 export default class Fix extends AuditCommand {
   static override summary = 'Plan the changes of project settings that clear findings, prove them with the rules, apply them safely, and undo them.'
@@ -63,59 +57,9 @@ Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or a
       if (flags.snapshot !== undefined && flags.apply) throw new UsageError('--apply sends to a server: write the plan from the snapshot with --output, review it, then apply it with --plan PLAN --apply')
     }
     if (flags['undo-output'] !== undefined && !flags.apply) throw new UsageError('--undo-output names the undo record --apply writes: give --apply')
-    const undoOutput = flags['undo-output'] ?? defaultUndoPath(new Date())
-    await checkWritable(flags.output)
-    if (flags.apply) await checkWritable(undoOutput, '--undo-output')
-
-    const io: FixIo = {out: (line) => process.stdout.write(`${line}\n`), say: (line) => this.say(line), debug: this.debugLine}
-    const prepared = await prepare(flags.config)
-    const server = {...flags, concurrency: 8}
-
-    if (flags.undo !== undefined) {
-      const source = await readUndoFile(flags.undo)
-      for (const project of source.projects) {
-        io.out(`${escapeControl(project.path)} (#${project.id}): restore`)
-        for (const edit of project.edits) io.out(`  ${fieldLine(edit as never)}`)
-      }
-      if (!flags.apply) this.exit(source.projects.length > 0 ? EXIT.findings : EXIT.ok)
-      const code = await applyToServer({source, flags: server, prepared, undoOutput, version: this.config.version, io})
-      if (code !== EXIT.ok) this.exit(code)
-      return
-    }
-
-    if (flags.plan !== undefined) {
-      const source = await readPlanFile(flags.plan)
-      await printPlan(source.plan!)
-      if (!flags.apply) this.exit(source.projects.length > 0 ? EXIT.findings : EXIT.ok)
-      const code = await applyToServer({source, flags: server, prepared, undoOutput, version: this.config.version, io})
-      if (code !== EXIT.ok) this.exit(code)
-      return
-    }
-
-    const timer = stopwatch(this.debugLine)
-    const {model, source} = flags.snapshot
-      ? await readSnapshot(flags.snapshot, prepared)
-      : await (await import('../cli/collect-source.js')).collectFromServer({...server, 'all-projects': flags['all-projects']}, prepared, {debug: this.debugLine, say: (line) => this.say(line)})
-    timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
-    const {plan, errors} = makePlan(model, source, prepared, {suggestions: flags.suggestions === true, rules: flags.rule ?? []}, this.config.version)
-    timer(`planned ${plan.projects.reduce((n, p) => n + p.changes.length, 0)} changes in ${plan.projects.length} projects`)
-    await printPlan(plan)
-    printErrors(errors, io)
-    timer('printed the plan')
-    if (flags.output !== undefined) {
-      await writeFixFile(flags.output, plan)
-      timer('wrote the plan')
-      this.say(`onedev-audit: wrote the plan to ${flags.output}`)
-    }
-    if (errors.length > 0) {
-      if (flags.apply) this.say('onedev-audit: not applied: the plan was made from an incomplete audit')
-      this.exit(EXIT.incomplete)
-    }
-    if (!flags.apply) {
-      if (plan.projects.length > 0) this.exit(EXIT.findings)
-      return
-    }
-    const code = await applyToServer({source: {kind: 'plan', file: null, server: plan.server, projects: projectsOfPlan(plan), plan}, flags: server, prepared, undoOutput, version: this.config.version, io})
+    // The planner, the HTTP client and the rules are loaded only now: --help and the other commands never load them.
+    const {runFix} = await import('../cli/fix.js')
+    const code = await runFix(flags, {out: (line) => process.stdout.write(`${line}\n`), say: (line) => this.say(line), debug: this.debugLine}, this.config.version)
     if (code !== EXIT.ok) this.exit(code)
   }
 }
