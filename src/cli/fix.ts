@@ -2,27 +2,26 @@
  * `fix` from the command line: make a plan (from the server or a snapshot), read a plan or undo
  * record, apply one with an undo record written as it goes, Ctrl-C handled between projects.
  */
-import {applySuppressions} from '../engine/suppress.js'
-import {writeChunksTo} from '../util/fs.js'
-import type {Finding} from '../engine/rule.js'
 import type {ApiClient} from '../api/types.js'
+import type {Finding} from '../engine/rule.js'
+import {applySuppressions} from '../engine/suppress.js'
 import {applyProjects, type Outcome, type ProjectToApply} from '../fix/apply.js'
 import {ContextJudge} from '../fix/context-judge.js'
 import {FixFileError, planDocument, readFixFile, serverMismatch, undoDocument, writeFixFile} from '../fix/files.js'
+import type {PlannedEdit} from '../fix/patch.js'
 import {type FixSelection, planFixes} from '../fix/plan.js'
 import type {FixPlan} from '../fix/plan-types.js'
-import {manualChangeLines, outcomeLines, planLines} from '../fix/print.js'
-import type {PlannedEdit} from '../fix/patch.js'
+import {fieldLine, manualChangeLines, outcomeLines, planLines} from '../fix/print.js'
 import type {AppliedProject} from '../fix/undo.js'
 import type {FixUndo} from '../fix/undo-types.js'
 import type {AuditError, AuditModel} from '../model/types.js'
 import type {Source} from '../types/report-types.js'
+import {escapeControl} from '../util/escape.js'
+import {writeChunksTo} from '../util/fs.js'
 import {checkWritable, type Prepared, prepare, stopwatch} from './audit.js'
 import {errorLines, EXIT, UsageError} from './errors.js'
 import {connect, parseBaseUrl, type ServerFlags} from './server.js'
 import {readSnapshot} from './sources.js'
-import {fieldLine} from '../fix/print.js'
-import {escapeControl} from '../util/escape.js'
 
 export interface FixIo {
   out: (line: string) => void
@@ -43,9 +42,6 @@ export function makePlan(model: AuditModel, source: Source, prepared: Prepared, 
   const today = new Date().toISOString().slice(0, 10)
   const suppressions = prepared.loaded.config.suppressions ?? []
   const suppressed = (finding: Finding) => suppressions.length > 0 && applySuppressions([finding], suppressions, today).findings.length === 0
-  const known = new Set(prepared.ruleSet.listing.map((r) => r.meta.id))
-  const unknown = selection.rules.filter((id) => !known.has(id))
-  if (unknown.length > 0) throw new UsageError(`--rule ${unknown[0]}: no such rule (see onedev-audit rules)`)
   const proposed = planFixes(model, {rules: prepared.ruleSet.active, settings: prepared.settings, selection, suppressed})
   const plan = planDocument(proposed, {
     tool: {name: 'onedev-audit', version},
@@ -57,7 +53,7 @@ export function makePlan(model: AuditModel, source: Source, prepared: Prepared, 
   return {plan, errors: [...model.errors, ...proposed.errors]}
 }
 
-/** The plan on stdout, as it is formatted (batched: a large server's plan is many thousand lines). */
+/** The plan on stdout, written as it is formatted (a large server's plan is many thousand lines). */
 export async function printPlan(plan: FixPlan): Promise<void> {
   await writeChunksTo(process.stdout, withNewlines(planLines(plan)))
 }
@@ -221,6 +217,9 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   await checkWritable(flags.output)
   if (flags.apply) await checkWritable(undoOutput, '--undo-output')
   const prepared = await prepare(flags.config)
+  const known = new Set(prepared.ruleSet.listing.map((r) => r.meta.id))
+  const unknown = (flags.rule ?? []).find((id) => !known.has(id))
+  if (unknown !== undefined) throw new UsageError(`--rule ${unknown}: no such rule (see onedev-audit rules)`)
   const server: ServerFlags = {...flags, concurrency: 8}
   const apply = (source: ApplySource) => applyToServer({source, flags: server, prepared, undoOutput, version, io})
 

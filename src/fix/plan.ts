@@ -8,27 +8,28 @@
  *      edit of a secret (guard.ts), and normalize the result with the model's own code;
  *   2. judge again, with every active project rule, the project and every audited project below it
  *      (they inherit the setting);
- *   3. keep it only when the finding that offered it is gone, no other finding appears except those
- *      the cleared findings covered (same project and area: a branch protection added where there
- *      was none requires no reviewers, which only now can be said), and compareModels (src/diff/),
- *      which judges the effective protection per branch, tag and principal class as the server
- *      applies it, finds nothing weakened.
+ *   3. keep it only when the finding that offered it is gone, no other finding appears except what
+ *      the cleared findings covered (proof.ts: about the same subject in the same project and area,
+ *      or about an item the change adds: a branch protection added where there was none requires no
+ *      reviewers, which only now can be said), and compareModels (src/diff/), which judges the
+ *      effective protection per branch, tag and principal class as the server applies it, finds
+ *      nothing weakened.
  * A rule may offer alternatives (where a new protection goes, under first match): the first that
  * proves out is kept. The next fix is taken from the judgement of the state with the kept ones, so
  * its pointers are always those of the payload it edits; one change that clears several findings is
  * made once. Every finding left is a manual step, with where to change it and why it is not planned.
  */
-import {diffChangesWeakened} from './weakened.js'
 import {type ActiveRule, compareFindings, judge, serverKey, wholeServerTargets} from '../engine/evaluate.js'
 import type {FixDraft} from '../engine/fix.js'
 import type {AuditSettings, Finding} from '../engine/rule.js'
 import {detectGeneration, normalizeProjectSetting, projectSettingPasses} from '../model/normalize.js'
 import type {AuditError, AuditModel, Project} from '../model/types.js'
 import {editProblem} from './guard.js'
-import {type AddedItems, judgeChange} from './proof.js'
 import {childrenOf, FixJudge, type Judged, reachedBy} from './judge.js'
 import {applyEdit, cloneJson, expectationsOf, insertedAt, PatchError, type PlannedEdit} from './patch.js'
 import type {Change, ContextProject, Edit, FindingRef, ManualStep, PlannedProject} from './plan-types.js'
+import {type AddedItems, judgeChange} from './proof.js'
+import {diffChangesWeakened} from './weakened.js'
 import {whereToChange} from './where.js'
 
 export interface FixSelection {

@@ -354,3 +354,27 @@ describe('Ctrl-C while applying', () => {
     clean(stdout, stderr, await readFile(undo, 'utf8'))
   }, 40_000)
 })
+
+describe('flags', () => {
+  it('what cannot be combined, an unknown rule, and nothing to plan are one-line errors, exit 2, before any request', async () => {
+    const cases: Array<[string[], string]> = [
+      [[], 'nothing to plan: give --project ID (repeatable), --all-projects or --snapshot PATH; or --plan PLAN or --undo UNDO'],
+      [['--snapshot', 'examples/snapshot.json', '--apply'], '--apply sends to a server: write the plan from the snapshot with --output, review it, then apply it with --plan PLAN --apply'],
+      [['--plan', 'p.json', '--rule', 'branch-protection/force-push-allowed'], '--plan uses the file as it is: it cannot be combined with --project, --all-projects, --snapshot, --rule, --suggestions or --output'],
+      [['--snapshot', 'examples/snapshot.json', '--undo-output', 'u.json'], '--undo-output names the undo record --apply writes: give --apply'],
+      [['--snapshot', 'examples/snapshot.json', '--rule', 'nope/nope'], '--rule nope/nope: no such rule (see onedev-audit rules)'],
+    ]
+    for (const [args, message] of cases) {
+      const result = await runCli(['fix', ...args])
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr).toBe(`onedev-audit: error: ${message}\n`)
+    }
+  }, 60_000)
+
+  it('--rule plans only that rule\'s findings, its suggestions included', async () => {
+    const result = await runCli(['fix', '--snapshot', 'examples/snapshot.json', '--rule', 'job-secret/broad-branches'])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain('suggestion job-secret/broad-branches: Authorize job secret "npm-token" for the default branch "master" only (authorization: on branch "master")')
+    expect(result.stdout).not.toMatch(/branch-protection\//)
+  }, 30_000)
+})

@@ -90,3 +90,21 @@ describe('rules that declare a fix offer one, and it proves out', () => {
     }
   })
 })
+
+describe('names written into the server\'s little languages parse back to themselves', () => {
+  it('a default branch with a quote and a backslash: job-match for current secrets, a pattern set for 8.x secrets and new protections', () => {
+    const branch = 'we"ird\\name'
+    const secret = (authorization: Record<string, unknown>) => ({buildSetting: {jobSecrets: [{name: 'token', value: 'x', archived: false, ...authorization}], buildPreservations: []}})
+    const current = fixModel([rawProject(1, 'acme/app', currentSetting(secret({authorization: 'on branch "**"'})), {repository: repository(branch)})])
+    const plan = planFixes(current, {rules: ALL_RULES, settings: settings(), selection: {suggestions: true, rules: []}})
+    const edits = plan.projects.flatMap((p) => p.changes.flatMap((c) => c.edits))
+    expect(edits).toContainEqual(expect.objectContaining({op: 'replace', path: '/buildSetting/jobSecrets/0/authorization', value: 'on branch "we\\"ird\\\\name"'}))
+    expect(edits).toContainEqual(expect.objectContaining({op: 'add', path: '/branchProtections/-', value: expect.objectContaining({branches: '"we\\"ird\\\\name"'})}))
+  })
+
+  it('a branch name with a wildcard gets no new protection (its pattern would cover other branches)', () => {
+    const project = rawProject(1, 'acme/app', currentSetting(), {repository: repository('rel*')})
+    const judged = new FixJudge(ALL_RULES, settings()).judgeProject(project, fixModel([project]), new Set([1])).find((j) => j.finding.ruleId === 'branch-protection/unprotected-branch')!
+    expect(judged.fixes).toEqual([])
+  })
+})
