@@ -54,8 +54,8 @@ export function makePlan(model: AuditModel, source: Source, prepared: Prepared, 
 }
 
 /** The plan on stdout, written as it is formatted (a large server's plan is many thousand lines). */
-export async function printPlan(plan: FixPlan): Promise<void> {
-  await writeChunksTo(process.stdout, withNewlines(planLines(plan)))
+export async function printPlan(plan: FixPlan, manual = true): Promise<void> {
+  await writeChunksTo(process.stdout, withNewlines(planLines(plan, manual)))
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
@@ -234,7 +234,8 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   }
   if (flags.plan !== undefined) {
     const source = await readPlanFile(flags.plan)
-    await printPlan(source.plan!)
+    // Applying: what is sent; the steps left to a person were printed when the plan was made.
+    await printPlan(source.plan!, !flags.apply)
     if (!flags.apply) return source.projects.length > 0 ? EXIT.findings : EXIT.ok
     return apply(source)
   }

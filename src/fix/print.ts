@@ -89,8 +89,8 @@ export function planSummary(plan: FixPlan): string {
   )
 }
 
-/** The plan, for review, line by line. */
-export function* planLines(plan: FixPlan): Generator<string, void, undefined> {
+/** The plan, for review, line by line; `manual` false: the steps left to a person only counted (when it is being applied). */
+export function* planLines(plan: FixPlan, manual = true): Generator<string, void, undefined> {
   const server = plan.server ? `${escapeControl(plan.server.url)} (${escapeControl(plan.server.apiPrefix)})` : 'a snapshot without a server'
   yield `Plan for ${server}, made ${plan.createdAt}${plan.source.kind === 'snapshot' ? ` from the snapshot ${escapeControl(plan.source.snapshot ?? '')}` : ''}.`
   yield ''
@@ -99,7 +99,7 @@ export function* planLines(plan: FixPlan): Generator<string, void, undefined> {
     for (const change of project.changes) yield* changeLines(change)
     yield ''
   }
-  if (plan.manual.length > 0) {
+  if (plan.manual.length > 0 && manual) {
     yield 'Left to change by hand (never sent):'
     for (const step of plan.manual) yield manualLine(step)
     yield ''
