@@ -177,19 +177,29 @@ export function unmet(view: unknown, expectations: readonly Expectation[]): Expe
   return null
 }
 
+/** What planning edits gives: each with its expectations, the payload they make, and the list items they add; or why not. */
+export type Planned = {edits: PlannedEdit[]; result: unknown; added: string[]} | {problem: string}
+
 /**
  * The edits applied in order to a copy of `payload`, each with what it expected of the redacted
  * payload before it: how a plan records its edits. `payload` must be the REDACTED payload.
+ * `problemOf` judges each edit first (the guard); an edit whose path does not fit is a problem too.
  */
-export function planEdits(payload: unknown, edits: readonly FixEdit[]): {edits: PlannedEdit[]; result: unknown; added: string[]} {
+export function planEdits(payload: unknown, edits: readonly FixEdit[], problemOf: (view: unknown, edit: FixEdit) => string | null = () => null): Planned {
   const view = cloneJson(payload)
   const planned: PlannedEdit[] = []
   const added: string[] = []
-  for (const edit of edits) {
-    planned.push({...edit, expect: expectationsOf(view, edit)} as PlannedEdit)
-    applyEdit(view, edit)
-    const inserted = insertedAt(view, edit)
-    if (inserted !== null) added.push(inserted)
+  try {
+    for (const edit of edits) {
+      const problem = problemOf(view, edit)
+      if (problem) return {problem}
+      planned.push({...edit, expect: expectationsOf(view, edit)} as PlannedEdit)
+      applyEdit(view, edit)
+      added.push(...addedItems(view, edit))
+    }
+  } catch (error) {
+    if (error instanceof PatchError) return {problem: error.message}
+    throw error
   }
   return {edits: planned, result: view, added}
 }
@@ -201,6 +211,19 @@ export function insertedAt(document: unknown, edit: FixEdit): string | null {
   if (tokens.at(-1) !== '-') return edit.path
   const list = valueAt(document, parentPath(edit.path))
   return Array.isArray(list) ? joinPointer(parentPath(edit.path), list.length - 1) : edit.path
+}
+
+/**
+ * The list items an edit adds, once applied: the item an `add` inserts into a list, or each item of a
+ * list an `add` or `replace` puts where there was none (`tagProtections: null` → one protection).
+ */
+export function addedItems(document: unknown, edit: FixEdit): string[] {
+  const at = insertedAt(document, edit)
+  if (edit.op !== 'add' && edit.op !== 'replace') return []
+  const path = at ?? edit.path
+  if (at !== null && at !== edit.path) return [at]
+  if (Array.isArray(edit.value)) return edit.value.map((_, index) => joinPointer(path, index))
+  return edit.op === 'add' && Array.isArray(valueAt(document, parentPath(path))) ? [path] : []
 }
 
 /** A plan's or undo record's edit without its expectations: the operation alone. */
@@ -246,8 +269,7 @@ export function applyPlanned(payload: unknown, edits: readonly PlannedEdit[], pr
       if (error instanceof PatchError) return {problem: error.message}
       throw error
     }
-    const at = insertedAt(view, operation)
-    if (at !== null) added.push(at)
+    added.push(...addedItems(view, operation))
   }
   return {result: real, inserted, added}
 }

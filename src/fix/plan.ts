@@ -26,7 +26,7 @@ import {detectGeneration, normalizeProjectSetting, projectSettingPasses} from '.
 import type {AuditError, AuditModel, Project} from '../model/types.js'
 import {editProblem} from './guard.js'
 import {childrenOf, FixJudge, type Judged, reachedBy} from './judge.js'
-import {applyEdit, cloneJson, expectationsOf, insertedAt, PatchError, type PlannedEdit} from './patch.js'
+import {cloneJson, planEdits} from './patch.js'
 import type {Change, ContextProject, Edit, FindingRef, ManualStep, PlannedProject} from './plan-types.js'
 import {type AddedItems, judgeChange} from './proof.js'
 import {diffChangesWeakened} from './weakened.js'
@@ -182,22 +182,9 @@ class Planner {
   private trial(owner: number, scope: number[], target: Judged, fix: FixDraft): Trial {
     const before = this.current.get(owner)!
     if (fix.edits.length === 0) return {accepted: false, reason: 'it has no edits'}
-    const view = cloneJson(before.raw)
-    const edits: PlannedEdit[] = []
-    const added: string[] = []
-    try {
-      for (const edit of fix.edits) {
-        const problem = editProblem(view, edit)
-        if (problem) return {accepted: false, reason: problem}
-        edits.push({...edit, expect: expectationsOf(view, edit)} as PlannedEdit)
-        applyEdit(view, edit)
-        const inserted = insertedAt(view, edit)
-        if (inserted !== null) added.push(inserted)
-      }
-    } catch (error) {
-      if (error instanceof PatchError) return {accepted: false, reason: error.message}
-      throw error
-    }
+    const planned = planEdits(before.raw, fix.edits, editProblem)
+    if ('problem' in planned) return {accepted: false, reason: planned.problem}
+    const {edits, result: view, added} = planned
     if (!projectSettingPasses(view)) return {accepted: false, reason: 'the edited setting would not be a valid setting'}
     const generation = before.setting!.generation
     if (detectGeneration(view) !== generation) return {accepted: false, reason: `the edits are not in the ${generation} payload generation of this setting`}

@@ -4,7 +4,7 @@
  */
 import type {FixEdit} from '../engine/fix.js'
 import {redactDeep} from '../model/redact.js'
-import {planEdits, type Expectation, type PlannedEdit} from './patch.js'
+import {type Expectation, PatchError, planEdits, type PlannedEdit} from './patch.js'
 
 export interface AppliedEdit {
   op: FixEdit['op']
@@ -68,6 +68,7 @@ function reverse(edit: PlannedEdit): {applied: AppliedEdit; inverse: FixEdit} {
  */
 export function undoRecord(project: {id: number; path: string}, edits: readonly PlannedEdit[], readBack: unknown): AppliedProject {
   const reversed = edits.map(reverse)
-  const restore = planEdits(redactDeep(readBack), reversed.map((r) => r.inverse).reverse()).edits
-  return {id: project.id, path: project.path, applied: reversed.map((r) => r.applied), restore}
+  const restore = planEdits(redactDeep(readBack), reversed.map((r) => r.inverse).reverse())
+  if ('problem' in restore) throw new PatchError(restore.problem)
+  return {id: project.id, path: project.path, applied: reversed.map((r) => r.applied), restore: restore.edits}
 }

@@ -21,7 +21,9 @@ function payload(): any {
 
 /** The plan of `edits`, made as the planner makes it: on the redacted payload. */
 function plan(raw: unknown, edits: Parameters<typeof planEdits>[1]) {
-  return planEdits(redactDeep(raw), edits).edits
+  const planned = planEdits(redactDeep(raw), edits)
+  if ('problem' in planned) throw new Error(planned.problem)
+  return planned.edits
 }
 
 describe('applying a plan to the real payload', () => {

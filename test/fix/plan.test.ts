@@ -131,6 +131,14 @@ describe('a new branch protection under first match', () => {
     ])
   })
 
+  it('a setting whose list is null gets one, and what the new item lacks is said after it', () => {
+    const project = rawProject(1, 'acme/app', currentSetting({branchProtections: [branchProtection()], tagProtections: null}), {repository: repository('main', {tags: ['v1.0']})})
+    const plan = planFixes(fixModel([project]), {rules: ALL_RULES, settings: settings(), selection: FIXES_ONLY})
+    const change = plan.projects[0]!.changes.find((c) => c.ruleId === 'tag-protection/unprotected-tags')!
+    expect(change.edits.map((e) => [e.op, e.path])).toEqual([['replace', '/tagProtections']])
+    expect(change.reveals.map((f) => `${f.ruleId} ${f.subject}`)).toEqual(['tag-protection/signature-not-required v*'])
+  })
+
   it('a tag protection for tags its pattern does not cover is not planned, and the manual step says why', () => {
     const project = rawProject(1, 'acme/app', currentSetting(), {repository: repository('main', {tags: ['v1.0', 'nightly-1']})})
     const plan = planFixes(fixModel([project]), {rules: ALL_RULES, settings: settings(), selection: FIXES_ONLY})
