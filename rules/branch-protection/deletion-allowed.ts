@@ -16,9 +16,10 @@ export default defineRule({
       '',
       '**Example.** `{"branches": "main", "preventDeletion": true}`',
     ].join('\n'),
-    tags: ['CIS-1.1.17', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
     fix: 'fix',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

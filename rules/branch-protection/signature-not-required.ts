@@ -16,9 +16,10 @@ export default defineRule({
       '',
       '**Example.** `{"branches": "main", "commitSignatureRequired": true}`',
     ].join('\n'),
-    tags: ['CIS-1.1.12', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
     fix: 'suggestion',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

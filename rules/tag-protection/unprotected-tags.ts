@@ -21,6 +21,7 @@ export default defineRule({
     tags: ['tag-protection', 'release-integrity'],
     scope: 'project',
     fix: 'fix',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/tags'],
   },
   check(context) {
     if (context.scope !== 'project') return []
