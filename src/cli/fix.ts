@@ -172,7 +172,7 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
       stopRequested: interrupt.stopRequested,
       say: io.say,
       onOutcome: async (outcome) => {
-        io.say(`onedev-audit: ${outcome.status}: ${outcome.path} (#${outcome.id})`)
+        io.say(`onedev-audit: ${outcome.status}: ${escapeControl(outcome.path)} (#${outcome.id})`)
         if (outcome.undo) await undo.add(outcome.undo)
       },
     })

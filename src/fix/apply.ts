@@ -17,7 +17,7 @@ import type {ApiClient} from '../api/types.js'
 import {ApiError} from '../api/types.js'
 import type {Finding} from '../engine/rule.js'
 import {redactDeep, redactText, secretsOf} from '../model/redact.js'
-import {oneLine} from '../util/escape.js'
+import {escapeControl, oneLine} from '../util/escape.js'
 import {editProblem} from './guard.js'
 import {applyPlanned, type PlannedEdit, PatchError} from './patch.js'
 import {judgeChange} from './proof.js'
@@ -183,7 +183,7 @@ class Run {
 
   /** POST the setting as it was (from memory), read it back, and say how that went. */
   private async rollback(project: ProjectToApply, fresh: unknown, why: string): Promise<Outcome> {
-    this.options.say(`onedev-audit: ${project.path} (#${project.id}): ${why}; rolling back`)
+    this.options.say(escapeControl(`onedev-audit: ${project.path} (#${project.id}): ${why}; rolling back`))
     try {
       await writeProjectSetting(this.client, project.id, fresh)
       const now = await readProjectSetting(this.client, project.id)
