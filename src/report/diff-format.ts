@@ -1,4 +1,6 @@
 /** The diff formatters: `formatDiff(format, input)` → the report's text, plus warnings for stderr. */
+import {textOf} from './chunks.js'
+import {diffHtmlChunks} from './diff-html.js'
 import type {DiffReportInput} from './diff-input.js'
 import {formatDiffJson} from './diff-json.js'
 import {formatDiffMarkdown} from './diff-markdown.js'
@@ -18,6 +20,8 @@ export function formatDiff(format: ReportFormat, input: DiffReportInput): Format
       return {text: formatDiffMarkdown(input), warnings: []}
     case 'stylish':
       return {text: formatDiffStylish(input), warnings: []}
+    case 'html':
+      return {text: textOf(diffHtmlChunks(input)), warnings: []}
     default: {
       const unknown: never = format
       throw new Error(`unknown report format: ${String(unknown)}`)

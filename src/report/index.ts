@@ -4,6 +4,7 @@
  */
 import {type ReportChunks, textOf} from './chunks.js'
 import type {FormattedReport, ReportFormat, ReportInput} from './input.js'
+import {htmlChunks} from './html.js'
 import {jsonChunks} from './json.js'
 import {markdownChunks} from './markdown.js'
 import {sarifChunks} from './sarif.js'
@@ -27,6 +28,8 @@ export function reportChunks(format: ReportFormat, input: ReportInput): ReportCh
       return {chunks: markdownChunks(input), warnings: []}
     case 'stylish':
       return {chunks: stylishChunks(input), warnings: []}
+    case 'html':
+      return {chunks: htmlChunks(input), warnings: []}
     default: {
       const unknown: never = format
       throw new Error(`unknown report format: ${String(unknown)}`)

@@ -7,9 +7,9 @@ import type {AuditError} from '../model/types.js'
 import type {LocationSource} from './locate.js'
 import type {Finding, Notice, Severity, Source, SuppressedFinding} from './report-types.js'
 
-export type ReportFormat = 'sarif' | 'json' | 'stylish' | 'markdown'
+export type ReportFormat = 'sarif' | 'json' | 'stylish' | 'markdown' | 'html'
 
-export const REPORT_FORMATS: readonly ReportFormat[] = ['stylish', 'json', 'sarif', 'markdown']
+export const REPORT_FORMATS: readonly ReportFormat[] = ['stylish', 'json', 'sarif', 'markdown', 'html']
 
 export interface ReportRule {
   meta: RuleMeta

@@ -9,7 +9,7 @@ import {trimmedLinesText} from './chunks.js'
 import type {ReportInput} from './input.js'
 import type {Finding} from './report-types.js'
 import {countBySeverity, plural, safeServerUrl, scopePhrase} from './summary.js'
-import {groupFindings} from './stylish.js'
+import {groupFindings, messageOf, subjectOf} from './stylish.js'
 
 /** Findings listed in full; the rest are counted (job summaries hold 1 MiB, comments 65,536 characters). */
 export const MARKDOWN_MAX_FINDINGS = 500
@@ -38,9 +38,7 @@ function errorItem(error: AuditError): string {
 }
 
 function findingRow(finding: Finding): string[] {
-  const subject = finding.subject !== '' ? finding.subject : (finding.role?.name ?? '')
-  const message = finding.source ? `${finding.message} (inherited from ${finding.source.path})` : finding.message
-  return [`**${finding.severity}**`, md(finding.ruleId), md(subject), md(message)]
+  return [`**${finding.severity}**`, md(finding.ruleId), md(subjectOf(finding)), md(messageOf(finding))]
 }
 
 function* markdownLines(input: ReportInput): Generator<string, void, undefined> {
