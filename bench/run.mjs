@@ -383,9 +383,9 @@ async function offlineBenchIn(dir, projectCount, roleCount, runs) {
   }
   await writeFile(file, JSON.stringify(snapshot))
   // The same snapshot with every rule off: what the payloads alone cost (loading, no findings).
-  const {builtinRules} = await import('../dist/src/engine/registry.js')
+  const {builtinRules} = await import('../dist/rules/index.js')
   const quiet = join(dir, 'rules-off.json')
-  await writeFile(quiet, JSON.stringify({rules: Object.fromEntries((await builtinRules()).map((rule) => [rule.meta.id, 'off']))}))
+  await writeFile(quiet, JSON.stringify({rules: Object.fromEntries(builtinRules.map((rule) => [rule.meta.id, 'off']))}))
   const scan = (format, output, ...extra) => ['bin/run.js', 'scan', '--snapshot', file, '--format', format, '--output', join(dir, output), '--fail-on', 'none', ...extra]
   const samples = {nodeMs: [], versionMs: [], exampleMs: [], exampleRatio: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: []}
   let findings = 0

@@ -2,8 +2,9 @@
  * Principals with code write who can update a checked branch with no review and no required build.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {branchAccess, codeWriters, describePrincipalList} from '../../src/onedev/access.js'
-import {at, branchPhrase, checkedBranchesOf, listPointer} from '../../src/onedev/protection-findings.js'
+import {branchAccess, codeWriters} from '../../src/onedev/access.js'
+import {describePrincipalList} from '../support/access-findings.js'
+import {at, branchPhrase, checkedBranchesOf, listPointer} from '../support/protection-findings.js'
 
 const MAX_NAMED = 10
 

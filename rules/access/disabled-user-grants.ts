@@ -5,7 +5,7 @@ import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {membershipsOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
 import {accessDataOf} from '../../src/onedev/access.js'
-import {listPhrase} from '../../src/onedev/protection-findings.js'
+import {listPhrase} from '../support/protection-findings.js'
 
 const USER_AUTHORIZATIONS = /^projects\/(\d+)\/user-authorizations$/
 

@@ -2,8 +2,9 @@
  * Principals who can get a job secret into a job whose build spec they control.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {codeWriters, describePrincipalList, type PrincipalAccess, type SecretRoute, secretRoutes} from '../../src/onedev/access.js'
-import {checkedBranchesOf} from '../../src/onedev/protection-findings.js'
+import {codeWriters, type PrincipalAccess, type SecretRoute, secretRoutes} from '../../src/onedev/access.js'
+import {describePrincipalList} from '../support/access-findings.js'
+import {checkedBranchesOf} from '../support/protection-findings.js'
 
 const MAX_NAMED = 10
 

@@ -1,6 +1,6 @@
 import {protectionKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, BRANCH_PROTECTION_UI, memberPointer} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, memberPointer} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {

@@ -1,5 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../support/protection-findings.js'
 import {hasReviewers} from '../../src/onedev/review-requirement.js'
 
 export default defineRule({

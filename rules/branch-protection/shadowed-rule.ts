@@ -1,7 +1,7 @@
 import {ownedKey, protectionKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {branchProtectionHierarchy} from '../../src/onedev/protection.js'
-import {at, BRANCH_PROTECTION_UI, describeProtection, fixWhere} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeProtection, fixWhere} from '../support/protection-findings.js'
 import {shadowerOf} from '../../src/onedev/protection-judgement.js'
 
 export default defineRule({

@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {branchProtectionHierarchy, effectiveBranchProtection} from '../../src/onedev/protection.js'
-import {BRANCH_PROTECTION_UI, branchPhrase, checkedBranchesOf, listPointer} from '../../src/onedev/protection-findings.js'
+import {BRANCH_PROTECTION_UI, branchPhrase, checkedBranchesOf, listPointer} from '../support/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
 export default defineRule({

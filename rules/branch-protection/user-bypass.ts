@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {branchProtectionHierarchy, effectiveBranchProtection, principalClasses} from '../../src/onedev/protection.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, listPhrase, branchPhrase, checkedBranchesOf, memberPointer} from '../../src/onedev/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, listPhrase, branchPhrase, checkedBranchesOf, memberPointer} from '../support/protection-findings.js'
 import {weakerThanOthers} from '../../src/onedev/protection-judgement.js'
 import {describePrincipal} from '../../src/onedev/user-match.js'
 

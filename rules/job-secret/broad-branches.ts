@@ -2,12 +2,10 @@
  * Job secrets whose authorization admits builds on branches anyone with write access can create,
  * or (current servers, `authorization: null`) any job at all, including pull requests from forks.
  */
-import {defineRule, type FindingDraft, type Severity} from '../../src/engine/rule.js'
+import {defineRule, type FindingDraft, oneLevelLower, type Severity} from '../../src/engine/rule.js'
 import type {JobSecret, Project} from '../../src/model/types.js'
 import {assessSecretAuthorization, type SecretAuthorizationAssessment} from '../../src/onedev/job-match.js'
 import {reportedOwners} from '../../src/onedev/url.js'
-
-const LOWER: Record<Severity, Severity> = {critical: 'high', high: 'medium', medium: 'low', low: 'info', info: 'info'}
 
 function why(secret: JobSecret, assessment: SecretAuthorizationAssessment): string {
   if (assessment.breadth === 'any-job') {
@@ -35,7 +33,7 @@ function draft(secret: JobSecret, owner: Project, project: Project): FindingDraf
     subject: secret.name,
     message: `Job secret "${secret.name}"${inherited} is too broadly authorized: ${why(secret, assessment)}.${archived}${fix}`,
     pointer: secret.authorization.pointer,
-    severity: secret.archived ? LOWER[base] : base,
+    severity: secret.archived ? oneLevelLower(base) : base,
     ...(owner.id === project.id ? {} : {sourceProjectId: owner.id, key: `from:${owner.path}`}),
   }
 }

@@ -6,7 +6,7 @@ import {jobPrivilegeKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobNamesMatchEveryJob as matchesEveryJob} from '../../src/onedev/job-match.js'
 import {memberPointer} from '../../src/onedev/url.js'
-import {holdingNote} from '../../src/onedev/access.js'
+import {holdingNote} from '../support/access-findings.js'
 
 export default defineRule({
   meta: {

@@ -5,7 +5,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import type {Role} from '../../src/model/types.js'
 import {memberPointer} from '../../src/onedev/url.js'
-import {holdingNote} from '../../src/onedev/access.js'
+import {holdingNote} from '../support/access-findings.js'
 
 interface Options {
   maxManagePrivileges: number

@@ -5,7 +5,7 @@ import {defineRule} from '../../src/engine/rule.js'
 import {securitySettingOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
 import {chainAuthorizations, roleReadsCode} from '../../src/onedev/access.js'
-import {examplesPhrase} from '../../src/onedev/protection-findings.js'
+import {examplesPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {

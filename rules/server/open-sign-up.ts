@@ -5,7 +5,7 @@ import {defineRule, type Severity} from '../../src/engine/rule.js'
 import {groupAuthorizationsOf, securitySettingOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
 import {accessDataOf, type Breadth, chainAuthorizations, roleBreadth} from '../../src/onedev/access.js'
-import {examplesPhrase} from '../../src/onedev/protection-findings.js'
+import {examplesPhrase} from '../support/protection-findings.js'
 
 const STRONG: ReadonlySet<Breadth> = new Set(['manage', 'write', 'jobs'])
 

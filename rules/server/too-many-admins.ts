@@ -5,7 +5,7 @@ import {defineRule} from '../../src/engine/rule.js'
 import {GROUPS_KEY} from '../../src/model/access-data.js'
 import {joinPointer} from '../../src/model/pointer.js'
 import {administratorsOf} from '../../src/onedev/access.js'
-import {listPhrase} from '../../src/onedev/protection-findings.js'
+import {listPhrase} from '../support/protection-findings.js'
 
 interface Options {
   maxAdministrators: number

@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {effectiveTagProtection, tagProtectionHierarchy} from '../../src/onedev/protection.js'
-import {checkedTagsOf, examplesPhrase, listPointer, TAG_PROTECTION_UI} from '../../src/onedev/protection-findings.js'
+import {checkedTagsOf, examplesPhrase, listPointer, TAG_PROTECTION_UI} from '../support/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
 export default defineRule({

@@ -1,6 +1,6 @@
 import {tagProtectionsKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {at, describeSources, fixWhere, memberPointer, protectedTagGroups, TAG_PROTECTION_UI, tagGroupSubject, tagsPhrase} from '../../src/onedev/protection-findings.js'
+import {at, describeSources, fixWhere, memberPointer, protectedTagGroups, TAG_PROTECTION_UI, tagGroupSubject, tagsPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {

@@ -16,7 +16,7 @@ import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditModel} from '../model/types.js'
 import {locationSourceFromModel, reportChunks, type ReportFormat, type ReportInput} from '../report/index.js'
 import {type FindingLocation, locateFindings} from '../report/locate.js'
-import type {Finding, Source} from '../report/report-types.js'
+import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
 import {collapseErrors, errorLines, exitCodeFor, UsageError} from './errors.js'
@@ -31,7 +31,8 @@ export interface Prepared {
 /** Reads the configuration and resolves every rule (built-in and plugins) before any request is made. */
 export async function prepare(configPath: string | undefined, refs: {branches?: string[]; tags?: string[]} = {}): Promise<Prepared> {
   const loaded = await loadConfig(configPath)
-  const ruleSet = await resolveRuleSet(await loadAllRules(loaded), loaded)
+  const {builtinRules} = await import('../../rules/index.js')
+  const ruleSet = await resolveRuleSet(await loadAllRules(loaded, builtinRules), loaded)
   return {loaded, ruleSet, settings: resolveSettings(loaded.config, refs)}
 }
 

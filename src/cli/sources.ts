@@ -2,7 +2,7 @@
 import {resolve} from 'node:path'
 
 import type {AuditModel} from '../model/types.js'
-import type {Source} from '../report/report-types.js'
+import type {Source} from '../types/report-types.js'
 import {loadSnapshot} from '../snapshot/snapshot.js'
 import type {Prepared} from './audit.js'
 import type {AuditConfig} from '../engine/config-schema.js'

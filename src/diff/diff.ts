@@ -12,7 +12,7 @@ import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
 import type {Change} from './change.js'
 import {compareModels} from './compare.js'
 import type {Notice, SideError} from './diff-types.js'
-import {safeServerUrl} from '../report/summary.js'
+import {safeServerUrl} from '../util/server-url.js'
 
 export interface DiffInput {
   before: AuditModel

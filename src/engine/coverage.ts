@@ -8,7 +8,7 @@
 import {checkedBranches, checkedTags} from '../onedev/checked-refs.js'
 import {unreadableServerData} from '../model/server-data-check.js'
 import type {AuditModel} from '../model/types.js'
-import type {Notice, ProjectRef} from '../report/report-types.js'
+import type {Notice, ProjectRef} from '../types/report-types.js'
 import type {AuditSettings} from './rule.js'
 
 export interface Coverage {

@@ -9,7 +9,7 @@ import {hash} from 'node:crypto'
 
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
-import type {ProjectRef, RoleRef} from '../report/report-types.js'
+import type {ProjectRef, RoleRef} from '../types/report-types.js'
 import type {AuditSettings, Finding, FindingDraft, Rule, RuleContext, Severity} from './rule.js'
 import {SEVERITIES} from './rule.js'
 

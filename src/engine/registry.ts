@@ -7,7 +7,6 @@ import {createRequire} from 'node:module'
 import {isAbsolute, join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
-
 import type {LoadedConfig} from './config.js'
 import {ConfigError, describeIssues} from './config.js'
 import type {ActiveRule} from './evaluate.js'
@@ -44,11 +43,6 @@ export function ruleProblem(candidate: unknown): string | null {
   if (!SCOPES.includes(meta.scope)) return `${meta.id}: meta.scope must be one of ${SCOPES.join(', ')}`
   if (!Array.isArray(meta.tags) || meta.tags.some((t) => typeof t !== 'string')) return `${meta.id}: meta.tags must be an array of strings`
   return null
-}
-
-export async function builtinRules(): Promise<Rule[]> {
-  const {builtinRules: rules} = await import('../../rules/index.js')
-  return rules as Rule[]
 }
 
 async function importPlugin(specifier: string, dir: string): Promise<unknown> {
@@ -89,9 +83,12 @@ export async function loadPluginRules(loaded: LoadedConfig): Promise<Array<{rule
   return found
 }
 
-/** Built-in rules plus the configuration's plugins; duplicate ids are an error. */
-export async function loadAllRules(loaded: LoadedConfig): Promise<Array<{rule: Rule; origin: string}>> {
-  const all = (await builtinRules()).map((rule) => ({rule, origin: 'builtin'}))
+/**
+ * The built-in rules (rules/index.ts, which the command layer loads and hands over: the engine is
+ * below the rules) plus the configuration's plugins; duplicate ids are an error.
+ */
+export async function loadAllRules(loaded: LoadedConfig, builtins: readonly Rule[]): Promise<Array<{rule: Rule; origin: string}>> {
+  const all = builtins.map((rule) => ({rule, origin: 'builtin'}))
   const seen = new Map(all.map((entry) => [entry.rule.meta.id, entry.origin]))
   for (const entry of await loadPluginRules(loaded)) {
     const previous = seen.get(entry.rule.meta.id)

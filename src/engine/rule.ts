@@ -6,11 +6,17 @@
  * they never do I/O and never format output.
  */
 import type {AuditModel, Project, Role} from '../model/types.js'
-import type {Finding, Severity} from '../report/report-types.js'
+import type {ProtectionSemantics} from '../onedev/protection.js'
+import type {Finding, Severity} from '../types/report-types.js'
 
 export type {Finding, Severity}
 
 export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info']
+
+/** The severity one level below `severity` (`info` stays `info`), for a lesser variant of a finding. */
+export function oneLevelLower(severity: Severity): Severity {
+  return SEVERITIES[Math.min(SEVERITIES.indexOf(severity) + 1, SEVERITIES.length - 1)]!
+}
 
 /**
  * What a rule looks at: each project, each role, the server as a whole (security and admin settings,
@@ -48,7 +54,7 @@ export interface AuditSettings {
   /** Roles allowed to hold manageProject (default `Project Owner`). */
   allowedAdminRoles: string[]
   /** How several protections matching one branch combine: current servers take the first, ≤ 8.1 merged them. */
-  protectionSemantics: 'first-match' | 'merged'
+  protectionSemantics: ProtectionSemantics
 }
 
 interface ContextBase<O> {

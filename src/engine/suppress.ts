@@ -8,7 +8,7 @@ import {readFile} from 'node:fs/promises'
 
 
 import {pathMatcher, stringMatcher} from '../onedev/matchers.js'
-import type {Notice, SuppressedFinding} from '../report/report-types.js'
+import type {Notice, SuppressedFinding} from '../types/report-types.js'
 import {writeFileAtomic} from '../util/fs.js'
 import {ConfigError, describeIssues, parseJsonOrConfigError} from './config.js'
 import type {Suppression} from './config-schema.js'

@@ -12,7 +12,6 @@
  * protection never applies, and such a review requirement asks for no one (more findings, never
  * fewer). Nothing here throws on server text.
  */
-import type {AuditSettings} from '../engine/rule.js'
 import type {BranchProtection, FileProtection, Project, TagProtection} from '../model/types.js'
 import {RecentMemo} from '../util/recent.js'
 import {pathMatcher} from './matchers.js'
@@ -20,7 +19,8 @@ import {type PatternSet, tryParsePatternSet} from './pattern-set.js'
 import {hasReviewers, mergeReviewRequirements, type ReviewRequirement, tryParseReviewRequirement} from './review-requirement.js'
 import {appliesTo, namedPrincipals, type Principal, samePrincipal, tryParseUserMatch, type UserMatch} from './user-match.js'
 
-export type ProtectionSemantics = AuditSettings['protectionSemantics']
+/** How several protections matching one name combine: current servers take the first, servers up to 8.1 merged them. */
+export type ProtectionSemantics = 'first-match' | 'merged'
 
 /** A protection together with the project whose setting holds it. */
 export interface Located<T> {

@@ -9,8 +9,9 @@ import {escapeControl} from '../util/escape.js'
 import {changeGroup, diffSummary, type DiffReportInput, sideLabel, summaryPhrase} from './diff-input.js'
 import {HTML_TABLE_ROWS} from './html.js'
 import {dataTableHtml, headerHtml, html, number, pageEnd, pageStart, problemsHtml, severityChartSvg, timeHtml} from './html-page.js'
-import type {Finding} from './report-types.js'
-import {plural, safeServerUrl, severityRank} from './summary.js'
+import type {Finding} from '../types/report-types.js'
+import {safeServerUrl} from '../util/server-url.js'
+import {plural, severityRank} from './summary.js'
 import {errorLine, messageOf, subjectOf} from './stylish.js'
 
 const CLASSIFICATIONS = ['weakened', 'strengthened', 'neutral'] as const

@@ -2,7 +2,7 @@
 import type {Change, DiffReport, Side, SideError} from '../diff/diff-types.js'
 import {diffSummary, type DiffReportInput} from './diff-input.js'
 import {findingOf} from './json.js'
-import {safeServerUrl} from './summary.js'
+import {safeServerUrl} from '../util/server-url.js'
 
 export const DIFF_SCHEMA_URI = 'https://onedev-audit.dev/schemas/diff.schema.json'
 

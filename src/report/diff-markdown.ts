@@ -6,8 +6,8 @@ import type {Change} from '../diff/diff-types.js'
 import {escapeMarkdown as md} from '../util/escape.js'
 import {diffSummary, type DiffReportInput, sideLabel, summaryPhrase} from './diff-input.js'
 import {MARKDOWN_MAX_FINDINGS} from './markdown.js'
-import type {Finding} from './report-types.js'
-import {safeServerUrl} from './summary.js'
+import type {Finding} from '../types/report-types.js'
+import {safeServerUrl} from '../util/server-url.js'
 
 const row = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`
 

@@ -13,7 +13,7 @@ import {escapeControl} from '../util/escape.js'
 import type {DiffReportInput} from './diff-input.js'
 import type {ReportInput, ReportRule} from './input.js'
 import {createLocator, type LocationSource} from './locate.js'
-import type {Finding} from './report-types.js'
+import type {Finding} from '../types/report-types.js'
 import {buildSarif, FINGERPRINT_KEY, SARIF_LEVEL, SECURITY_SEVERITY} from './sarif.js'
 import {serverHost} from './summary.js'
 

@@ -6,9 +6,9 @@
 import type {Change} from '../diff/diff-types.js'
 import {escapeControl} from '../util/escape.js'
 import {diffSummary, type DiffReportInput, groupChanges, sideLabel, summaryPhrase} from './diff-input.js'
-import type {Finding} from './report-types.js'
+import type {Finding} from '../types/report-types.js'
 import {RESET, SEVERITY_STYLE, STYLE, type Style} from './stylish.js'
-import {safeServerUrl} from './summary.js'
+import {safeServerUrl} from '../util/server-url.js'
 
 const CLASS_STYLE: Record<Change['classification'], Style> = {weakened: 'red', strengthened: 'green', neutral: 'gray'}
 const CLASS_WIDTH = 'strengthened'.length

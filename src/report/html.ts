@@ -22,8 +22,9 @@ import {
   timeHtml,
 } from './html-page.js'
 import type {ReportInput} from './input.js'
-import type {Finding} from './report-types.js'
-import {countBySeverity, plural, safeServerUrl, type SeverityCounts, scopePhrase, severityRank} from './summary.js'
+import type {Finding} from '../types/report-types.js'
+import {safeServerUrl} from '../util/server-url.js'
+import {countBySeverity, plural, type SeverityCounts, scopePhrase, severityRank} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
 
 /** Rows of each table written as HTML (for reading without JavaScript); the script shows them all. */

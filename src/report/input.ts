@@ -5,7 +5,7 @@
 import type {RuleMeta} from '../engine/rule.js'
 import type {AuditError} from '../model/types.js'
 import type {LocationSource} from './locate.js'
-import type {Finding, Notice, Severity, Source, SuppressedFinding} from './report-types.js'
+import type {Finding, Notice, Severity, Source, SuppressedFinding} from '../types/report-types.js'
 
 export type ReportFormat = 'sarif' | 'json' | 'stylish' | 'markdown' | 'html'
 

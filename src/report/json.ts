@@ -5,8 +5,9 @@
 import type {AuditError} from '../model/types.js'
 import type {ReportInput} from './input.js'
 import {EAGER, indentOf, jsonDocument, type JsonBuilder, jsonNumber, jsonString, LAZY} from './json-stream.js'
-import type {AuditReport, Finding, Notice, ProjectRef, Source, SuppressedFinding} from './report-types.js'
-import {safeServerUrl, summaryOf} from './summary.js'
+import type {AuditReport, Finding, Notice, ProjectRef, Source, SuppressedFinding} from '../types/report-types.js'
+import {summaryOf} from './summary.js'
+import {safeServerUrl} from '../util/server-url.js'
 
 export const REPORT_SCHEMA_URI = 'https://onedev-audit.dev/schemas/report.schema.json'
 

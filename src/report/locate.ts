@@ -12,7 +12,7 @@ import type {AuditModel} from '../model/types.js'
 import {projectFilePath, ROLES_FILE as SNAPSHOT_ROLES_FILE} from '../snapshot/layout.js'
 import {JsonLines} from './pointer-line.js'
 import {PrettyJsonLines} from './pretty-lines.js'
-import type {Finding} from './report-types.js'
+import type {Finding} from '../types/report-types.js'
 
 export {lineOfPointer, pointerTokens} from './pointer-line.js'
 

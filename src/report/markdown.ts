@@ -7,8 +7,9 @@ import {SEVERITIES} from '../engine/rule.js'
 import {escapeMarkdown} from '../util/escape.js'
 import {trimmedLinesText} from './chunks.js'
 import type {ReportInput} from './input.js'
-import type {Finding} from './report-types.js'
-import {countBySeverity, plural, safeServerUrl, scopePhrase} from './summary.js'
+import type {Finding} from '../types/report-types.js'
+import {countBySeverity, plural, scopePhrase} from './summary.js'
+import {safeServerUrl} from '../util/server-url.js'
 import {groupFindings, messageOf, subjectOf} from './stylish.js'
 
 /** Findings listed in full; the rest are counted (job summaries hold 1 MiB, comments 65,536 characters). */

@@ -11,7 +11,7 @@ import {escapeControl} from '../util/escape.js'
 import type {ReportInput, ReportRule} from './input.js'
 import {EAGER, jsonDocument, type JsonBuilder, LAZY} from './json-stream.js'
 import {createLocator} from './locate.js'
-import type {Finding, Notice, Severity} from './report-types.js'
+import type {Finding, Notice, Severity} from '../types/report-types.js'
 import {severityRank, serverHost} from './summary.js'
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json'

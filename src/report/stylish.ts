@@ -7,7 +7,7 @@ import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
 import {linesText} from './chunks.js'
 import type {ReportInput} from './input.js'
-import type {Finding, Notice, Severity} from './report-types.js'
+import type {Finding, Notice, Severity} from '../types/report-types.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
 
 export const RESET = '\x1b[0m'

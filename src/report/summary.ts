@@ -1,7 +1,7 @@
 /** Counts and phrases the formatters share. */
 import {SEVERITIES} from '../engine/rule.js'
 import type {ReportInput} from './input.js'
-import type {Finding, Severity, Source, Summary} from './report-types.js'
+import type {Finding, Severity, Source, Summary} from '../types/report-types.js'
 
 export type SeverityCounts = Record<Severity, number>
 
@@ -46,21 +46,5 @@ export function serverHost(source: Source): string | null {
     return host === '' ? null : host
   } catch {
     return null
-  }
-}
-
-/** The server URL without user info, query or fragment: a base URL given with credentials must not reach a report. */
-export function safeServerUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (!parsed.username && !parsed.password && !parsed.search && !parsed.hash && !/[?#@]/.test(url)) return url
-    parsed.username = ''
-    parsed.password = ''
-    parsed.search = ''
-    parsed.hash = ''
-    return parsed.toString()
-  } catch {
-    // Not a URL: keep only what comes after a user-info `@`, and nothing after `?` or `#`.
-    return url.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, '$1')
   }
 }

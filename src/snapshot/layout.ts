@@ -1,5 +1,6 @@
 /**
- * File layout of a snapshot folder (`collect --output-dir`):
+ * The snapshot format: its version (a single file and a folder's index carry it), and the file layout
+ * of a snapshot folder (`collect --output-dir`):
  *
  *   snapshot.json             the index: server, time, projects (ids, paths, parents, files), errors
  *   roles.json                the redacted roles listing
@@ -11,6 +12,10 @@
  * platform, and different paths always give different files.
  */
 import {createHash} from 'node:crypto'
+
+/** `snapshotVersion`: snapshot.ts reads this format only, and says why it refuses another. */
+export const SNAPSHOT_VERSION = 1
+export const SNAPSHOT_SCHEMA_URL = 'https://onedev-audit.dev/schemas/snapshot.schema.json'
 
 export const INDEX_FILE = 'snapshot.json'
 export const ROLES_FILE = 'roles.json'

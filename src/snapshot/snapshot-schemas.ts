@@ -6,8 +6,7 @@
 import {z} from 'zod'
 
 import {ERROR_KINDS} from '../model/types.js'
-import {ROLES_FILE, SERVER_DATA_FILE, isSafeProjectFile} from './layout.js'
-import {SNAPSHOT_VERSION} from './snapshot.js'
+import {ROLES_FILE, SERVER_DATA_FILE, SNAPSHOT_VERSION, isSafeProjectFile} from './layout.js'
 
 const ToolSchema = z.strictObject({name: z.string(), version: z.string()})
 const ServerSchema = z.strictObject({url: z.string(), apiPrefix: z.string()}).nullable()

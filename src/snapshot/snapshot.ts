@@ -13,15 +13,12 @@ import {ingestProjectSetting, ingestProjectSettingNow, ingestRoles} from '../mod
 import {describeIssues, schemaIssues} from '../model/normalize.js'
 import {redactDeep, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../model/redact.js'
 import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type NotEvaluated, type Project, type RepositoryInfo, type ServerData} from '../model/types.js'
-import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, SERVER_DATA_FILE, isSafeProjectFile, projectFilePath} from './layout.js'
+import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, SERVER_DATA_FILE, SNAPSHOT_SCHEMA_URL, SNAPSHOT_VERSION, isSafeProjectFile, projectFilePath} from './layout.js'
 import {isSnapshot, isSnapshotIndexEnvelope} from './snapshot-checks.js'
 import type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject} from './snapshot-types.js'
 import {parseJson} from '../util/json.js'
 
 export type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject}
-
-export const SNAPSHOT_VERSION = 1
-export const SNAPSHOT_SCHEMA_URL = 'https://onedev-audit.dev/schemas/snapshot.schema.json'
 
 export interface ToolInfo {
   name: string

@@ -3,14 +3,14 @@ import {describe, expect, it} from 'vitest'
 
 import {diffModels, type DiffInput} from '../../src/diff/diff.js'
 import type {ActiveRule} from '../../src/engine/evaluate.js'
-import {builtinRules} from '../../src/engine/registry.js'
 import type {Severity} from '../../src/engine/rule.js'
 import type {AuditModel} from '../../src/model/types.js'
+import {builtinRules} from '../../rules/index.js'
 import {model, project, role} from '../helpers/model-builders.js'
 import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
 
 async function run(before: AuditModel, after: AuditModel, overrides: Partial<DiffInput> = {}) {
-  const rules = await builtinRules()
+  const rules = builtinRules
   const active: ActiveRule[] = rules.filter((r) => r.meta.scope !== 'issue-setting').map((rule) => ({rule, options: rule.meta.defaultOptions ?? {}}))
   const ruleSeverities = new Map(rules.map((r) => [r.meta.id, {severity: r.meta.defaultSeverity as Severity, enabled: true}]))
   return diffModels({before, after, rules: active, settings: DEFAULT_SETTINGS, suppressions: [], ruleSeverities, today: '2026-11-23', ...overrides})
@@ -48,7 +48,7 @@ describe('diffModels', () => {
   })
 
   it('a weakening that touches a rule turned off is info', async () => {
-    const rules = await builtinRules()
+    const rules = builtinRules
     const ruleSeverities = new Map(rules.map((r) => [r.meta.id, {severity: r.meta.defaultSeverity as Severity, enabled: r.meta.id !== 'branch-protection/build-not-required'}]))
     const result = await run(model({projects: [project({id: 1, ...strict})]}), model({projects: [project({id: 1, ...strict, branchProtections: [{...strict.branchProtections[0], jobNames: []}]})]}), {
       ruleSeverities,

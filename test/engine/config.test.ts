@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest'
 
 import {ConfigError, loadConfig, resolveSettings} from '../../src/engine/config.js'
 import {loadAllRules, resolveRuleSet} from '../../src/engine/registry.js'
+import {builtinRules} from '../../rules/index.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
 async function configIn(content: string | object, name = 'onedev-audit.config.json'): Promise<string> {
@@ -25,7 +26,7 @@ async function errorOf(promise: Promise<unknown>): Promise<string> {
 async function ruleSetFor(config: object) {
   const dir = await configIn(config)
   const loaded = await loadConfig(undefined, dir)
-  return resolveRuleSet(await loadAllRules(loaded), loaded)
+  return resolveRuleSet(await loadAllRules(loaded, builtinRules), loaded)
 }
 
 describe('configuration file', () => {
@@ -106,21 +107,21 @@ describe('plugins', () => {
     const dir = await configIn({plugins: ['./my-rules.mjs'], rules: {'acme/no-deletable-main': 'medium'}})
     await writeFile(join(dir, 'my-rules.mjs'), pluginSource)
     const loaded = await loadConfig(undefined, dir)
-    const {listing} = await resolveRuleSet(await loadAllRules(loaded), loaded)
+    const {listing} = await resolveRuleSet(await loadAllRules(loaded, builtinRules), loaded)
     expect(listing.find((r) => r.meta.id === 'acme/no-deletable-main')).toMatchObject({severity: 'medium', enabled: true, origin: './my-rules.mjs'})
   })
 
   it('a plugin that cannot be loaded is a one-line error naming it', async () => {
     const dir = await configIn({plugins: ['./missing.mjs']})
     const loaded = await loadConfig(undefined, dir)
-    expect(await errorOf(loadAllRules(loaded))).toBe('onedev-audit.config.json: /plugins/0: cannot load plugin "./missing.mjs" (ERR_MODULE_NOT_FOUND)')
+    expect(await errorOf(loadAllRules(loaded, builtinRules))).toBe('onedev-audit.config.json: /plugins/0: cannot load plugin "./missing.mjs" (ERR_MODULE_NOT_FOUND)')
   })
 
   it('a plugin rule without a valid meta is refused', async () => {
     const dir = await configIn({plugins: ['./bad.mjs']})
     await writeFile(join(dir, 'bad.mjs'), `export const rules = [{meta: {id: 'NoSlash'}, check() { return [] }}]\n`)
     const loaded = await loadConfig(undefined, dir)
-    expect(await errorOf(loadAllRules(loaded))).toBe(
+    expect(await errorOf(loadAllRules(loaded, builtinRules))).toBe(
       'onedev-audit.config.json: /plugins/0: a rule of plugin "./bad.mjs" has an invalid meta.id "NoSlash" (expected area/name in lower case)',
     )
   })
@@ -129,7 +130,7 @@ describe('plugins', () => {
     const dir = await configIn({plugins: ['./clash.mjs']})
     await writeFile(join(dir, 'clash.mjs'), pluginSource.replace('acme/no-deletable-main', 'branch-protection/force-push-allowed'))
     const loaded = await loadConfig(undefined, dir)
-    expect(await errorOf(loadAllRules(loaded))).toBe(
+    expect(await errorOf(loadAllRules(loaded, builtinRules))).toBe(
       'onedev-audit.config.json: plugin "./clash.mjs" defines rule branch-protection/force-push-allowed, already defined by builtin',
     )
   })

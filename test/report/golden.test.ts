@@ -13,7 +13,7 @@ import {fileURLToPath} from 'node:url'
 import {beforeAll, describe, expect, test} from 'vitest'
 
 import {formatReport, MAX_SARIF_RESULTS, REPORT_FORMATS, type ReportInput} from '../../src/report/index.js'
-import type {Finding, Severity} from '../../src/report/report-types.js'
+import type {Finding, Severity} from '../../src/types/report-types.js'
 import {runCli} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp-dir.js'
 import {finding, findings, sampleInput} from './sample-input.js'

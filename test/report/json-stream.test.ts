@@ -9,7 +9,7 @@ import {beforeAll, describe, expect, test} from 'vitest'
 import {linesText, textOf, trimmedLinesText} from '../../src/report/chunks.js'
 import {findingOf, findingText} from '../../src/report/json.js'
 import {jsonDocument, LazyArray, LazyObject, prettyJson} from '../../src/report/json-stream.js'
-import type {Finding} from '../../src/report/report-types.js'
+import type {Finding} from '../../src/types/report-types.js'
 import {batched, WRITE_BATCH, writeChunksAtomic, writeChunksTo} from '../../src/util/fs.js'
 import {tempDir} from '../helpers/temp-dir.js'
 

@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest'
 
 import {buildJsonReport, formatReport} from '../../src/report/index.js'
-import type {AuditReport} from '../../src/report/report-types.js'
+import type {AuditReport} from '../../src/types/report-types.js'
 import {validateReportJson} from '../helpers/sarif-validate.js'
 import {findings, sampleInput} from './sample-input.js'
 

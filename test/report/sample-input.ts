@@ -8,7 +8,7 @@ import {fileURLToPath} from 'node:url'
 
 import type {RuleMeta} from '../../src/engine/rule.js'
 import type {LocationSource, ReportInput, ReportRule} from '../../src/report/index.js'
-import type {Finding, Severity} from '../../src/report/report-types.js'
+import type {Finding, Severity} from '../../src/types/report-types.js'
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
 

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import type * as Sarif from 'sarif'
 import {beforeAll, describe, expect, test} from 'vitest'
 
-import type {Finding, Severity} from '../../src/report/report-types.js'
+import type {Finding, Severity} from '../../src/types/report-types.js'
 import {formatReport, lineOfPointer, MAX_SARIF_RESULTS} from '../../src/report/index.js'
 import {projectFilePath} from '../../src/snapshot/layout.js'
 import {multitoolErrorsByFile, validateSarif} from '../helpers/sarif-validate.js'

@@ -10,14 +10,14 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
 import {type ActiveRule, evaluate} from '../../src/engine/evaluate.js'
-import {builtinRules} from '../../src/engine/registry.js'
 import type {AuditSettings, Finding} from '../../src/engine/rule.js'
 import {normalizeIssueSetting} from '../../src/model/issue-setting.js'
 import type {PayloadGeneration} from '../../src/model/types.js'
+import {builtinRules} from '../../rules/index.js'
 import {model} from '../helpers/model-builders.js'
 import {modelOf, settingsOf, wellFormedWorld, world} from './arbitraries.js'
 
-const rules = await builtinRules()
+const rules = builtinRules
 /** Mostly well-formed servers (they reach every rule), some hostile ones. */
 const servers = fc.oneof({weight: 3, arbitrary: wellFormedWorld}, {weight: 1, arbitrary: world})
 const active: ActiveRule[] = rules.map((rule) => ({rule, options: {...(rule.meta.defaultOptions ?? {})}}))

@@ -1,13 +1,14 @@
 /**
  * Shared wording and locations for the protection rules (rules/branch-protection, rules/tag-protection,
- * rules/file-protection): where the deciding setting lives, and pointers that resolve in that
- * project's raw payload.
+ * rules/file-protection, rules/access): where the deciding setting lives, pointers that resolve in that
+ * project's raw payload, the checked branches and tags each rule starts from, and phrases the server
+ * rules use too. The judgements themselves are in src/onedev/; this module only words and locates them.
  */
-import type {FindingDraft, ProjectContext} from '../engine/rule.js'
-import {hasPointer, memberPointer as memberPointerIn} from '../model/pointer.js'
-import type {Project} from '../model/types.js'
-import {RecentMemo} from '../util/recent.js'
-import {type CheckedRef, checkedBranches, checkedTags} from './checked-refs.js'
+import type {FindingDraft, ProjectContext} from '../../src/engine/rule.js'
+import {hasPointer, memberPointer as memberPointerIn} from '../../src/model/pointer.js'
+import type {Project} from '../../src/model/types.js'
+import {RecentMemo} from '../../src/util/recent.js'
+import {type CheckedRef, checkedBranches, checkedTags} from '../../src/onedev/checked-refs.js'
 import {
   branchProtectionHierarchy,
   type EffectiveBranchProtection,
@@ -16,7 +17,7 @@ import {
   effectiveTagProtection,
   type Located,
   tagProtectionHierarchy,
-} from './protection.js'
+} from '../../src/onedev/protection.js'
 
 export const BRANCH_PROTECTION_UI = 'Project Settings > Branch Protection'
 export const TAG_PROTECTION_UI = 'Project Settings > Tag Protection'
