@@ -45,8 +45,8 @@ export interface OpenedReport {
   problems: string[]
 }
 
-export async function openReport(browser: Browser, file: string, options: {javaScript?: boolean; width?: number} = {}): Promise<OpenedReport> {
-  const context = await browser.newContext({javaScriptEnabled: options.javaScript ?? true, viewport: {width: options.width ?? 1280, height: 900}})
+export async function openReport(browser: Browser, file: string, options: {javaScript?: boolean; width?: number; height?: number} = {}): Promise<OpenedReport> {
+  const context = await browser.newContext({javaScriptEnabled: options.javaScript ?? true, viewport: {width: options.width ?? 1280, height: options.height ?? 900}})
   const url = pathToFileURL(file).href
   const requests: string[] = []
   const problems: string[] = []

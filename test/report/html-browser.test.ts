@@ -71,7 +71,8 @@ const search = (table: string) => `section[data-table="${table}"] input[data-sea
 describe('the scan report in a browser', () => {
   it('the example: loads nothing, logs nothing, and filters, sorts and links to exactly the findings of the JSON report', async () => {
     const {file, json} = await scanReports(['scan', '--snapshot', 'examples/snapshot.json'], 'example')
-    const {page, requests, problems, context} = await openReport(await browser(), file)
+    // Tall enough for the screenshot to show the summary and the first findings (docs/html-report.png is this one).
+    const {page, requests, problems, context} = await openReport(await browser(), file, {height: 1500})
     try {
       expect(requests).toEqual([])
       expect(await page.locator('section[data-table="findings"] .controls').isVisible()).toBe(true)
