@@ -7,12 +7,12 @@ import type {Change} from '../diff/diff-types.js'
 import {SEVERITIES} from '../engine/rule.js'
 import {escapeControl} from '../util/escape.js'
 import {changeGroup, diffSummary, type DiffReportInput, sideLabel, summaryPhrase} from './diff-input.js'
-import {HTML_TABLE_ROWS} from './html.js'
+import {findingCells, findingColumns, HTML_TABLE_ROWS} from './html.js'
 import {dataTableHtml, headerHtml, html, number, pageEnd, pageStart, problemsHtml, severityChartSvg, timeHtml} from './html-page.js'
 import type {Finding} from '../types/report-types.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {plural, severityRank} from './summary.js'
-import {errorLine, messageOf, subjectOf} from './stylish.js'
+import {errorLine} from './stylish.js'
 
 const CLASSIFICATIONS = ['weakened', 'strengthened', 'neutral'] as const
 const FINDING_STATES = ['new', 'fixed'] as const
@@ -113,23 +113,9 @@ function* diffHtmlParts(input: DiffReportInput): Generator<string, void, undefin
   yield* dataTableHtml<FindingChange>({
     id: 'finding-changes',
     noun: 'findings',
-    columns: [
-      {title: 'Finding', kind: 'badge', dict: FINDING_STATES, filter: 'Finding', className: 'nowrap'},
-      {title: 'Severity', kind: 'badge', dict: SEVERITIES, filter: 'Severity', className: 'nowrap'},
-      {title: 'Rule', kind: 'text', dict: ruleDict, filter: 'Rule', className: 'nowrap mono'},
-      {title: 'Project', kind: 'text', dict: where.dict, filter: 'Project', className: 'where'},
-      {title: 'Subject', kind: 'text', className: 'subject'},
-      {title: 'Message', kind: 'text', className: 'msg'},
-    ],
+    columns: [{title: 'Finding', kind: 'badge', dict: FINDING_STATES, filter: 'Finding', className: 'nowrap'}, ...findingColumns(ruleDict, where.dict)],
     items: findingChanges,
-    cells: ({state, finding}) => [
-      FINDING_STATES.indexOf(state),
-      severityRank(finding.severity),
-      ruleIndex.get(finding.ruleId)!,
-      where.index.get(changeGroup(finding))!,
-      escapeControl(subjectOf(finding)),
-      escapeControl(messageOf(finding)),
-    ],
+    cells: ({state, finding}) => [FINDING_STATES.indexOf(state), ...findingCells(finding, ruleIndex.get(finding.ruleId)!, where.index.get(changeGroup(finding))!)],
     htmlRows: HTML_TABLE_ROWS,
     search: true,
     empty: `No finding is new or fixed (${plural(summary.findings.unchanged, 'finding')} unchanged).`,

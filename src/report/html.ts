@@ -104,6 +104,22 @@ function problemSections(input: ReportInput): string {
   )
 }
 
+/** A finding's columns in a table: severity, rule, project (or roles, file, server), subject, message. */
+export function findingColumns(rules: readonly string[], projects: readonly string[]): Column[] {
+  return [
+    {title: 'Severity', kind: 'badge', dict: SEVERITIES, filter: 'Severity', className: 'nowrap'},
+    {title: 'Rule', kind: 'text', dict: rules, filter: 'Rule', className: 'nowrap mono'},
+    {title: 'Project', kind: 'text', dict: projects, filter: 'Project', className: 'where'},
+    {title: 'Subject', kind: 'text', className: 'subject'},
+    {title: 'Message', kind: 'text', className: 'msg'},
+  ]
+}
+
+/** A finding's cells for `findingColumns`, given its rule's and project's places in their dictionaries. */
+export function findingCells(finding: Finding, rule: number, project: number): (string | number)[] {
+  return [severityRank(finding.severity), rule, project, escapeControl(subjectOf(finding)), escapeControl(messageOf(finding))]
+}
+
 interface ProjectRow {
   group: number
   counts: SeverityCounts
@@ -121,26 +137,13 @@ function* tablesHtml(input: ReportInput): Generator<string, void, undefined> {
   const ruleIds = [...new Set(input.findings.map((finding) => finding.ruleId))].sort()
   const ruleIndex = new Map(ruleIds.map((id, index) => [id, index]))
   const ruleDict = ruleIds.map(escapeControl)
-  const columns: Column[] = [
-    {title: 'Severity', kind: 'badge', dict: SEVERITIES, filter: 'Severity', className: 'nowrap'},
-    {title: 'Rule', kind: 'text', dict: ruleDict, filter: 'Rule', className: 'nowrap mono'},
-    {title: 'Project', kind: 'text', dict: projectDict, filter: 'Project', className: 'where'},
-    {title: 'Subject', kind: 'text', className: 'subject'},
-    {title: 'Message', kind: 'text', className: 'msg'},
-  ]
   yield '<h2 id="findings">Findings</h2>\n'
   yield* dataTableHtml({
     id: 'findings',
     noun: 'findings',
-    columns,
+    columns: findingColumns(ruleDict, projectDict),
     items: input.findings,
-    cells: (finding) => [
-      severityRank(finding.severity),
-      ruleIndex.get(finding.ruleId)!,
-      groupOf.get(finding)!,
-      escapeControl(subjectOf(finding)),
-      escapeControl(messageOf(finding)),
-    ],
+    cells: (finding) => findingCells(finding, ruleIndex.get(finding.ruleId)!, groupOf.get(finding)!),
     htmlRows: HTML_TABLE_ROWS,
     search: true,
     empty: 'No findings.',
