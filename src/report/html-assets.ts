@@ -132,7 +132,8 @@ export const HTML_SCRIPT = `
 (() => {
   'use strict';
   const PAGE_SIZES = [50, 100, 250, 1000];
-  const BADGE = /^[a-z][a-z-]*$/;
+  // A badge's colour comes from its word ('critical', 'not evaluated'): words of the report's own, never markup.
+  const BADGE = /^[a-z][a-z -]*$/;
   const collator = new Intl.Collator('en', {numeric: true, sensitivity: 'base'});
   const count = (n) => n.toLocaleString('en');
   const tables = new Map();
@@ -303,7 +304,7 @@ export const HTML_SCRIPT = `
       const td = element('td', spec.className);
       if (spec.kind === 'number' && value === 0) td.classList.add('zero');
       if (spec.kind === 'badge') {
-        if (text !== '') td.append(element('span', BADGE.test(text) ? 'badge b-' + text : 'badge', text));
+        if (text !== '') td.append(element('span', BADGE.test(text) ? 'badge b-' + text.replaceAll(' ', '-') : 'badge', text));
       } else if (spec.goto) {
         const button = element('button', 'link', text);
         button.type = 'button';

@@ -165,7 +165,7 @@ function cellHtml(column: Column, value: string | number): string {
   const text = column.dict ? column.dict[value as number]! : String(value)
   const classes = [column.className, column.kind === 'number' && value === 0 ? 'zero' : undefined].filter(Boolean).join(' ')
   const open = classes === '' ? '<td>' : `<td class="${classes}">`
-  if (column.kind === 'badge') return text === '' ? `${open}</td>` : `${open}<span class="badge${/^[a-z][a-z-]*$/.test(text) ? ` b-${text}` : ''}">${html(text)}</span></td>`
+  if (column.kind === 'badge') return text === '' ? `${open}</td>` : `${open}<span class="badge${/^[a-z][a-z -]*$/.test(text) ? ` b-${text.replaceAll(' ', '-')}` : ''}">${html(text)}</span></td>`
   return `${open}${html(text)}</td>`
 }
 

@@ -22,7 +22,7 @@ import {
   timeHtml,
 } from './html-page.js'
 import type {ReportInput} from './input.js'
-import type {Finding} from '../types/report-types.js'
+import type {Finding, SuppressedFinding} from '../types/report-types.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {countBySeverity, plural, type SeverityCounts, scopePhrase, severityRank} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
@@ -126,24 +126,40 @@ interface ProjectRow {
   total: number
 }
 
-/** The findings table and the table of projects with their counts, sharing one dictionary of projects. */
-function* tablesHtml(input: ReportInput): Generator<string, void, undefined> {
-  const groups = groupFindings(input.findings)
+/** The rules and projects (roles, files, server) of some findings as the dictionaries of their table's columns. */
+function findingDictionaries(findings: readonly Finding[]) {
+  const groups = groupFindings(findings)
   const groupOf = new Map<Finding, number>()
   groups.forEach((group, index) => {
     for (const finding of group.findings) groupOf.set(finding, index)
   })
-  const projectDict = groups.map((group) => escapeControl(group.title))
-  const ruleIds = [...new Set(input.findings.map((finding) => finding.ruleId))].sort()
+  const ruleIds = [...new Set(findings.map((finding) => finding.ruleId))].sort()
   const ruleIndex = new Map(ruleIds.map((id, index) => [id, index]))
-  const ruleDict = ruleIds.map(escapeControl)
+  return {
+    groups,
+    columns: findingColumns(ruleIds.map(escapeControl), groups.map((group) => escapeControl(group.title))),
+    cells: (finding: Finding) => findingCells(finding, ruleIndex.get(finding.ruleId)!, groupOf.get(finding)!),
+  }
+}
+
+/** `suppressed until 2027-01-01: sonar token is read-only`, `in the baseline`. */
+function suppressionReason(reason: SuppressedFinding['reason']): string {
+  if (reason.kind === 'baseline') return 'in the baseline'
+  const until = reason.expires === undefined ? '' : ` until ${reason.expires}`
+  return `suppressed${until}${reason.justification === undefined ? '' : `: ${reason.justification}`}`
+}
+
+/** The findings table, the table of projects with their counts (sharing one dictionary of projects), and the suppressed findings. */
+function* tablesHtml(input: ReportInput): Generator<string, void, undefined> {
+  const {groups, columns, cells} = findingDictionaries(input.findings)
+  const projectDict = columns[2]!.dict!
   yield '<h2 id="findings">Findings</h2>\n'
   yield* dataTableHtml({
     id: 'findings',
     noun: 'findings',
-    columns: findingColumns(ruleDict, projectDict),
+    columns,
     items: input.findings,
-    cells: (finding) => findingCells(finding, ruleIndex.get(finding.ruleId)!, groupOf.get(finding)!),
+    cells,
     htmlRows: HTML_TABLE_ROWS,
     search: true,
     empty: 'No findings.',
@@ -174,6 +190,23 @@ function* tablesHtml(input: ReportInput): Generator<string, void, undefined> {
     search: true,
     empty: 'No project has findings.',
   })
+
+  if (input.suppressed.length > 0) {
+    const suppressed = findingDictionaries(input.suppressed.map((s) => s.finding))
+    const reasons = new Map(input.suppressed.map((s) => [s.finding, escapeControl(suppressionReason(s.reason))]))
+    yield '<h2 id="suppressed">Suppressed</h2>\n'
+    yield '<p class="note">Findings left out by a suppression in the configuration or by the baseline, with the reason: they are not counted above.</p>\n'
+    yield* dataTableHtml({
+      id: 'suppressed',
+      noun: 'suppressed findings',
+      columns: [...suppressed.columns, {title: 'Why', kind: 'text', className: 'msg'}],
+      items: input.suppressed.map((s) => s.finding),
+      cells: (finding) => [...suppressed.cells(finding), reasons.get(finding)!],
+      htmlRows: HTML_TABLE_ROWS,
+      search: true,
+      empty: '',
+    })
+  }
 }
 
 function* htmlParts(input: ReportInput): Generator<string, void, undefined> {
@@ -192,6 +225,7 @@ function* htmlParts(input: ReportInput): Generator<string, void, undefined> {
       ...(input.notices.length > 0 ? [['notices', 'Notices'] as [string, string]] : []),
       ['findings', 'Findings'],
       ['projects', 'By project'],
+      ...(input.suppressed.length > 0 ? [['suppressed', 'Suppressed'] as [string, string]] : []),
     ],
   })
   yield problemSections(input)

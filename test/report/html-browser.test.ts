@@ -149,6 +149,21 @@ describe('the scan report in a browser', () => {
       await context.close()
     }
   })
+
+  it('lists the suppressed findings with the reason, apart from the findings', async () => {
+    const {file, json} = await scanReports(['scan', '--snapshot', 'examples/snapshot.json', '--config', 'examples/onedev-audit.config.json'], 'example-config')
+    expect(json.suppressed.length).toBeGreaterThan(0)
+    const {page, problems, context} = await openReport(await browser(), file)
+    try {
+      const why = (reason: AuditReport['suppressed'][number]['reason']) =>
+        reason.kind === 'baseline' ? 'in the baseline' : `suppressed${reason.expires ? ` until ${reason.expires}` : ''}${reason.justification ? `: ${reason.justification}` : ''}`
+      expect(await shownRows(page, 'suppressed')).toEqual(json.suppressed.map((s) => [...row(s.finding), why(s.reason)]))
+      expect(await shownRows(page, 'findings')).toEqual(json.findings.map(row))
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
 })
 
 describe('a large report', () => {
