@@ -44,7 +44,7 @@ dl.facts dd { margin: 0; word-break: break-word; }
 .figures { display: flex; flex-wrap: wrap; gap: 10px 28px; }
 .figure strong { display: block; font-size: 24px; font-weight: 600; line-height: 1.2; }
 .figure.critical strong { color: var(--critical); } .figure.high strong { color: var(--high); } .figure.medium strong { color: var(--medium); }
-.figure.low strong { color: var(--low); } .figure.info strong { color: var(--info); }
+.figure.low strong { color: var(--low); } .figure.info strong { color: var(--info); } .figure.zero strong { color: #c2c9d1; }
 .figure span { color: var(--muted); font-size: 13px; }
 svg.chart { display: block; width: 100%; height: auto; overflow: visible; }
 svg.chart text { font-size: 12px; fill: var(--fg); }

@@ -45,10 +45,11 @@ function originOf(input: ReportInput): string {
 function facts(input: ReportInput): [string, string][] {
   const {source} = input
   const out: [string, string][] = []
-  out.push(['Server', source.server ? html(safeServerUrl(source.server.url)) : 'unknown'])
+  // A linted file (issue-setting lint) comes from no server.
+  if (source.kind !== 'file') out.push(['Server', source.server ? html(safeServerUrl(source.server.url)) : 'unknown'])
   if (source.snapshot !== undefined) out.push(['Snapshot', html(source.snapshot)])
   if (source.file !== undefined) out.push(['File', html(source.file)])
-  out.push(['Collected', source.collectedAt !== undefined ? timeHtml(source.collectedAt) : source.kind === 'server' ? 'during this run' : 'unknown'])
+  if (source.kind !== 'file') out.push(['Collected', source.collectedAt !== undefined ? timeHtml(source.collectedAt) : source.kind === 'server' ? 'during this run' : 'unknown'])
   out.push(['Audited', html(scopePhrase(input))])
   const enabled = input.rules.filter((rule) => rule.enabled).length
   out.push(['Rules', `${number(enabled)} enabled of ${number(input.rules.length)}`])
@@ -80,7 +81,7 @@ function summaryHtml(input: ReportInput, counts: SeverityCounts): string {
   const familyRows = [...families.entries()]
     .sort(([a, ca], [b, cb]) => total(cb) - total(ca) || (a < b ? -1 : a > b ? 1 : 0))
     .map(([family, c]) => ({label: escapeControl(family), segments: SEVERITIES.map((severity) => ({className: severity, value: c[severity]}))}))
-  const figures = SEVERITIES.map((severity) => `<div class="figure ${severity}"><strong>${number(counts[severity])}</strong><span>${severity}</span></div>`).join('')
+  const figures = SEVERITIES.map((severity) => `<div class="figure ${counts[severity] === 0 ? 'zero' : severity}"><strong>${number(counts[severity])}</strong><span>${severity}</span></div>`).join('')
   const byFamily =
     familyRows.length === 0
       ? '<p class="note">None.</p>'
