@@ -31,7 +31,8 @@ function whereDictionary(items: readonly Pick<Change, 'project' | 'role'>[]): {d
   return {dict: titles.map(escapeControl), index: new Map(titles.map((title, i) => [title, i]))}
 }
 
-function* diffHtmlParts(input: DiffReportInput): Generator<string, void, undefined> {
+/** The diff's HTML report, in pieces. */
+export function* diffHtmlChunks(input: DiffReportInput): Generator<string, void, undefined> {
   const {result} = input
   const summary = diffSummary(result)
   const label = (side: DiffReportInput['old']) => sideLabel(side, safeServerUrl)
@@ -123,7 +124,3 @@ function* diffHtmlParts(input: DiffReportInput): Generator<string, void, undefin
   yield pageEnd(input.tool.version)
 }
 
-/** The diff's HTML report, in pieces. */
-export function diffHtmlChunks(input: DiffReportInput): Iterable<string> {
-  return diffHtmlParts(input)
-}

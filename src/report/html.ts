@@ -66,7 +66,7 @@ function verdict(input: ReportInput): string {
   const scope = html(scopePhrase(input))
   return input.findings.length === 0
     ? `<p class="verdict"><strong>No findings</strong> in ${scope}${tail}.</p>\n`
-    : `<p class="verdict"><strong>${plural(input.findings.length, 'finding').replace(/^\d+/, (n) => number(Number(n)))}</strong> in ${scope}${tail}.</p>\n`
+    : `<p class="verdict"><strong>${number(input.findings.length)} ${input.findings.length === 1 ? 'finding' : 'findings'}</strong> in ${scope}${tail}.</p>\n`
 }
 
 function summaryHtml(input: ReportInput, counts: SeverityCounts): string {
@@ -210,7 +210,8 @@ function* tablesHtml(input: ReportInput): Generator<string, void, undefined> {
   }
 }
 
-function* htmlParts(input: ReportInput): Generator<string, void, undefined> {
+/** The HTML report's text, in pieces. */
+export function* htmlChunks(input: ReportInput): Generator<string, void, undefined> {
   const counts = countBySeverity(input.findings)
   const errorCount = input.errorCount ?? input.errors.length
   yield pageStart(`onedev-audit report: ${originOf(input)}`)
@@ -235,7 +236,3 @@ function* htmlParts(input: ReportInput): Generator<string, void, undefined> {
   yield pageEnd(input.tool.version)
 }
 
-/** The HTML report's text, in pieces. */
-export function htmlChunks(input: ReportInput): Iterable<string> {
-  return htmlParts(input)
-}
