@@ -14,7 +14,7 @@ import type {AuditSettings, RuleScope} from '../engine/rule.js'
 import {applyBaseline, applySuppressions, writeBaseline} from '../engine/suppress.js'
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditModel} from '../model/types.js'
-import {locationSourceFromModel, reportChunks, type ReportFormat, type ReportInput} from '../report/index.js'
+import {loadReportChunks, locationSourceFromModel, type ReportFormat, type ReportInput} from '../report/index.js'
 import {type FindingLocation, locateFindings} from '../report/locate.js'
 import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
@@ -160,7 +160,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     color: request.color,
   }
   // Written as it is formatted: a large report is never one string in memory.
-  const report = reportChunks(request.format, input)
+  const report = await loadReportChunks(request.format, input)
   const toTerminal = request.output === undefined
   if (toTerminal) await writeChunksTo(process.stdout, report.chunks)
   else await writeChunksAtomic(request.output!, report.chunks)

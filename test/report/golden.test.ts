@@ -23,7 +23,7 @@ const GOLDEN = join(HERE, 'golden')
 const FIXTURES = join(HERE, '..', 'fixtures')
 const EXTENSION = {json: 'json', sarif: 'sarif', markdown: 'md', stylish: 'txt'} as const
 /** The formats that were written as one string before: HTML never was, and is checked in a browser (html-browser.test.ts). */
-const FORMATS = REPORT_FORMATS.filter((format) => format !== 'html') as (keyof typeof EXTENSION)[]
+const FORMATS = REPORT_FORMATS.filter((format): format is keyof typeof EXTENSION => format !== 'html')
 
 /** The report's own time (generatedAt, SARIF endTimeUtc, markdown's source line) is the only thing that changes between runs. */
 function maskRunTime(text: string): string {

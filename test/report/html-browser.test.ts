@@ -11,8 +11,8 @@ import type {Browser} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import type {DiffReport} from '../../src/diff/diff-types.js'
-import {formatReport} from '../../src/report/index.js'
-import {HTML_TABLE_ROWS} from '../../src/report/html.js'
+import {textOf} from '../../src/report/chunks.js'
+import {HTML_TABLE_ROWS, htmlChunks} from '../../src/report/html.js'
 import type {AuditReport, Finding, Severity} from '../../src/types/report-types.js'
 import {launchChromium, openReport, screenshot, shownRows} from '../helpers/browser.js'
 import {runCli} from '../helpers/cli.js'
@@ -181,7 +181,7 @@ describe('a large report', () => {
 
   beforeAll(async () => {
     file = join(dir, 'large.html')
-    await writeFile(file, formatReport('html', sampleInput({findings: many, errors: [], notices: []})).text)
+    await writeFile(file, textOf(htmlChunks(sampleInput({findings: many, errors: [], notices: []}))))
   })
 
   it('with JavaScript: pages of 100 rows through all findings, and finds one far past the HTML rows', async () => {

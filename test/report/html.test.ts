@@ -7,10 +7,10 @@ import {createHash} from 'node:crypto'
 
 import {describe, expect, test} from 'vitest'
 
-import {formatDiff} from '../../src/report/diff-format.js'
+import {textOf} from '../../src/report/chunks.js'
+import {diffHtmlChunks} from '../../src/report/diff-html.js'
 import {escapeHtml, scriptJson} from '../../src/report/html-page.js'
-import {ruleFamily} from '../../src/report/html.js'
-import {formatReport} from '../../src/report/index.js'
+import {htmlChunks, ruleFamily} from '../../src/report/html.js'
 import {finding, sampleInput} from './sample-input.js'
 
 const HOSTILE = `</script><script>alert(1)</script><img src=x onerror=alert(2)>"'&\u2028\u2029\u001b[2J\u202e`
@@ -34,8 +34,8 @@ function parts(page: string) {
 
 describe('the HTML report', () => {
   test.each([
-    ['scan', () => formatReport('html', hostileInput()).text],
-    ['diff', () => formatDiff('html', {tool: {name: 'onedev-audit', version: 'test'}, generatedAt: '2026-11-22T10:00:00.000Z', old: {server: null, snapshot: HOSTILE}, new: {server: null, snapshot: 'b.json'}, result: {changes: [], findings: {new: [], fixed: [], unchanged: []}, errors: [], notices: [{kind: 'warning', message: HOSTILE}]}, rules: [], locations: {}}).text],
+    ['scan', () => textOf(htmlChunks(hostileInput()))],
+    ['diff', () => textOf(diffHtmlChunks({tool: {name: 'onedev-audit', version: 'test'}, generatedAt: '2026-11-22T10:00:00.000Z', old: {server: null, snapshot: HOSTILE}, new: {server: null, snapshot: 'b.json'}, result: {changes: [], findings: {new: [], fixed: [], unchanged: []}, errors: [], notices: [{kind: 'warning', message: HOSTILE}]}, rules: [], locations: {}}))],
   ])('%s: one script and one style sheet, allowed by their hashes and nothing else; no other file or host', (_, page) => {
     const text = page()
     const {scripts, data, styles, policy, scriptTags} = parts(text)
@@ -54,7 +54,7 @@ describe('the HTML report', () => {
   })
 
   test('server strings: entities in the markup, \\u escapes in the data, control characters shown as escapes', () => {
-    const text = formatReport('html', hostileInput()).text
+    const text = textOf(htmlChunks(hostileInput()))
     expect(text).toContain('<td class="where">acme/&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;\\u2028\\u2029\\x1b[2J\\u202e</td>')
     expect(text).toContain('<dt>Snapshot</dt><dd>snap-&lt;/script&gt;')
     const findings = JSON.parse(parts(text).data[0]!) as {columns: {dict?: string[]}[]; rows: unknown[][]}
