@@ -47,6 +47,7 @@ export function* diffHtmlChunks(input: DiffReportInput): Generator<string, void,
       ['Projects', `${sideProjects(input.old)} → ${sideProjects(input.new)}`],
       ['Report written', `${timeHtml(input.generatedAt)} by onedev-audit ${html(input.tool.version)}`],
     ],
+    what: 'Comparison',
     complete: result.errors.length === 0,
     incompleteText: plural(result.errors.length, 'error'),
     sections: [

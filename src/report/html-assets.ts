@@ -46,7 +46,7 @@ dl.facts dd { margin: 0; word-break: break-word; }
 .figure.critical strong { color: var(--critical); } .figure.high strong { color: var(--high); } .figure.medium strong { color: var(--medium); }
 .figure.low strong { color: var(--low); } .figure.info strong { color: var(--info); } .figure.zero strong { color: #c2c9d1; }
 .figure span { color: var(--muted); font-size: 13px; }
-svg.chart { display: block; width: 100%; height: auto; overflow: visible; }
+svg.chart { display: block; width: 100%; max-width: 560px; height: auto; overflow: visible; }
 svg.chart text { font-size: 12px; fill: var(--fg); }
 svg.chart text.count { fill: var(--muted); }
 svg.chart .track { fill: #f0f2f5; }
@@ -69,6 +69,8 @@ svg.chart .track { fill: #f0f2f5; }
 .problems li { margin: 2px 0; word-break: break-word; }
 .problems .label { font-weight: 600; margin-right: 6px; }
 details > summary { cursor: pointer; color: var(--accent); margin: 4px 0; }
+details.manual { margin-top: 12px; }
+details.manual .table-wrap { margin-top: 8px; }
 .badge { display: inline-block; min-width: 64px; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; text-align: center; white-space: nowrap; border: 1px solid transparent; }
 .b-critical { color: var(--critical); background: var(--critical-bg); border-color: #f1c2c2; }
 .b-high { color: var(--high); background: var(--high-bg); border-color: #f5cfb2; }
@@ -95,6 +97,9 @@ td.nowrap { white-space: nowrap; }
 td.where { white-space: nowrap; max-width: 280px; overflow: hidden; text-overflow: ellipsis; }
 td.msg { width: 55%; min-width: 320px; }
 td.subject { max-width: 220px; overflow-wrap: anywhere; }
+td.title { min-width: 220px; }
+td.rules { min-width: 320px; }
+td.projects { min-width: 160px; }
 td.empty { padding: 18px; text-align: center; color: var(--muted); }
 button.sort { all: unset; cursor: pointer; }
 button.sort::after { content: " \\2195"; color: #b5bec8; }

@@ -65,10 +65,10 @@ export function timeHtml(iso: string): string {
 export const number = (n: number): string => n.toLocaleString('en')
 
 /** The heading block: title, subtitle, the facts as a definition list, and whether the audit is complete. */
-export function headerHtml(options: {title: string; subtitle: string; facts: [string, string][]; complete: boolean; incompleteText: string; sections: [string, string][]}): string {
+export function headerHtml(options: {title: string; subtitle: string; facts: [string, string][]; what: 'Audit' | 'Comparison'; complete: boolean; incompleteText: string; sections: [string, string][]}): string {
   const status = options.complete
-    ? '<span class="status complete">Complete</span>'
-    : `<a class="status incomplete" href="#errors">Incomplete: ${html(options.incompleteText)}</a>`
+    ? `<span class="status complete">${options.what} complete</span>`
+    : `<a class="status incomplete" href="#errors">${options.what} incomplete: ${html(options.incompleteText)}</a>`
   const facts = options.facts.map(([term, value]) => `<dt>${html(term)}</dt><dd>${value}</dd>`).join('\n')
   const toc = options.sections.map(([id, title]) => `<a href="#${id}">${html(title)}</a>`).join('\n')
   return (

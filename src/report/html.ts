@@ -22,8 +22,9 @@ import {
   timeHtml,
 } from './html-page.js'
 import type {ReportInput} from './input.js'
-import type {Finding, SuppressedFinding} from '../types/report-types.js'
+import type {ComplianceControl, ComplianceFramework, ControlStatus, Finding, SuppressedFinding} from '../types/report-types.js'
 import {safeServerUrl} from '../util/server-url.js'
+import {complianceCounts, STATUS_TEXT} from './compliance.js'
 import {countBySeverity, plural, type SeverityCounts, scopePhrase, severityRank} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
 
@@ -103,6 +104,88 @@ function problemSections(input: ReportInput): string {
     problemsHtml('errors', `Errors: ${plural(input.errorCount ?? input.errors.length, 'error')}`, 'Part of the server could not be audited, so what is below is not the whole answer:', errors) +
     problemsHtml('notices', `Notices: ${plural(input.notices.length, 'notice')}`, '', notices)
   )
+}
+
+/** The judged statuses, failing first: the order of the compliance tables' status column. */
+const JUDGED: readonly ControlStatus[] = ['fail', 'not-evaluated', 'pass']
+/** Projects named in a control's row; the rest are counted. */
+const CONTROL_PROJECTS = 5
+
+/** `access/direct-push: fail (2) · branch-protection/unprotected-branch: pass`, with why a rule was not evaluated (≈: approximately). */
+function controlRules(control: ComplianceControl): string {
+  return control.rules
+    .map((rule) => {
+      const count = rule.findings > 0 ? ` (${rule.findings}${rule.suppressed > 0 ? `, ${rule.suppressed} suppressed` : ''})` : rule.suppressed > 0 ? ` (${rule.suppressed} suppressed)` : ''
+      return `${rule.id}${rule.approximate === undefined ? '' : ' ≈'}: ${STATUS_TEXT[rule.status]}${count}${rule.notEvaluated === undefined ? '' : `: ${rule.notEvaluated}`}`
+    })
+    .join(' · ')
+}
+
+function controlProjects(control: ComplianceControl): string {
+  const named = control.projects.slice(0, CONTROL_PROJECTS).map((project) => project.path)
+  const more = control.projects.length - named.length
+  return more > 0 ? `${named.join(', ')} and ${number(more)} more` : named.join(', ')
+}
+
+/**
+ * A table per framework of the controls some rule judges, with their status (a control passes only
+ * when every rule of it ran over everything it needs and found nothing), and the manual ones listed
+ * apart.
+ */
+function* complianceHtml(frameworks: readonly ComplianceFramework[]): Generator<string, void, undefined> {
+  yield '<h2 id="compliance">Compliance</h2>\n'
+  yield (
+    '<p class="note">A control <strong>fails</strong> when one of its rules has an active finding (suppressed findings are counted apart and do not fail it), ' +
+    'is <strong>not evaluated</strong> when one of its rules could not be judged (an endpoint the server does not offer, a refusal, a project that failed, the rule turned off), ' +
+    '<strong>passes</strong> only when every one of its rules ran over everything it needs and found nothing, and is <strong>manual</strong> when no rule judges it from OneDev’s settings. ' +
+    '≈: a rule evidences the control only approximately.</p>\n'
+  )
+  for (const framework of frameworks) {
+    const {pass, fail, notEvaluated, manual} = framework.counts
+    yield `<h3>${html(framework.label)}</h3>\n<p>${html(framework.name)} ${html(framework.version)}: ${html(complianceCounts(framework))}.</p>\n`
+    const segments = [
+      {className: 'fail', value: fail},
+      {className: 'not-evaluated', value: notEvaluated},
+      {className: 'pass', value: pass},
+      {className: 'manual', value: manual},
+    ]
+    yield `${barChartSvg(`${framework.label}: controls by status`, [{label: 'controls', segments}])}\n${legendHtml(['fail', 'not-evaluated', 'pass', 'manual'])}\n`
+    const judged = framework.controls.filter((control) => control.status !== 'manual')
+    yield* dataTableHtml({
+      id: `compliance-${framework.framework.replace(/[^a-z0-9-]/gi, '')}`,
+      noun: 'controls',
+      columns: [
+        {title: 'Control', kind: 'text', className: 'nowrap mono'},
+        {title: 'Title', kind: 'text', className: 'title'},
+        {title: 'Status', kind: 'badge', dict: JUDGED.map((status) => STATUS_TEXT[status]), filter: 'Status', className: 'nowrap'},
+        {title: 'Findings', kind: 'number', className: 'num'},
+        {title: 'Suppressed', kind: 'number', className: 'num'},
+        {title: 'Rules', kind: 'text', className: 'rules'},
+        {title: 'Projects that fail it', kind: 'text', className: 'projects'},
+      ],
+      items: judged,
+      cells: (control) => [
+        `${control.id}${control.approximate ? ' ≈' : ''}`,
+        control.title,
+        JUDGED.indexOf(control.status),
+        control.findings,
+        control.suppressed,
+        escapeControl(controlRules(control)),
+        escapeControl(controlProjects(control)),
+      ],
+      htmlRows: judged.length,
+      search: true,
+      empty: 'No rule of this audit judges a control of this framework.',
+    })
+    const manualControls = framework.controls.filter((control) => control.status === 'manual')
+    if (manualControls.length > 0) {
+      const rows = manualControls.map((control) => `<tr><td class="nowrap mono">${html(control.id)}</td><td>${html(control.title)}</td><td>${html(control.note ?? '')}</td></tr>`)
+      yield (
+        `<details class="manual"><summary>${plural(manualControls.length, 'manual control')}: no rule judges ${manualControls.length === 1 ? 'it' : 'them'} from OneDev’s settings</summary>\n` +
+        `<div class="table-wrap"><table>\n<thead><tr><th>Control</th><th>Title</th><th>Note</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table></div>\n</details>\n`
+      )
+    }
+  }
 }
 
 /** A finding's columns in a table: severity, rule, project (or roles, file, server), subject, message. */
@@ -219,12 +302,14 @@ export function* htmlChunks(input: ReportInput): Generator<string, void, undefin
     title: 'onedev-audit report',
     subtitle: originOf(input),
     facts: facts(input),
+    what: 'Audit',
     complete: input.errors.length === 0,
     incompleteText: plural(errorCount, 'error'),
     sections: [
       ['summary', 'Summary'],
       ...(input.errors.length > 0 ? [['errors', 'Errors'] as [string, string]] : []),
       ...(input.notices.length > 0 ? [['notices', 'Notices'] as [string, string]] : []),
+      ...(input.compliance && input.compliance.length > 0 ? [['compliance', 'Compliance'] as [string, string]] : []),
       ['findings', 'Findings'],
       ['projects', 'By project'],
       ...(input.suppressed.length > 0 ? [['suppressed', 'Suppressed'] as [string, string]] : []),
@@ -232,6 +317,7 @@ export function* htmlChunks(input: ReportInput): Generator<string, void, undefin
   })
   yield problemSections(input)
   yield summaryHtml(input, counts)
+  if (input.compliance && input.compliance.length > 0) yield* complianceHtml(input.compliance)
   yield* tablesHtml(input)
   yield pageEnd(input.tool.version)
 }

@@ -124,7 +124,9 @@ describe('the scan report in a browser', () => {
         expect(requests).toEqual([])
         expect(problems).toEqual([])
         expect(await page.locator('img').count()).toBe(0)
-        expect(await page.locator('script').count()).toBe(3)
+        // One script runs; every other script element is a JSON data block.
+        expect(await page.locator('script:not([type])').count()).toBe(1)
+        expect(await page.locator('script[type]:not([type="application/json"])').count()).toBe(0)
         for (const name of [`acme/${IMG}`, `legacy/${SCRIPT}`]) {
           expect(await page.locator('section[data-table="projects"] td', {hasText: name}).first().textContent()).toBe(name)
           expect(await page.locator('section[data-table="findings"] td', {hasText: name}).count()).toBeGreaterThan(0)
@@ -159,6 +161,49 @@ describe('the scan report in a browser', () => {
         reason.kind === 'baseline' ? 'in the baseline' : `suppressed${reason.expires ? ` until ${reason.expires}` : ''}${reason.justification ? `: ${reason.justification}` : ''}`
       expect(await shownRows(page, 'suppressed')).toEqual(json.suppressed.map((s) => [...row(s.finding), why(s.reason)]))
       expect(await shownRows(page, 'findings')).toEqual(json.findings.map(row))
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe('the compliance tables in a browser', () => {
+  it('show each judged control with the status, findings and suppressed counts of the JSON report, and filter by status', async () => {
+    // One well-protected project and no server data: controls that pass, fail and were not evaluated.
+    const snapshot = JSON.parse(await readFile('examples/snapshot.json', 'utf8')) as {projects: {path: string}[]; serverData?: unknown; notEvaluated?: unknown}
+    snapshot.projects = snapshot.projects.filter((p) => p.path === 'acme')
+    delete snapshot.serverData
+    delete snapshot.notEvaluated
+    const snapshotFile = join(dir, 'acme-only.json')
+    await writeFile(snapshotFile, JSON.stringify(snapshot))
+    const {file, json} = await scanReports(['scan', '--snapshot', snapshotFile], 'compliance')
+    const frameworks = json.compliance!
+    expect(frameworks.map((f) => f.framework)).toEqual(['cis', 'osps'])
+    const statuses = new Set(frameworks.flatMap((f) => f.controls.map((c) => c.status)))
+    expect([...statuses].sort()).toEqual(['fail', 'manual', 'not-evaluated', 'pass'])
+
+    const {page, requests, problems, context} = await openReport(await browser(), file)
+    try {
+      const word = (status: string) => (status === 'not-evaluated' ? 'not evaluated' : status)
+      for (const framework of frameworks) {
+        const table = `compliance-${framework.framework}`
+        const judged = framework.controls.filter((c) => c.status !== 'manual')
+        const expected = judged.map((c) => [`${c.id}${c.approximate ? ' ≈' : ''}`, c.title, word(c.status), String(c.findings), String(c.suppressed)])
+        expect((await shownRows(page, table)).map((r) => r.slice(0, 5))).toEqual(expected)
+        // Each status in its colour.
+        for (const status of ['pass', 'fail', 'not-evaluated']) {
+          expect(await page.locator(`section[data-table="${table}"] .badge.b-${status}`).count()).toBe(judged.filter((c) => c.status === status).length)
+        }
+        const pass = expected.filter((r) => r[2] === 'pass')
+        expect(pass.length).toBe(framework.counts.pass)
+        await page.selectOption(`section[data-table="${table}"] select[data-column="2"]`, {label: `pass (${pass.length})`})
+        expect((await shownRows(page, table)).map((r) => r[0])).toEqual(pass.map((r) => r[0]))
+        const manual = framework.controls.filter((c) => c.status === 'manual').length
+        expect(await page.locator('details.manual summary', {hasText: `${framework.counts.manual} manual controls`}).count()).toBe(1)
+        expect(manual).toBe(framework.counts.manual)
+      }
+      expect(requests).toEqual([])
       expect(problems).toEqual([])
     } finally {
       await context.close()
