@@ -159,8 +159,10 @@ function compareEndpoint(project: ReturnType<typeof projectRef>, old: Endpoint, 
   const base = {kind: now.kind, project, subject, change: 'changed' as const}
   if (old.urlText !== now.urlText) {
     const before = endpointText(old.url)
-    const sameEndpoint = before === endpointText(now.url)
-    const after = sameEndpoint ? `${endpointText(now.url)} (another path)` : endpointText(now.url)
+    // http:// → https:// of the same host is the same receiver, now reached over TLS.
+    const upgraded = old.url?.scheme === 'http' && now.url?.scheme === 'https' && hostOf(old.url) === hostOf(now.url)
+    const sameEndpoint = before === endpointText(now.url) || upgraded
+    const after = sameEndpoint && !upgraded ? `${endpointText(now.url)} (another path)` : endpointText(now.url)
     const risk = endpointRisk(now.url)
     const oldRisk = endpointRisk(old.url)
     // Deliveries (and a web hook's secret) now go to a receiver that was not trusted before.

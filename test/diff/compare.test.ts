@@ -307,6 +307,13 @@ describe('web hooks and notifications', () => {
     expect(projectDiff(hook({postUrl: 'https://ci.example.com/a'}), hook({postUrl: 'http://ci.example.com/a'}))[0]).toMatchObject({classification: 'weakened', after: 'http://ci.example.com'})
   })
 
+  it('http:// -> https:// of the same host is the same receiver over TLS: strengthened (another host over https:// is still weakened)', () => {
+    expect(projectDiff(hook({postUrl: 'http://ci.example.com/a'}), hook({postUrl: 'https://ci.example.com/a'}))).toEqual([
+      {kind: 'web-hook', change: 'changed', classification: 'strengthened', ruleId: 'notification/insecure-webhook', subject: 'ci.example.com', aspect: 'url', before: 'http://ci.example.com', after: 'https://ci.example.com'},
+    ])
+    expect(projectDiff(hook({postUrl: 'http://ci.example.com/a'}), hook({postUrl: 'https://evil.example.net/a'}))[0]).toMatchObject({classification: 'weakened'})
+  })
+
   it('added and removed; an added web hook that is insecure or has no secret is weakened; events changed is neutral', () => {
     expect(projectDiff({}, hook({}))).toEqual([{kind: 'web-hook', change: 'added', classification: 'neutral', subject: 'ci.example.com', aspect: 'web-hook', before: null, after: 'https://ci.example.com'}])
     expect(projectDiff({}, hook({hasSecret: false}))).toEqual([
