@@ -82,6 +82,8 @@ export function legendHtml(items: readonly string[]): string {
 }
 
 const LABEL_WIDTH = 150
+/** Characters of a label that fit its width (a plugin's rule family may be longer: cut, whole in its tooltip). */
+const LABEL_CHARS = 22
 const CHART_WIDTH = 560
 const ROW_HEIGHT = 24
 
@@ -103,7 +105,7 @@ export function barChartSvg(title: string, rows: readonly {label: string; segmen
         return rect
       })
     return (
-      `<text x="0" y="${y + 16}">${html(row.label)}</text>` +
+      `<text x="0" y="${y + 16}">${html(row.label.length > LABEL_CHARS ? `${row.label.slice(0, LABEL_CHARS - 1)}…` : row.label)}<title>${html(row.label)}</title></text>` +
       `<rect class="track" x="${LABEL_WIDTH}" y="${y + 5}" width="${barWidth}" height="${ROW_HEIGHT - 10}" rx="2"/>` +
       bars.join('') +
       `<text class="count" x="${(x + 6).toFixed(1)}" y="${y + 16}">${number(total)}</text>`
