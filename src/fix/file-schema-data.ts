@@ -575,8 +575,8 @@ export const planSchema: unknown = {
     "Repository": {
       "type": "object",
       "additionalProperties": false,
+      "description": "As in a snapshot: defaultBranch absent when unknown (the server does not offer it, or it failed for this project: unreadable).",
       "required": [
-        "defaultBranch",
         "branches",
         "tags"
       ],
@@ -617,6 +617,16 @@ export const planSchema: unknown = {
               "type": "null"
             }
           ]
+        },
+        "unreadable": {
+          "type": "array",
+          "items": {
+            "enum": [
+              "default-branch",
+              "branches",
+              "tags"
+            ]
+          }
         }
       }
     },

@@ -258,11 +258,14 @@ export interface ContextProject {
   setting: {} | null
 }
 /**
+ * As in a snapshot: defaultBranch absent when unknown (the server does not offer it, or it failed for this project: unreadable).
+ *
  * This interface was referenced by `FixPlan`'s JSON-Schema
  * via the `definition` "Repository".
  */
 export interface Repository {
-  defaultBranch: string | null
+  defaultBranch?: string | null
   branches: string[] | null
   tags: string[] | null
+  unreadable?: ('default-branch' | 'branches' | 'tags')[]
 }

@@ -25,6 +25,7 @@ import type {ReportInput} from './input.js'
 import type {ComplianceControl, ComplianceFramework, ControlStatus, Finding, SuppressedFinding} from '../types/report-types.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {complianceCounts, STATUS_TEXT} from './compliance.js'
+import {type ShownNotice, shownNotices, SOME_NOT_EVALUATED, someNotEvaluated} from './notices.js'
 import {countBySeverity, plural, type SeverityCounts, scopePhrase, severityRank} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
 
@@ -63,6 +64,7 @@ function verdict(input: ReportInput): string {
   if (input.suppressed.length > 0) extras.push(`${number(input.suppressed.length)} suppressed`)
   const errorCount = input.errorCount ?? input.errors.length
   if (errorCount > 0) extras.push(plural(errorCount, 'error'))
+  if (someNotEvaluated(input.notices)) extras.push(SOME_NOT_EVALUATED)
   const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
   const scope = html(scopePhrase(input))
   return input.findings.length === 0
@@ -99,7 +101,14 @@ function summaryHtml(input: ReportInput, counts: SeverityCounts): string {
 
 function problemSections(input: ReportInput): string {
   const errors = input.errors.map((error) => `<span class="label">error</span>${html(errorLine(error))}`)
-  const notices = input.notices.map((notice) => `<span class="label">${noticeLabel(notice)}</span>${html(notice.message)}`)
+  const notice = (n: ShownNotice) =>
+    `<span class="label">${noticeLabel(n)}</span>${html(n.message)}${n.items ? `\n<ul>${n.items.map((item) => `<li>${html(item)}</li>`).join('')}</ul>` : ''}`
+  // Grouped as on the console (notices.ts); every notice stays one click away, as the JSON report keeps them.
+  const shown = shownNotices(input.notices, input.verbose === true)
+  const notices = shown.map(notice)
+  if (shown.length < input.notices.length) {
+    notices.push(`<details><summary>Every notice, one by one (${number(input.notices.length)})</summary>\n<ul>\n${input.notices.map((n) => `<li>${notice(n)}</li>`).join('\n')}\n</ul>\n</details>`)
+  }
   return (
     problemsHtml('errors', `Errors: ${plural(input.errorCount ?? input.errors.length, 'error')}`, 'Part of the server could not be audited, so what is below is not the whole answer:', errors) +
     problemsHtml('notices', `Notices: ${plural(input.notices.length, 'notice')}`, '', notices)

@@ -337,6 +337,20 @@ describe('web hooks and notifications', () => {
     ])
     expect(projectDiff({}, notification('https://hooks.example.com/a?token=REDACTED'))[0]).toMatchObject({classification: 'weakened', ruleId: 'notification/credentials-in-url'})
   })
+
+  it('a channel one side does not know is no change (either way); a known channel that differs, and other events, are neutral changes', () => {
+    const url = 'https://relay.example.com/n'
+    const guessed = {notifications: [{channel: 'Unknown', channelKnown: false, webhookUrl: url, events: ['builds']}]}
+    const ntfy = (...events: string[]) => ({notifications: [{channel: 'Ntfy', webhookUrl: url, events}]})
+    expect(projectDiff(guessed, ntfy('builds'))).toEqual([])
+    expect(projectDiff(ntfy('builds'), guessed)).toEqual([])
+    expect(projectDiff({notifications: [{channel: 'Slack', webhookUrl: url, events: ['builds']}]}, ntfy('builds'))).toEqual([
+      {kind: 'notification', change: 'changed', classification: 'neutral', subject: 'relay.example.com', aspect: 'channel', before: 'Slack', after: 'Ntfy'},
+    ])
+    expect(compareModels(model({projects: [project({id: 1, ...guessed})]}), model({projects: [project({id: 1, ...ntfy('builds', 'code push')})]}), DEFAULT_SETTINGS).map((c) => [c.aspect, c.message])).toEqual([
+      ['events', 'Ntfy notification to relay.example.com: events builds -> builds, code push.'],
+    ])
+  })
 })
 
 describe('projects', () => {

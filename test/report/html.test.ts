@@ -62,6 +62,26 @@ describe('the HTML report', () => {
     expect(findings.rows[0]![3]).toBe(`</script><script>alert(1)</script><img src=x onerror=alert(2)>"'&\\u2028\\u2029\\x1b[2J\\u202e`)
   })
 
+  test('not-evaluated notices grouped by family of checks as on the console, every one of them a click away, and the verdict says so', () => {
+    const notices = [
+      {kind: 'not-evaluated' as const, message: 'GET /settings/security: not offered', group: {families: ['server hardening' as const], reason: 'not offered' as const}},
+      {kind: 'not-evaluated' as const, message: 'GET /groups: not offered <b>', group: {families: ['access model' as const, 'server hardening' as const], reason: 'not offered' as const}},
+      {kind: 'suppression-unused' as const, message: 'suppression of x/y matched nothing'},
+    ]
+    const text = textOf(htmlChunks(sampleInput({notices, errors: []})))
+    const panel = /<section class="problems notices" id="notices">([\s\S]*?)<\/section>/.exec(text)![1]!
+    expect(panel).toContain('some checks were not evaluated, so none of them passed')
+    expect(panel).toContain('<li>access model: 1 endpoint the server does not offer</li><li>server hardening: 2 endpoints the server does not offer</li>')
+    expect(panel).toContain('suppression of x/y matched nothing')
+    expect(panel).toContain('<summary>Every notice, one by one (3)</summary>')
+    expect(panel).toContain('GET /groups: not offered &lt;b&gt;')
+    expect(text).toMatch(/<p class="verdict">.*some checks not evaluated\)\.<\/p>/)
+    // --verbose: one by one, nothing to unfold.
+    const verbose = textOf(htmlChunks(sampleInput({notices, errors: [], verbose: true})))
+    expect(verbose).not.toContain('Every notice, one by one')
+    expect(verbose).toContain('GET /settings/security: not offered')
+  })
+
   test('scriptJson: nothing inside can end the block, and it reads back as the same value', () => {
     const value = {a: HOSTILE, b: ['<!--', '-->', '<\/script >']}
     const text = scriptJson(value)
