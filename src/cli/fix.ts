@@ -11,7 +11,7 @@ import {FixFileError, planDocument, readFixFile, serverMismatch, undoDocument, w
 import type {PlannedEdit} from '../fix/patch.js'
 import {type FixSelection, planFixes} from '../fix/plan.js'
 import type {FixPlan} from '../fix/plan-types.js'
-import {fieldLine, manualChangeLines, outcomeLines, planLines} from '../fix/print.js'
+import {fieldLine, type ManualListing, manualChangeLines, outcomeLines, planLines} from '../fix/print.js'
 import type {AppliedProject} from '../fix/undo.js'
 import type {FixUndo} from '../fix/undo-types.js'
 import type {AuditError, AuditModel} from '../model/types.js'
@@ -54,8 +54,8 @@ export function makePlan(model: AuditModel, source: Source, prepared: Prepared, 
 }
 
 /** The plan on stdout, written as it is formatted (a large server's plan is many thousand lines). */
-export async function printPlan(plan: FixPlan, manual = true): Promise<void> {
-  await writeChunksTo(process.stdout, withNewlines(planLines(plan, manual)))
+export async function printPlan(plan: FixPlan, listing: ManualListing): Promise<void> {
+  await writeChunksTo(process.stdout, withNewlines(planLines(plan, listing)))
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
@@ -209,6 +209,8 @@ export interface FixFlags extends Omit<ServerFlags, 'concurrency'> {
   apply?: boolean
   'undo-output'?: string
   config?: string
+  /** Every step left to a person, one by one (else a digest). */
+  verbose?: boolean
 }
 
 /** `fix`: plan (from the server or a snapshot), or read a plan or undo record; apply with --apply. Returns the exit code. */
@@ -221,6 +223,7 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   const unknown = (flags.rule ?? []).find((id) => !known.has(id))
   if (unknown !== undefined) throw new UsageError(`--rule ${unknown}: no such rule (see onedev-audit rules)`)
   const server: ServerFlags = {...flags, concurrency: 8}
+  const listing: ManualListing = flags.verbose ? 'each' : 'digest'
   const apply = (source: ApplySource) => applyToServer({source, flags: server, prepared, undoOutput, version, io})
 
   if (flags.undo !== undefined) {
@@ -235,7 +238,7 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   if (flags.plan !== undefined) {
     const source = await readPlanFile(flags.plan)
     // Applying: what is sent; the steps left to a person were printed when the plan was made.
-    await printPlan(source.plan!, !flags.apply)
+    await printPlan(source.plan!, flags.apply ? 'count' : listing)
     if (!flags.apply) return source.projects.length > 0 ? EXIT.findings : EXIT.ok
     return apply(source)
   }
@@ -247,7 +250,7 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
   const {plan, errors} = makePlan(model, source, prepared, {suggestions: flags.suggestions === true, rules: flags.rule ?? []}, version)
   timer(`planned ${plan.projects.reduce((n, p) => n + p.changes.length, 0)} changes in ${plan.projects.length} projects`)
-  await printPlan(plan)
+  await printPlan(plan, listing)
   printErrors(errors, io)
   timer('printed the plan')
   if (flags.output !== undefined) {

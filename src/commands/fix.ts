@@ -7,7 +7,7 @@ import {commonFlags, serverFlags} from '../cli/flags.js'
 export default class Fix extends AuditCommand {
   static override summary = 'Plan the changes of project settings that clear findings, prove them with the rules, apply them safely, and undo them.'
 
-  static override description = `Plans (the default): judges the selected projects like scan, takes the changes the rules offer (edits of a project's own setting, in its payload generation; for an inherited protection, of the parent that holds it), and keeps each change only when judging again with every active rule shows the finding gone, no new finding, and nothing weakened for any branch, tag or user class. Prints per project each change as before -> after per field, with the findings it clears, and what is left to change by hand (roles, server settings, users, groups, authorizations, the issue setting) with where to change it. Only GET requests, or none with --snapshot. --output writes the plan (schemas/fix-plan.schema.json); it holds no secret.
+  static override description = `Plans (the default): judges the selected projects like scan, takes the changes the rules offer (edits of a project's own setting, in its payload generation; for an inherited protection, of the parent that holds it), and keeps each change only when judging again with every active rule shows the finding gone, no new finding, and nothing weakened for any branch, tag or user class. Prints per project each change as before -> after per field, with the findings it clears, and what is left: changes that did not prove out one by one, suggestions not asked for and what is changed by hand (roles, server settings, users, groups, authorizations, the issue setting) counted by rule with where to change it (each one with --verbose, and in the plan file). Only GET requests, or none with --snapshot. --output writes the plan (schemas/fix-plan.schema.json); it holds no secret.
 
 Fixes (Prevent Forced Push, Prevent Deletion, Prevent Update, a new protection where a branch or the tags have none) are planned by default. Suggestions (signatures, reviews or builds as the configuration's fix key names them, removing a user-match exception, enabling a disabled protection, removing one that never applies, narrowing a job secret to the default branch, https:// for a web hook or notification) only with --suggestions or when their rule is named with --rule.
 
@@ -36,6 +36,7 @@ Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or a
     plan: Flags.string({description: 'A plan written by --output, to review or (with --apply) apply.', helpValue: 'PLAN'}),
     undo: Flags.string({description: 'An undo record written by --apply, to review or (with --apply) undo.', helpValue: 'UNDO'}),
     apply: Flags.boolean({description: 'Send the plan (or the undo record) to the server.'}),
+    verbose: Flags.boolean({description: 'List every finding left to change by hand with its project, where to change it and why (the default counts them by rule).'}),
     'undo-output': Flags.string({description: 'Where --apply writes its undo record (default: onedev-audit-undo-<UTC time>.json in the working directory).', helpValue: 'UNDO'}),
     ...commonFlags,
   }

@@ -491,6 +491,7 @@ export const planSchema: unknown = {
       "required": [
         "finding",
         "where",
+        "why",
         "reason"
       ],
       "properties": {
@@ -500,6 +501,16 @@ export const planSchema: unknown = {
         "where": {
           "type": "string",
           "description": "Where to change it in OneDev's web UI."
+        },
+        "why": {
+          "enum": [
+            "not-proven",
+            "suggestion",
+            "no-change",
+            "global",
+            "unreadable"
+          ],
+          "description": "Why no change is planned, as a kind: `not-proven` a change was tried and judging again refused it (see reason), `suggestion` the rule suggests a change that was not asked for (--suggestions or --rule), `no-change` the rule offers no change for this finding, `global` a role or a server setting (changed by an administrator, never sent), `unreadable` the setting to edit could not be read."
         },
         "reason": {
           "type": "string",

@@ -237,6 +237,10 @@ export interface ManualStep {
    */
   where: string
   /**
+   * Why no change is planned, as a kind: `not-proven` a change was tried and judging again refused it (see reason), `suggestion` the rule suggests a change that was not asked for (--suggestions or --rule), `no-change` the rule offers no change for this finding, `global` a role or a server setting (changed by an administrator, never sent), `unreadable` the setting to edit could not be read.
+   */
+  why: 'not-proven' | 'suggestion' | 'no-change' | 'global' | 'unreadable'
+  /**
    * Why no change is planned for it.
    */
   reason: string

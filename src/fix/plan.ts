@@ -85,7 +85,7 @@ class Planner {
   /** Each audited project's findings in the working state. */
   private readonly latest = new Map<number, Judged[]>()
   /** Why the fixes of a finding (by fingerprint) were not planned. */
-  private readonly refused = new Map<string, string>()
+  private readonly refused = new Map<string, Pick<ManualStep, 'why' | 'reason'>>()
   private readonly planned = new Map<number, Change[]>()
   readonly errors: AuditError[] = []
 
@@ -163,7 +163,7 @@ class Planner {
         reasons.push(selected.length > 1 ? `${fix.description}: ${trial.reason}` : trial.reason)
       }
       if (kept?.accepted) this.keep(owner, kept)
-      else this.refused.set(target.finding.fingerprint, selected.length === 0 ? suggestionReason(target.finding.ruleId) : `not planned: ${reasons.join('; ')}`)
+      else this.refused.set(target.finding.fingerprint, selected.length === 0 ? suggestionReason(target.finding.ruleId) : {why: 'not-proven', reason: `not planned: ${reasons.join('; ')}`})
     }
   }
 
@@ -239,7 +239,7 @@ class Planner {
     for (const project of this.model.projects) {
       for (const judged of this.latest.get(project.id) ?? []) {
         if (!this.selected(judged)) continue
-        steps.push({finding: findingRef(judged.finding), where: whereToChange(judged.finding), reason: this.reasonFor(judged)})
+        steps.push({finding: findingRef(judged.finding), where: whereToChange(judged.finding), ...this.reasonFor(judged)})
       }
     }
     // Roles and the server: global settings, changed by hand.
@@ -251,21 +251,21 @@ class Planner {
       const reason = finding.ruleId.startsWith('role/')
         ? 'roles are global: a change applies in every project that grants the role'
         : 'server settings, users and groups are changed by an administrator'
-      steps.push({finding: findingRef(finding), where: whereToChange(finding), reason})
+      steps.push({finding: findingRef(finding), where: whereToChange(finding), why: 'global', reason})
     }
     const rank = new Map(steps.map((s, i) => [s, i]))
     return steps.sort((a, b) => compareRefs(a.finding, b.finding) || rank.get(a)! - rank.get(b)!)
   }
 
-  private reasonFor(judged: Judged): string {
+  private reasonFor(judged: Judged): Pick<ManualStep, 'why' | 'reason'> {
     const refused = this.refused.get(judged.finding.fingerprint)
     if (refused) return refused
     if (judged.fixes.length === 0) {
       const offers = this.options.rules.find((a) => a.rule.meta.id === judged.finding.ruleId)?.rule.meta.fix
-      return offers ? `no change to offer for this one (see onedev-audit rules show ${judged.finding.ruleId})` : 'no automatic change for this rule'
+      return {why: 'no-change', reason: offers ? `no change to offer for this one (see onedev-audit rules show ${judged.finding.ruleId})` : 'no automatic change for this rule'}
     }
     if (!judged.fixes.some((fix) => this.kindSelected(fix, judged.finding.ruleId))) return suggestionReason(judged.finding.ruleId)
-    return 'not planned: its change edits a project whose setting could not be read'
+    return {why: 'unreadable', reason: 'not planned: its change edits a project whose setting could not be read'}
   }
 
   /**
@@ -307,8 +307,8 @@ function nonEmpty<T>(list: T[]): [T, ...T[]] {
   return list as [T, ...T[]]
 }
 
-function suggestionReason(ruleId: string): string {
-  return `a suggestion: plan it with --suggestions or --rule ${ruleId}`
+function suggestionReason(ruleId: string): Pick<ManualStep, 'why' | 'reason'> {
+  return {why: 'suggestion', reason: `a suggestion: plan it with --suggestions or --rule ${ruleId}`}
 }
 
 function compareRefs(a: FindingRef, b: FindingRef): number {

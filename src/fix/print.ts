@@ -10,6 +10,7 @@ import type {Change, Edit, FindingRef, FixPlan, ManualStep} from './plan-types.j
 import {projectPage} from './where.js'
 
 const json = (value: unknown) => escapeControl(JSON.stringify(value) ?? 'null')
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 function valueAt(expect: Edit['expect'], path: string): {found: boolean; value?: unknown} {
   const seen = expect.find((e) => e.path === path)
@@ -77,20 +78,85 @@ function manualLine(step: ManualStep): string {
   return `  ${finding.severity.padEnd(8)} ${finding.ruleId} "${escapeControl(finding.subject)}"${inProject}: ${escapeControl(step.where)}; ${escapeControl(step.reason)}`
 }
 
+/** `63 findings left (1 not proven, 13 with a suggestion not asked for, 49 by hand)`. */
+function leftPhrase(steps: readonly ManualStep[]): string {
+  const count = (...why: ManualStep['why'][]) => steps.filter((s) => why.includes(s.why)).length
+  const parts = [
+    [count('not-proven', 'unreadable'), 'not proven'],
+    [count('suggestion'), 'with a suggestion not asked for'],
+    [count('no-change', 'global'), 'by hand'],
+  ] as const
+  const shown = parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`)
+  return `${plural(steps.length, 'finding')} left${shown.length > 0 ? ` (${shown.join(', ')})` : ''}`
+}
+
 export function planSummary(plan: FixPlan): string {
   const changes = plan.projects.flatMap((p) => p.changes)
   const fixes = changes.filter((c) => c.kind === 'fix').length
   const cleared = changes.reduce((n, c) => n + c.clears.length, 0)
-  const projects = plan.projects.length
-  if (changes.length === 0) return `Nothing to change: no planned change clears a finding (${plan.manual.length} finding${plan.manual.length === 1 ? '' : 's'} left to change by hand).`
+  if (changes.length === 0) return `Nothing to change: no planned change clears a finding; ${leftPhrase(plan.manual)}.`
   return (
-    `${changes.length} change${changes.length === 1 ? '' : 's'} (${fixes} fix${fixes === 1 ? '' : 'es'}, ${changes.length - fixes} suggestion${changes.length - fixes === 1 ? '' : 's'}) ` +
-    `in ${projects} project${projects === 1 ? '' : 's'}, clearing ${cleared} finding${cleared === 1 ? '' : 's'}; ${plan.manual.length} left to change by hand.`
+    `${plural(changes.length, 'change')} (${fixes} fix${fixes === 1 ? '' : 'es'}, ${plural(changes.length - fixes, 'suggestion')}) ` +
+    `in ${plural(plan.projects.length, 'project')}, clearing ${plural(cleared, 'finding')}; ${leftPhrase(plan.manual)}.`
   )
 }
 
-/** The plan, for review, line by line; `manual` false: the steps left to a person only counted (when it is being applied). */
-export function* planLines(plan: FixPlan, manual = true): Generator<string, void, undefined> {
+/** How the steps left to a person are shown: each one, a digest (the default), or only counted (when the plan is applied). */
+export type ManualListing = 'each' | 'digest' | 'count'
+
+/** Steps counted by rule, most first: `  12 role/unused (Administration > Roles)`, with how many projects they are in. */
+function countedByRule(steps: readonly ManualStep[]): string[] {
+  const byRule = new Map<string, {count: number; page: string; projects: Set<number>}>()
+  for (const step of steps) {
+    const {ruleId, project} = step.finding
+    let entry = byRule.get(ruleId)
+    // The page without the project that holds the setting: the same for every finding of a rule.
+    if (!entry) byRule.set(ruleId, (entry = {count: 0, page: step.where.slice(step.where.lastIndexOf(': ') + 1).trim(), projects: new Set()}))
+    entry.count++
+    if (project) entry.projects.add(project.id)
+  }
+  return [...byRule]
+    .sort(([a, x], [b, y]) => y.count - x.count || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([ruleId, {count, page, projects}]) => `  ${String(count).padStart(5)} ${ruleId}${projects.size > 1 ? ` in ${plural(projects.size, 'project')}` : ''} (${escapeControl(page)})`)
+}
+
+/**
+ * The steps left to a person. A digest by default: a change that was tried and did not prove out is
+ * shown one by one (a fix was expected there, and the reason matters), the others are counted by rule;
+ * `each` lists every step with its project, where and why (as the plan file holds them).
+ */
+function* manualLines(steps: readonly ManualStep[], listing: ManualListing): Generator<string, void, undefined> {
+  if (steps.length === 0 || listing === 'count') return
+  if (listing === 'each') {
+    yield 'Left to change by hand (never sent):'
+    for (const step of steps) yield manualLine(step)
+    yield ''
+    return
+  }
+  const notPlanned = steps.filter((s) => s.why === 'not-proven' || s.why === 'unreadable')
+  const suggestions = steps.filter((s) => s.why === 'suggestion')
+  const byHand = steps.filter((s) => s.why === 'no-change' || s.why === 'global')
+  if (notPlanned.length > 0) {
+    yield `Not planned: ${plural(notPlanned.length, 'change')} did not prove out (nothing is sent for these):`
+    for (const step of notPlanned) yield manualLine(step)
+    yield ''
+  }
+  if (suggestions.length > 0) {
+    yield `Suggestions not asked for: ${plural(suggestions.length, 'finding')} (plan them with --suggestions, or one rule with --rule ID):`
+    yield* countedByRule(suggestions)
+    yield ''
+  }
+  if (byHand.length > 0) {
+    yield `Left to change by hand: ${plural(byHand.length, 'finding')} no change is offered for (roles, server settings, access, ...; never sent):`
+    yield* countedByRule(byHand)
+    yield ''
+  }
+  yield 'Each of them with its project, where to change it and why: --verbose, or the plan file (--output).'
+  yield ''
+}
+
+/** The plan, for review, line by line. */
+export function* planLines(plan: FixPlan, listing: ManualListing = 'digest'): Generator<string, void, undefined> {
   const server = plan.server ? `${escapeControl(plan.server.url)} (${escapeControl(plan.server.apiPrefix)})` : 'a snapshot without a server'
   yield `Plan for ${server}, made ${plan.createdAt}${plan.source.kind === 'snapshot' ? ` from the snapshot ${escapeControl(plan.source.snapshot ?? '')}` : ''}.`
   yield ''
@@ -99,11 +165,7 @@ export function* planLines(plan: FixPlan, manual = true): Generator<string, void
     for (const change of project.changes) yield* changeLines(change)
     yield ''
   }
-  if (plan.manual.length > 0 && manual) {
-    yield 'Left to change by hand (never sent):'
-    for (const step of plan.manual) yield manualLine(step)
-    yield ''
-  }
+  yield* manualLines(plan.manual, listing)
   yield planSummary(plan)
 }
 

@@ -146,6 +146,7 @@ describe('a new branch protection under first match', () => {
     const step = plan.manual.find((m) => m.finding.ruleId === 'tag-protection/unprotected-tags')!
     expect(step.reason).toMatch(/^not planned: tag-protection\/unprotected-tags on "tags" is still reported \(No enabled tag protection applies to tag "nightly-1"/)
     expect(step.where).toBe('acme/app: Project Settings > Tag Protection')
+    expect(step.why).toBe('not-proven')
   })
 })
 
@@ -197,6 +198,7 @@ describe('what is refused', () => {
     const rules = [...ALL_RULES, offering(fix)]
     const unselected = planFixes(fixModel([project()]), {rules, settings: settings(), selection: FIXES_ONLY})
     expect(reason(unselected)).toBe('a suggestion: plan it with --suggestions or --rule acme/offers')
+    expect(unselected.manual.find((m) => m.finding.ruleId === 'acme/offers')!.why).toBe('suggestion')
     const named = planFixes(fixModel([project()]), {rules, settings: settings(), selection: {suggestions: false, rules: ['acme/offers']}})
     expect(edits(named)).toEqual([[1, 'replace', '/branchProtections/0/preventCreation', true]])
     expect(named.manual.every((m) => m.finding.ruleId === 'acme/offers')).toBe(true)
