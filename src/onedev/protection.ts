@@ -70,32 +70,40 @@ export type BranchHierarchy = ParsedBranchProtection[]
 
 type Guarded = {enabled: boolean; userMatch: string}
 
-function located<T>(project: Project, ancestors: readonly Project[], pick: (p: Project) => T[] | undefined): Located<T>[] {
-  return [project, ...ancestors].flatMap((p) => (pick(p) ?? []).map((item) => ({item, projectId: p.id, projectPath: p.path})))
-}
-
-/** The branch protections of the project, then each ancestor's (ancestors nearest first), parsed. */
+/** The project's own branch protections, then each ancestor's (ancestors nearest first), parsed. */
 export function branchProtectionHierarchy(project: Project, ancestors: readonly Project[], parse: ProtectionParsers = parseEachTime): BranchHierarchy {
-  return located(project, ancestors, (p) => p.setting?.branchProtections).map(({item, projectId, projectPath}) => ({
-    item,
-    projectId,
-    projectPath,
-    patterns: parse.patternSet(item.branches),
-    userMatch: parse.userMatch(item.userMatch),
-    reviewRequirement: parse.reviewRequirement(item.reviewRequirement),
-    fileProtections: item.fileProtections.map((file) => ({
-      item: file,
-      projectId,
-      projectPath,
-      patterns: parse.patternSet(file.paths),
-      reviewRequirement: parse.reviewRequirement(file.reviewRequirement),
-    })),
-  }))
+  const hierarchy: BranchHierarchy = []
+  for (const owner of [project, ...ancestors]) {
+    for (const item of owner.setting?.branchProtections ?? []) {
+      hierarchy.push({
+        item,
+        projectId: owner.id,
+        projectPath: owner.path,
+        patterns: parse.patternSet(item.branches),
+        userMatch: parse.userMatch(item.userMatch),
+        reviewRequirement: parse.reviewRequirement(item.reviewRequirement),
+        fileProtections: item.fileProtections.map((file) => ({
+          item: file,
+          projectId: owner.id,
+          projectPath: owner.path,
+          patterns: parse.patternSet(file.paths),
+          reviewRequirement: parse.reviewRequirement(file.reviewRequirement),
+        })),
+      })
+    }
+  }
+  return hierarchy
 }
 
-/** The tag protections of the project, then each ancestor's, parsed. */
+/** The project's own tag protections, then each ancestor's, parsed. */
 export function tagProtectionHierarchy(project: Project, ancestors: readonly Project[], parse: ProtectionParsers = parseEachTime): Hierarchy<TagProtection> {
-  return located(project, ancestors, (p) => p.setting?.tagProtections).map((l) => ({...l, patterns: parse.patternSet(l.item.tags), userMatch: parse.userMatch(l.item.userMatch)}))
+  const hierarchy: Hierarchy<TagProtection> = []
+  for (const owner of [project, ...ancestors]) {
+    for (const item of owner.setting?.tagProtections ?? []) {
+      hierarchy.push({item, projectId: owner.id, projectPath: owner.path, patterns: parse.patternSet(item.tags), userMatch: parse.userMatch(item.userMatch)})
+    }
+  }
+  return hierarchy
 }
 
 /** Whether an enabled protection applies to this name and principal. */
