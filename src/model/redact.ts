@@ -24,7 +24,7 @@ const SECRET_KEY = /pass(word)?|passwd|secret|token|api[-_]?key|credential|priva
  * secrets, and the security setting's password policy (`{minLength, mustContainUppercase, ...}`, no
  * secret in it; masked whole, the setting failed validation and every check that reads it was skipped).
  */
-const SECRET_CONTAINERS = new Set(['jobSecrets', 'passwordPolicy'])
+const SECRET_CONTAINERS: ReadonlySet<string> = new Set(['jobSecrets', 'passwordPolicy'])
 /** Keys that hold a URL: their whole string value goes through redactUrl. */
 const URL_KEY = /ur[li]$/i
 /** A string that starts like a URL with an authority (`scheme://`). */
@@ -175,7 +175,7 @@ export function redactText(text: string, secrets: readonly string[]): string {
 /** Query (and fragment) parameter names that carry credentials. */
 const SECRET_PARAM =
   /token|secret|passw|^pass$|^pwd$|^pw$|key$|^key|signature|^sig$|credential|^auth|^code$|^hash$|session|^jwt$|^otp$/i
-const ROUND_TRIP_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:'])
+const ROUND_TRIP_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:'])
 const SLACK_HOST = /(^|\.)slack\.com$/i
 const DISCORD_HOST = /(^|\.)discord(app)?\.com$/i
 
