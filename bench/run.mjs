@@ -214,18 +214,18 @@ async function auditPhase(url, concurrency) {
 
 /**
  * (c) The whole product: `onedev-audit scan --all-projects --format sarif` started by bin/run.js in this process (the bundle,
- * configuration, collection, every rule, the SARIF report written to a file), as a user runs it.
+ * configuration, collection, every rule, the SARIF report written to a file), as a user runs it: importing bin/run.js
+ * settles when its run has (its top-level await).
  */
 async function cliPhase(url, concurrency) {
-  const {createRequire} = await import('node:module')
   const {readFile} = await import('node:fs/promises')
   Object.assign(process.env, {ONEDEV_URL: url, ONEDEV_API_PREFIX: PREFIX, ONEDEV_USER: USER, ONEDEV_TOKEN: SECRET})
   const {wallMs, sarif} = await withTempDir('oda-bench-', async (dir) => {
     const output = join(dir, 'report.sarif')
     const started = performance.now()
-    // bin/run.js as a user starts it (the bundle and its code cache), its argv this phase's.
+    // bin/run.js as a user starts it, its argv this phase's.
     process.argv = [process.execPath, join(ROOT, 'bin', 'run.js'), 'scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)]
-    await createRequire(import.meta.url)('../bin/run.js')
+    await import('../bin/run.js')
     return {wallMs: performance.now() - started, sarif: JSON.parse(await readFile(output, 'utf8'))}
   })
   const notifications = sarif.runs[0].invocations?.[0]?.toolExecutionNotifications ?? []
@@ -387,14 +387,16 @@ async function offlineBenchIn(dir, projectCount, roleCount, runs) {
   const quiet = join(dir, 'rules-off.json')
   await writeFile(quiet, JSON.stringify({rules: Object.fromEntries(builtinRules.map((rule) => [rule.meta.id, 'off']))}))
   const scan = (format, output, ...extra) => ['bin/run.js', 'scan', '--snapshot', file, '--format', format, '--output', join(dir, output), '--fail-on', 'none', ...extra]
-  const samples = {nodeMs: [], versionMs: [], exampleMs: [], exampleRatio: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: []}
+  const samples = {nodeMs: [], versionMs: [], versionRatio: [], exampleMs: [], exampleRatio: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: []}
   let findings = 0
-  // Not timed: the first start of a build writes the code cache that every later start reads (bin/run.js).
+  // Not timed: on Node 22 and later, the first start of a build fills Node's compile cache (bin/run.js).
   await timeCommand(['bin/run.js', 'scan', '--snapshot', 'examples/snapshot.json', '--fail-on', 'none'])
   for (let run = 0; run < runs; run++) {
     const node = (await timeCommand(['-e', '0'])).ms
     samples.nodeMs.push(node)
-    samples.versionMs.push((await timeCommand(['bin/run.js', '--version'])).ms)
+    const version = (await timeCommand(['bin/run.js', '--version'])).ms
+    samples.versionMs.push(version)
+    samples.versionRatio.push(version / node)
     // The local case: the 4-project example, against `node -e 0` just before it (a ratio per pair).
     const example = (await timeCommand(['bin/run.js', 'scan', '--snapshot', 'examples/snapshot.json', '--fail-on', 'none'])).ms
     samples.exampleMs.push(example)
@@ -417,6 +419,7 @@ async function offlineBenchIn(dir, projectCount, roleCount, runs) {
     snapshotMb: (await stat(file)).size / 1024 / 1024,
     nodeMs: median(samples.nodeMs),
     versionMs: median(samples.versionMs),
+    versionToNode: median(samples.versionRatio),
     exampleMs: median(samples.exampleMs),
     exampleToNode: median(samples.exampleRatio),
     jsonMs: median(samples.jsonMs),
@@ -645,7 +648,10 @@ function offlineLines(offline, runs) {
     'targets (issue 12):',
     targetRow(`offline scan of ${offline.projects} projects, spawn to exit, JSON`, ms(offline.jsonMs), '<= 1500 ms', offline.jsonMs <= 1500),
     targetRow('its peak RSS', `${offline.jsonRssMb.toFixed(0)} MB`, '<= 200 MB', offline.jsonRssMb <= 200),
-    targetRow('scan --snapshot examples/snapshot.json / node -e 0', `${offline.exampleToNode.toFixed(2)}x`, '<= 2.5x', offline.exampleToNode <= 2.5),
+    '',
+    "start-up targets (issue 21, on Node 20; they replace issue 12's 2.5x for the example):",
+    targetRow('scan --snapshot examples/snapshot.json / node -e 0', `${offline.exampleToNode.toFixed(2)}x`, '<= 3x', offline.exampleToNode <= 3),
+    targetRow('--version / node -e 0', `${offline.versionToNode.toFixed(2)}x`, '<= 2x', offline.versionToNode <= 2),
   ]
 }
 

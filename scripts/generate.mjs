@@ -3,7 +3,8 @@
 //   source: rules/index.ts (from the rule files), TypeScript types from schemas/*.schema.json
 //   built (needs dist/, so it runs after `tsc`): src/model/payload-checks.ts and src/snapshot/snapshot-checks.ts
 //          (the zod payload schemas compiled), schemas/config.schema.json (from the zod schema plus the
-//          built-in rule ids), oclif.manifest.json, docs/rules/*.md and docs/commands.md (from rule and command metadata)
+//          built-in rule ids), oclif.manifest.json, docs/rules/*.md and docs/commands.md (from rule and command metadata),
+//          docs/compliance/*.md (from the compliance mappings in rules/compliance/)
 // `node scripts/generate.mjs` runs source, builds, then runs built. `--check` writes nothing and exits 1
 // naming every stale file (it expects dist/ to be built from the current sources, as `npm test` does).
 import {execFileSync} from 'node:child_process'
@@ -43,12 +44,13 @@ async function listFiles(dir) {
 
 async function sourceStage() {
   const files = []
-  // rules/support/ holds what several rules share (wording, pointers): helpers, not rules.
-  const ruleFiles = (await listFiles('rules')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'rules/index.ts' && !f.startsWith('rules/support/'))
+  // rules/support/ holds what several rules share (wording, pointers): helpers, not rules; rules/compliance/
+  // is the mapping of the rules to compliance frameworks.
+  const ruleFiles = (await listFiles('rules')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'rules/index.ts' && !f.startsWith('rules/support/') && !f.startsWith('rules/compliance/'))
   const imports = ruleFiles.map((f, i) => `import rule${i} from './${f.slice('rules/'.length).replace(/\.ts$/, '.js')}'`)
   files.push({
     path: 'rules/index.ts',
-    content: `// ${GENERATED}\n// The built-in rules: every file under rules/ but this one and rules/support/.\nimport type {Rule} from '../src/engine/rule.js'\n\n${imports.join('\n')}\n\nexport const builtinRules: Rule<any>[] = [${ruleFiles.map((_, i) => `rule${i}`).join(', ')}]\n`,
+    content: `// ${GENERATED}\n// The built-in rules: every file under rules/ but this one, rules/support/ and rules/compliance/.\nimport type {Rule} from '../src/engine/rule.js'\n\n${imports.join('\n')}\n\nexport const builtinRules: Rule<any>[] = [${ruleFiles.map((_, i) => `rule${i}`).join(', ')}]\n`,
   })
   for (const {schema, out} of typeTargets) {
     const text = await readText(schema)
@@ -93,10 +95,17 @@ async function builtStage() {
   const {SnapshotSchema, SnapshotIndexEnvelopeSchema} = await import(dist('src/snapshot/snapshot-schemas.js'))
   files.push({path: 'src/snapshot/snapshot-checks.ts', content: checksSource({SnapshotSchema, SnapshotIndexEnvelopeSchema}, GENERATED, '../model/check-kit.js')})
 
-  // docs/rules: one page per built-in rule, and an index.
-  const {renderRuleDoc, renderRuleIndex} = await import(dist('src/engine/docs.js'))
-  for (const rule of builtinRules) files.push({path: `docs/rules/${rule.meta.id}.md`, content: renderRuleDoc(rule.meta)})
+  // docs/rules: one page per built-in rule (naming its compliance controls), and an index;
+  // docs/compliance: one page per framework, from its mapping (and the requirement texts of its catalog).
+  const {renderRuleDoc, renderRuleIndex, renderFrameworkDoc} = await import(dist('src/engine/docs.js'))
+  const {FRAMEWORKS} = await import(dist('rules/compliance/index.js'))
+  for (const rule of builtinRules) files.push({path: `docs/rules/${rule.meta.id}.md`, content: renderRuleDoc(rule.meta, FRAMEWORKS)})
   files.push({path: 'docs/rules/README.md', content: renderRuleIndex(builtinRules.map((r) => r.meta))})
+  for (const framework of FRAMEWORKS) {
+    const catalog = JSON.parse(await readFile(join(root, 'rules/compliance/catalogs', `${framework.slug}.json`), 'utf8'))
+    const texts = Object.fromEntries(catalog.controls.filter((c) => c.text !== undefined).map((c) => [c.id, c.text]))
+    files.push({path: `docs/compliance/${framework.slug}.md`, content: renderFrameworkDoc(framework, texts)})
+  }
 
   // oclif.manifest.json, as `oclif manifest` builds it, and docs/commands.md from it.
   // From the command map as tsc compiled it (dist/src), not the bundle built from it (dist/cli).

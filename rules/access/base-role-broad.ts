@@ -35,8 +35,9 @@ export default defineRule({
       '[{"id": 7, "projectId": 42, "roleId": 2}]   // role 2 = Code Writer: reported (high)',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'least-privilege', 'CIS-1.3.1'],
+    tags: ['access-control', 'least-privilege'],
     scope: 'project',
+    requires: ['/roles', '/projects/{id}/base-authorizations'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -27,8 +27,9 @@ export default defineRule({
       '## Example',
       'Base role *Code Writer* and no protection on `main`: every logged-in user can push to main directly (critical).',
     ].join('\n'),
-    tags: ['access-control', 'branch-protection', 'CIS-1.1.3'],
+    tags: ['access-control', 'branch-protection'],
     scope: 'project',
+    requires: ['/roles', '/projects/{id}/base-authorizations', '/projects/{id}/group-authorizations', '/projects/{id}/user-authorizations', '/settings/security', '/groups', '/groups/{id}/memberships', '/users', '/users/{id}', '/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

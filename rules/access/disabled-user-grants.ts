@@ -27,6 +27,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['access-control', 'hygiene'],
     scope: 'server',
+    requires: ['/groups', '/groups/{id}/memberships', '/users', '/users/{id}', '/projects', '/projects/{id}/user-authorizations'],
   },
   check(context) {
     if (context.scope !== 'server') return []

@@ -34,8 +34,9 @@ export default defineRule({
       '## Example',
       'Secret `deploy-key` authorized `on branch "**"`, group *Developers* with *Code Writer*: any developer creates branch `x`, adds a job that echoes the secret, and reads it.',
     ].join('\n'),
-    tags: ['secrets', 'ci', 'access-control', 'CIS-2.3.5'],
+    tags: ['secrets', 'ci', 'access-control'],
     scope: 'project',
+    requires: ['/roles', '/projects/{id}/base-authorizations', '/projects/{id}/group-authorizations', '/projects/{id}/user-authorizations', '/settings/security', '/groups', '/groups/{id}/memberships', '/users', '/users/{id}', '/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

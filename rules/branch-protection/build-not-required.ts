@@ -15,8 +15,9 @@ export default defineRule({
       '',
       '**Example.** `{"branches": "main", "jobNames": ["ci", "security-scan"]}`',
     ].join('\n'),
-    tags: ['CIS-1.1.9', 'CIS-1.1.10', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

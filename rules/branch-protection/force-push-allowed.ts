@@ -18,8 +18,9 @@ export default defineRule({
       '',
       '**Example.** `{"branches": "main", "userMatch": "anyone", "preventForcedPush": true}`',
     ].join('\n'),
-    tags: ['CIS-1.1.16', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -16,8 +16,9 @@ export default defineRule({
       '',
       '**Example.** `{"branches": "main", "reviewRequirement": "group(core-devs):2"}`',
     ].join('\n'),
-    tags: ['CIS-1.1.3', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -20,8 +20,9 @@ export default defineRule({
       '',
       '**Example.** `branches: "main release/**"`, `userMatch: "anyone"`, `reviewRequirement: "group(core-devs):2"`, `jobNames: ["ci"]`.',
     ].join('\n'),
-    tags: ['CIS-1.1.16', 'CIS-1.1.17', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

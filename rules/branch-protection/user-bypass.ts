@@ -18,8 +18,9 @@ export default defineRule({
       '',
       '**Example.** `anyone except group(release-bots)` followed by nothing: for group(release-bots) no protection applies, so its members can force-push, delete the branch and push without review.',
     ].join('\n'),
-    tags: ['CIS-1.1.14', 'branch-protection'],
+    tags: ['branch-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -58,7 +58,7 @@ export default defineRule({
       '{"@type": "CreateTagAuthorization", "authorizedBranches": "main", "tagNames": "v*"}   // fine',
       '```',
     ].join('\n'),
-    tags: ['ci', 'releases', 'legacy', 'CIS-2.3.5'],
+    tags: ['ci', 'releases', 'legacy'],
     scope: 'project',
   },
   check(context) {

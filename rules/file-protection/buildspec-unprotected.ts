@@ -20,8 +20,9 @@ export default defineRule({
       '',
       '**Example.** `"fileProtections": [{"paths": ".onedev-buildspec.yml", "reviewRequirement": "group(ci-owners)", "jobNames": []}]`',
     ].join('\n'),
-    tags: ['CIS-1.1.6', 'file-protection'],
+    tags: ['file-protection'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []

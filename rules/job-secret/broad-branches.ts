@@ -66,7 +66,7 @@ export default defineRule({
       'authorization: (empty)                     # reported (critical)',
       '```',
     ].join('\n'),
-    tags: ['secrets', 'ci', 'CIS-2.3.5'],
+    tags: ['secrets', 'ci'],
     scope: 'project',
   },
   check(context) {

@@ -47,7 +47,7 @@ export default defineRule({
       'Silent when the parent\'s authorization is the same as the child\'s or provably narrower (for example `on branch "main" and "Job" is "deploy"`);',
       'when the child holds several secrets of that name, narrower than any one of them.',
     ].join('\n'),
-    tags: ['secrets', 'ci', 'inheritance', 'CIS-2.3.5'],
+    tags: ['secrets', 'ci', 'inheritance'],
     scope: 'project',
   },
   check(context) {

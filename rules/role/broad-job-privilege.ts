@@ -33,7 +33,7 @@ export default defineRule({
       '{"jobNames": "*", "accessLog": true}         // fine: no run or manage',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'ci', 'secrets', 'CIS-2.3.5'],
+    tags: ['access-control', 'ci', 'secrets'],
     scope: 'role',
   },
   check(context) {

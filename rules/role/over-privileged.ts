@@ -41,7 +41,7 @@ export default defineRule<Options>({
       '  role/over-privileged: [high, {maxManagePrivileges: 2}]',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'least-privilege', 'CIS-1.3.3', 'CIS-1.3.8'],
+    tags: ['access-control', 'least-privilege'],
     scope: 'role',
     optionsSchema: {
       type: 'object',

@@ -24,6 +24,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['access-control', 'hygiene'],
     scope: 'role',
+    requires: ['/projects', '/projects/{id}/base-authorizations', '/projects/{id}/group-authorizations', '/projects/{id}/user-authorizations', '/groups/{id}/authorizations'],
   },
   check(context) {
     if (context.scope !== 'role') return []

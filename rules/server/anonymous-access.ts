@@ -28,8 +28,9 @@ export default defineRule({
       '{"enableAnonymousAccess": true}   // with base role "Code Reader" on acme: reported (high)',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'CIS-1.3.1'],
+    tags: ['access-control'],
     scope: 'server',
+    requires: ['/settings/security', '/roles', '/projects', '/projects/{id}/base-authorizations'],
   },
   check(context) {
     if (context.scope !== 'server') return []

@@ -41,6 +41,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['server', 'web', 'authentication'],
     scope: 'server',
+    requires: ['/settings/security', '/settings/system'],
   },
   check(context) {
     if (context.scope !== 'server') return []

@@ -28,6 +28,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['access-control', 'least-privilege'],
     scope: 'server',
+    requires: ['/settings/security', '/groups', '/groups/{id}/authorizations', '/projects', '/projects/{id}/group-authorizations'],
   },
   check(context) {
     if (context.scope !== 'server') return []

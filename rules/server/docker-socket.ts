@@ -31,8 +31,9 @@ export default defineRule({
       '{"@type": "ServerDockerExecutor", "enabled": true, "name": "docker", "mountDockerSock": false, "jobMatch": "\\"Project\\" is \\"app\\""}  // fine',
       '```',
     ].join('\n'),
-    tags: ['server', 'ci', 'executors', 'CIS-4.1'],
+    tags: ['server', 'ci', 'executors'],
     scope: 'server',
+    requires: ['/settings/job-executors'],
   },
   check(context) {
     if (context.scope !== 'server') return []

@@ -33,6 +33,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['server', 'ci'],
     scope: 'server',
+    requires: ['/settings/groovy-scripts'],
   },
   check(context) {
     if (context.scope !== 'server') return []

@@ -36,6 +36,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['server', 'authentication', 'access-control'],
     scope: 'server',
+    requires: ['/groups', '/sso-providers or /settings/sso-connectors', '/settings/authenticator'],
   },
   check(context) {
     if (context.scope !== 'server') return []

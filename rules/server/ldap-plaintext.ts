@@ -31,6 +31,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['server', 'authentication', 'tls'],
     scope: 'server',
+    requires: ['/settings/authenticator'],
   },
   check(context) {
     if (context.scope !== 'server') return []

@@ -31,6 +31,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['server', 'ci', 'executors'],
     scope: 'server',
+    requires: ['/settings/job-executors'],
   },
   check(context) {
     if (context.scope !== 'server') return []

@@ -28,6 +28,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['server', 'authentication'],
     scope: 'server',
+    requires: ['/settings/security'],
   },
   check(context) {
     if (context.scope !== 'server') return []

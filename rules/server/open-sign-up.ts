@@ -31,8 +31,9 @@ export default defineRule({
       '{"enableSelfRegister": true, "allowedSelfRegisterEmailDomain": "*.acme.example"}   // fine',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'authentication', 'CIS-1.3.1'],
+    tags: ['access-control', 'authentication'],
     scope: 'server',
+    requires: ['/settings/security', '/roles', '/projects', '/projects/{id}/base-authorizations', '/groups', '/groups/{id}/authorizations'],
   },
   check(context) {
     if (context.scope !== 'server') return []

@@ -31,6 +31,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['server', 'tls'],
     scope: 'server',
+    requires: ['/settings/system'],
   },
   check(context) {
     if (context.scope !== 'server') return []

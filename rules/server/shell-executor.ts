@@ -34,8 +34,9 @@ export default defineRule({
       '{"@type": "ServerShellExecutor", "enabled": true, "name": "shell", "jobMatch": null}                         // fine on 11.11.1+: no job',
       '```',
     ].join('\n'),
-    tags: ['server', 'ci', 'executors', 'CIS-4.1'],
+    tags: ['server', 'ci', 'executors'],
     scope: 'server',
+    requires: ['/settings/job-executors'],
   },
   check(context) {
     if (context.scope !== 'server') return []

@@ -35,6 +35,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['server', 'authentication', 'credentials'],
     scope: 'server',
+    requires: ['/users', '/users/{id}', '/users/{id}/access-tokens'],
   },
   check(context) {
     if (context.scope !== 'server') return []

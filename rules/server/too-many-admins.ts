@@ -30,8 +30,9 @@ export default defineRule<Options>({
       '{"rules": {"server/too-many-admins": {"options": {"maxAdministrators": 5}}}}',
       '```',
     ].join('\n'),
-    tags: ['access-control', 'least-privilege', 'CIS-1.3.4'],
+    tags: ['access-control', 'least-privilege'],
     scope: 'server',
+    requires: ['/groups', '/groups/{id}/memberships', '/users', '/users/{id}'],
     optionsSchema: {
       type: 'object',
       properties: {maxAdministrators: {type: 'integer', minimum: 1, description: 'How many enabled administrators are fine.'}},

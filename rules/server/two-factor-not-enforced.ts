@@ -29,8 +29,9 @@ export default defineRule({
       '{"enforce2FA": false}   // with group Administrators {"administrator": true, "enforce2FA": false}: reported',
       '```',
     ].join('\n'),
-    tags: ['authentication', 'CIS-1.3.5'],
+    tags: ['authentication'],
     scope: 'server',
+    requires: ['/settings/security', '/groups', '/groups/{id}/memberships', '/users', '/users/{id}'],
   },
   check(context) {
     if (context.scope !== 'server') return []

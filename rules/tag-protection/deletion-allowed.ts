@@ -18,6 +18,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['tag-protection', 'release-integrity'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/tags'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -16,8 +16,9 @@ export default defineRule({
       '',
       '**Example.** `{"tags": "v*", "commitSignatureRequired": true}`',
     ].join('\n'),
-    tags: ['CIS-1.1.12', 'tag-protection', 'release-integrity'],
+    tags: ['tag-protection', 'release-integrity'],
     scope: 'project',
+    requires: ['/repositories/{id}/default-branch', '/repositories/{id}/tags'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -6,6 +6,7 @@ import {access, constants, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 
 import {type LoadedConfig, loadConfig, resolveSettings} from '../engine/config.js'
+import {anyControlFails, chosenFrameworks, judgeAudit} from '../engine/compliance.js'
 import {coverageOf} from '../engine/coverage.js'
 import {type ActiveRule, evaluate} from '../engine/evaluate.js'
 import {ArrivalEvaluator} from '../engine/evaluator.js'
@@ -14,11 +15,13 @@ import type {AuditSettings, RuleScope} from '../engine/rule.js'
 import {applyBaseline, applySuppressions, writeBaseline} from '../engine/suppress.js'
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditModel} from '../model/types.js'
+import {complianceLine} from '../report/compliance.js'
 import {locationSourceFromModel, reportChunks, type ReportFormat, type ReportInput} from '../report/index.js'
 import {type FindingLocation, locateFindings} from '../report/locate.js'
 import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
+import {builtinFrameworks} from './frameworks.js'
 import {collapseErrors, errorLines, exitCodeFor, UsageError} from './errors.js'
 import type {FailOn} from './flags.js'
 
@@ -70,6 +73,8 @@ export interface ReportRequest {
   debug?: (line: string) => void
   /** Projects judged as they were collected (judgeOnArrival): finished here instead of evaluating the model. */
   arrival?: Arrival
+  /** Judge compliance controls (scan): the --framework keys shown (empty: every framework), and --fail-on-control. */
+  compliance?: {frameworks: readonly string[]; failOnControl: boolean}
 }
 
 /** An evaluator fed by the collection, and the report locations of what it judged before dropping the payloads. */
@@ -137,6 +142,17 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   const coverage = request.scopes.includes('project') ? coverageOf(model, prepared.settings) : {uninitialized: [], notices: []}
   const notices = [...coverage.notices, ...filtered.notices]
 
+  const compliance = request.compliance
+    ? judgeAudit(chosenFrameworks(await builtinFrameworks(), request.compliance.frameworks), {
+        model,
+        settings: prepared.settings,
+        rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
+        findings: filtered.findings,
+        suppressed: filtered.suppressed,
+        errors,
+      })
+    : undefined
+
   const locations = locationSourceFromModel(model)
   if (request.arrival) locations.located = request.arrival.located
   if (request.issueSetting) locations.file = {path: request.issueSetting.file, text: request.issueSetting.text}
@@ -158,6 +174,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     locations,
     ...(request.category ? {category: request.category} : {}),
     color: request.color,
+    ...(compliance ? {compliance} : {}),
   }
   // Written as it is formatted: a large report is never one string in memory.
   const report = reportChunks(request.format, input)
@@ -176,11 +193,12 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   if (!toTerminal) {
     const counts = filtered.findings.length
     request.say(`onedev-audit: wrote ${request.format} report to ${request.output}: ${counts} finding${counts === 1 ? '' : 's'}, ${errors.length} error${errors.length === 1 ? '' : 's'}`)
+    for (const framework of compliance ?? []) request.say(`onedev-audit: ${complianceLine(framework)}`)
   }
   if (request.updateBaseline) {
     const baselined = filtered.suppressed.filter((s) => s.reason.kind === 'baseline').map((s) => s.finding)
     await writeBaseline(request.updateBaseline, [...filtered.findings, ...baselined])
     request.say(`onedev-audit: wrote baseline ${request.updateBaseline} (${filtered.findings.length + baselined.length} findings)`)
   }
-  return exitCodeFor(filtered.findings, request.failOn, errors.length === 0)
+  return exitCodeFor(filtered.findings, request.failOn, errors.length === 0, request.compliance?.failOnControl === true && anyControlFails(compliance ?? []))
 }

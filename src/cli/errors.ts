@@ -71,8 +71,11 @@ export function isAtOrAbove(severity: Severity, threshold: FailOn): boolean {
   return threshold !== 'none' && SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold)
 }
 
-/** 2 when the audit is incomplete; else 1 when a finding is at or above the threshold; else 0. */
-export function exitCodeFor(findings: readonly Finding[], failOn: FailOn, complete: boolean): number {
+/**
+ * 2 when the audit is incomplete; else 1 when a finding is at or above the threshold, or a compliance
+ * control fails and `controlFails` is asked (--fail-on-control); else 0.
+ */
+export function exitCodeFor(findings: readonly Finding[], failOn: FailOn, complete: boolean, controlFails = false): number {
   if (!complete) return EXIT.incomplete
-  return findings.some((f) => isAtOrAbove(f.severity, failOn)) ? EXIT.findings : EXIT.ok
+  return controlFails || findings.some((f) => isAtOrAbove(f.severity, failOn)) ? EXIT.findings : EXIT.ok
 }

@@ -1,6 +1,7 @@
 /** Flags shared by several commands, declared once so `--help` reads the same everywhere. */
 import * as Flags from '@oclif/core/flags'
 
+import {FRAMEWORK_KEYS} from '../engine/compliance.js'
 import {REPORT_FORMATS} from '../report/input.js'
 
 export const FAIL_ON = ['critical', 'high', 'medium', 'low', 'none'] as const
@@ -68,4 +69,15 @@ export function failOnFlag(defaultValue: FailOn) {
     default: defaultValue,
     description: `Exit 1 when a finding is at or above this severity (none: never). Exit 2 means the audit could not run or is incomplete.`,
   })()
+}
+
+/** Which compliance frameworks a report shows (rules/compliance/), and whether a failing control fails the run. */
+export const complianceFlags = {
+  framework: Flags.option({
+    options: [...FRAMEWORK_KEYS],
+    multiple: true,
+    description:
+      'Compliance framework whose controls the report shows: cis (CIS Software Supply Chain Security Guide v1.0) or osps (OpenSSF OSPS Baseline 2026.02.19). Repeatable; default: both.',
+  })(),
+  'fail-on-control': Flags.boolean({description: 'Exit 1 when a control of a shown framework fails, whatever the severities of the findings.'}),
 }

@@ -6,6 +6,7 @@
 import {execute} from '@oclif/core/execute'
 import {settings} from '@oclif/core/settings'
 
+/** `dir`: a file or directory of the package (a path or a file: URL), from which oclif finds its root. */
 export async function main(dir: string): Promise<void> {
   // The commands are compiled JavaScript: never look for TypeScript sources to transpile (oclif would
   // try when NODE_ENV is development or test, loading the TypeScript compiler to read tsconfig.json).

@@ -4,7 +4,7 @@ import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, evaluateAndReport, judgeOnArrival, prepare, stopwatch} from '../cli/audit.js'
 import type {RuleScope} from '../engine/rule.js'
 import {UsageError} from '../cli/errors.js'
-import {commonFlags, failOnFlag, refFlags, reportFlags, serverFlags} from '../cli/flags.js'
+import {commonFlags, complianceFlags, failOnFlag, refFlags, reportFlags, serverFlags} from '../cli/flags.js'
 import {readBaseline} from '../engine/suppress.js'
 import {readSnapshot} from '../cli/sources.js'
 
@@ -17,7 +17,9 @@ Branches judged: each project's default branch (read from the server), plus the 
 
 The secret (a password or an access token of an administrator) comes from ONEDEV_TOKEN, or from standard input with --token-stdin; it is never a flag value, and never printed.
 
-Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit could not run or is incomplete (bad flags or configuration, unreachable server, 401/403, a project that could not be fetched or parsed). An incomplete audit still writes its report with everything collected, plus the errors.`
+Compliance: the report gives each control of the CIS Software Supply Chain Security Guide v1.0 and of the OpenSSF OSPS Baseline 2026.02.19 (--framework chooses) a status: fail (a rule that evidences it has an active finding), not evaluated (one of its rules could not be judged: data the server does not offer or refused, a project that could not be read, the rule turned off), pass (every one of its rules ran and found nothing), or manual (no rule judges it). Suppressed and baselined findings never fail a control.
+
+Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no failing control); 1 at least one; 2 the audit could not run or is incomplete (bad flags or configuration, unreachable server, 401/403, a project that could not be fetched or parsed). An incomplete audit still writes its report with everything collected, plus the errors.`
 
   static override examples = [
     {description: 'Audit every project of a current OneDev server', command: 'ONEDEV_TOKEN=… <%= config.bin %> <%= command.id %> --url https://onedev.example.com --api-prefix /~api --all-projects'},
@@ -25,6 +27,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
     {description: 'Two projects, SARIF for code scanning, failing only on high and critical', command: '<%= config.bin %> <%= command.id %> --url https://onedev.example.com --project 12 --project 40 --format sarif --output onedev.sarif --fail-on high'},
     {description: 'Evaluate a snapshot written by collect, no server needed', command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json'},
     {description: 'Report only findings that are not in the baseline', command: '<%= config.bin %> <%= command.id %> --snapshot settings/ --baseline onedev-audit.baseline.json'},
+    {description: 'Show the OSPS Baseline controls only, and fail the run when one of them fails', command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json --framework osps --fail-on-control --fail-on none'},
   ]
 
   static override flags = {
@@ -39,6 +42,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
     concurrency: Flags.integer({description: 'Projects fetched in parallel over one keep-alive connection pool.', default: 8, min: 1, max: 64}),
     ...reportFlags,
     'fail-on': failOnFlag('low'),
+    ...complianceFlags,
     baseline: Flags.string({description: 'Report only findings whose fingerprints are not in this baseline file (others are kept in JSON as baselined).', helpValue: 'FILE'}),
     'update-baseline': Flags.string({description: 'Write the fingerprints of this run\'s findings to this baseline file.', helpValue: 'FILE'}),
     ...commonFlags,
@@ -85,6 +89,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 the audit coul
       scopes,
       model,
       ...(arrival ? {arrival} : {}),
+      compliance: {frameworks: flags.framework ?? [], failOnControl: flags['fail-on-control']},
       color: flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
       say: (line) => this.say(line),
       debug: this.debugLine,

@@ -9,6 +9,7 @@ import {checkedBranches, checkedTags} from '../onedev/checked-refs.js'
 import {unreadableServerData} from '../model/server-data-check.js'
 import type {AuditModel} from '../model/types.js'
 import type {Notice, ProjectRef} from '../types/report-types.js'
+import {endpointOf} from './availability.js'
 import type {AuditSettings} from './rule.js'
 
 export interface Coverage {
@@ -56,7 +57,7 @@ export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage
 function unreadableNotices(model: AuditModel): Notice[] {
   const byEndpoint = new Map<string, {answers: number; whole: number; items: number; total: number}>()
   for (const found of unreadableServerData(model.serverData)) {
-    const endpoint = `/${found.key.replace(/\/\d+(?=\/|$)/g, '/{id}')}`
+    const endpoint = endpointOf(found.key)
     const entry = byEndpoint.get(endpoint) ?? {answers: 0, whole: 0, items: 0, total: 0}
     entry.answers++
     if (found.extent === 'whole') entry.whole++

@@ -2,6 +2,7 @@
  * Documentation rendered from metadata: the docs/rules pages, `onedev-audit rules show`, and
  * docs/commands.md. One renderer, so the pages and the CLI say the same thing.
  */
+import {controlsOfRule, type FrameworkMapping} from './compliance.js'
 import type {RuleMeta} from './rule.js'
 
 const AREAS: Record<string, string> = {
@@ -25,7 +26,14 @@ const SCOPES: Record<RuleMeta['scope'], string> = {
   'issue-setting': 'the global issue setting file (`onedev-audit issue-setting lint`)',
 }
 
-export function renderRuleDoc(meta: RuleMeta): string {
+/** Markdown table cell text: pipes escaped, on one line. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
+
+/**
+ * A rule's page. `frameworks`: the compliance mappings whose controls the page names (none for a
+ * plugin's rule, which no mapping knows).
+ */
+export function renderRuleDoc(meta: RuleMeta, frameworks: readonly FrameworkMapping[] = []): string {
   const lines = [
     `<!-- Generated from the rule's metadata by scripts/generate.mjs: edit the rule, then run npm run generate. -->`,
     `# ${meta.id}`,
@@ -35,6 +43,7 @@ export function renderRuleDoc(meta: RuleMeta): string {
     `- Default severity: **${meta.defaultSeverity}**`,
     `- Checks: ${SCOPES[meta.scope]}`,
     ...(meta.tags.length > 0 ? [`- Tags: ${meta.tags.map((t) => `\`${t}\``).join(', ')}`] : []),
+    ...(meta.requires?.length ? [`- Needs: ${meta.requires.map((r) => `\`GET ${r}\``).join(', ')} (when one could not be read, the rule is not evaluated)`] : []),
     '',
     '## What it checks',
     '',
@@ -42,6 +51,7 @@ export function renderRuleDoc(meta: RuleMeta): string {
     '',
     meta.help.trim(),
     '',
+    ...ruleComplianceLines(meta.id, frameworks),
   ]
   if (meta.optionsSchema) {
     lines.push(
@@ -69,6 +79,83 @@ export function renderRuleDoc(meta: RuleMeta): string {
     '```',
     '',
   )
+  return lines.join('\n')
+}
+
+/** The controls a rule evidences in each framework that maps it, or why it evidences none. */
+function ruleComplianceLines(ruleId: string, frameworks: readonly FrameworkMapping[]): string[] {
+  const known = frameworks.filter((framework) => controlsOfRule(framework, ruleId).length > 0 || ruleId in framework.unmapped)
+  if (known.length === 0) return []
+  const lines = ['## Compliance', '']
+  for (const framework of known) {
+    lines.push(`${framework.label} ([mapping](../compliance/${framework.slug}.md)):`, '')
+    const controls = controlsOfRule(framework, ruleId)
+    if (controls.length === 0) lines.push(`- none: ${framework.unmapped[ruleId]}`)
+    for (const {control, evidence} of controls) {
+      const where = evidence.findings === 'primary-branch' ? ' (findings on the default branch only)' : ''
+      lines.push(`- ${control.id} ${control.title}${where}${evidence.approximate !== undefined ? `; approximately: ${evidence.approximate}` : ''}`)
+    }
+    lines.push('')
+  }
+  return lines
+}
+
+/**
+ * A framework's page (docs/compliance/<slug>.md): every control with the rules that evidence it,
+ * the approximate mappings with why, and the rules mapped to no control. `texts`: each control's
+ * own words where the catalog has them (the OSPS Baseline's requirement texts).
+ */
+export function renderFrameworkDoc(framework: FrameworkMapping, texts: Readonly<Record<string, string>> = {}): string {
+  const {source} = framework
+  const judged = framework.controls.filter((c) => c.evidence.length > 0)
+  const approximate = judged.filter((c) => c.evidence.some((e) => e.approximate !== undefined))
+  const levels = framework.controls.some((c) => c.level !== undefined)
+  const lines = [
+    `<!-- Generated from rules/compliance/${framework.slug}.ts by scripts/generate.mjs: edit the mapping, then run npm run generate. -->`,
+    `# ${framework.name} ${framework.version}`,
+    '',
+    `Which built-in rules evidence each control of the ${framework.name}, release ${framework.version}: \`onedev-audit scan\` reports a status per control (\`--framework ${framework.key}\`), in every format.`,
+    '',
+    `The controls are read from ${source.repository}${source.tag ? ` at tag \`${source.tag}\`` : ''}, commit \`${source.commit}\`, \`${source.path}\`; the list is kept in \`rules/compliance/catalogs/${framework.slug}.json\`, and a test holds this mapping against it.`,
+    '',
+    `${framework.controls.length} controls: ${judged.length} evidenced by rules (${approximate.length} of them approximately), ${framework.controls.length - judged.length} manual.`,
+    '',
+    '## Status of a control',
+    '',
+    '- **fail**: a rule that evidences it has an active finding. Suppressed and baselined findings do not fail it; they are counted apart.',
+    '- **not evaluated**: no such finding, but one of its rules could not be judged: data the server does not offer or refused (e.g. a 403), a project that could not be read, the rule turned off in the configuration, or the rule failed.',
+    '- **pass**: every one of its rules ran over everything it needs and found nothing.',
+    '- **manual**: no rule evidences it; judge it by hand.',
+    '',
+    'A control marked ≈ is evidenced approximately: a rule that evidences it judges something close to what the control asks, but not the same (see [Approximate mappings](#approximate-mappings)).',
+    '',
+    '## Controls',
+    '',
+    levels ? '| Control | Title | Level | Requirement | Rules |' : '| Control | Title | Rules |',
+    levels ? '| --- | --- | --- | --- | --- |' : '| --- | --- | --- |',
+  ]
+  for (const control of framework.controls) {
+    const rules =
+      control.evidence.length === 0
+        ? `manual${control.note !== undefined ? `: ${control.note}` : ''}`
+        : control.evidence
+            .map((e) => `[${e.rule}](../rules/${e.rule}.md)${e.findings === 'primary-branch' ? ' (default branch)' : ''}${e.approximate !== undefined ? ' ≈' : ''}`)
+            .join(', ') + (control.note !== undefined ? `. ${control.note}` : '')
+    const id = approximate.includes(control) ? `${control.id} ≈` : control.id
+    lines.push(
+      levels
+        ? `| ${id} | ${cell(control.title)} | ${control.level ?? ''} | ${cell(texts[control.id] ?? '')} | ${cell(rules)} |`
+        : `| ${id} | ${cell(control.title)} | ${cell(rules)} |`,
+    )
+  }
+  lines.push('', '## Approximate mappings', '')
+  if (approximate.length === 0) lines.push('None.')
+  for (const control of approximate) {
+    for (const evidence of control.evidence.filter((e) => e.approximate !== undefined)) lines.push(`- **${control.id}** ${evidence.rule}: ${evidence.approximate}`)
+  }
+  lines.push('', '## Rules that evidence no control', '', '| Rule | Why |', '| --- | --- |')
+  for (const [rule, why] of Object.entries(framework.unmapped).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) lines.push(`| [${rule}](../rules/${rule}.md) | ${cell(why)} |`)
+  lines.push('')
   return lines.join('\n')
 }
 

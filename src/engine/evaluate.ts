@@ -234,6 +234,7 @@ export function judge(
         kind: 'internal',
         message: `rule ${rule.meta.id} failed on ${target.label}: ${describeError(error)}`,
         project: target.project,
+        rule: rule.meta.id,
       })
       continue
     }

@@ -35,9 +35,21 @@ export interface RuleMeta {
   defaultSeverity: Severity
   /** Markdown: the risk, how to fix it in OneDev, and examples. */
   help: string
-  /** Free tags; `security` is added to every rule in SARIF. CIS Software Supply Chain ids as `CIS-1.1.16`. */
+  /**
+   * Free tags; `security` is added to every rule in SARIF. Compliance controls are not tags here: the
+   * built-in rules' controls are in rules/compliance/, and SARIF adds their ids (`CIS-1.1.16`, `OSPS-AC-03.01`).
+   */
   tags: string[]
   scope: RuleScope
+  /**
+   * What the rule judges besides what its scope implies (a project rule: the project listing and each
+   * audited project's setting; a role rule: the roles listing), as endpoint templates of the REST
+   * interface: `/settings/security`, `/projects/{id}/base-authorizations`, `/repositories/{id}/default-branch`;
+   * `A or B` when either answer will do. When one could not be read (not offered, refused, failed, of
+   * an unknown shape, not collected), the rule is not evaluated (src/engine/availability.ts): the
+   * compliance controls it evidences are not-evaluated, never passed.
+   */
+  requires?: string[]
   /** JSON Schema (draft 2020-12) of the rule's options object, if it has options. */
   optionsSchema?: Record<string, unknown>
   defaultOptions?: Record<string, unknown>

@@ -210,6 +210,8 @@ export interface AuditError {
   status?: number
   /** JSON pointer of the payload part that failed validation. */
   pointer?: string
+  /** The rule whose check failed, for an error of evaluation (the rule is then not evaluated). */
+  rule?: string
 }
 
 /**

@@ -5,7 +5,7 @@
 import type {RuleMeta} from '../engine/rule.js'
 import type {AuditError} from '../model/types.js'
 import type {LocationSource} from './locate.js'
-import type {Finding, Notice, Severity, Source, SuppressedFinding} from '../types/report-types.js'
+import type {ComplianceFramework, Finding, Notice, Severity, Source, SuppressedFinding} from '../types/report-types.js'
 
 export type ReportFormat = 'sarif' | 'json' | 'stylish' | 'markdown'
 
@@ -44,6 +44,12 @@ export interface ReportInput {
   category?: string
   /** Colour in stylish output. */
   color?: boolean
+  /**
+   * The compliance controls per framework (src/engine/compliance.ts), when the command judged them
+   * (scan): the JSON report's `compliance`, markdown's tables, the console's line per framework,
+   * and SARIF's control tags on the rules.
+   */
+  compliance?: ComplianceFramework[]
 }
 
 export interface FormattedReport {

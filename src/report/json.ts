@@ -5,7 +5,7 @@
 import type {AuditError} from '../model/types.js'
 import type {ReportInput} from './input.js'
 import {EAGER, indentOf, jsonDocument, type JsonBuilder, jsonNumber, jsonString, LAZY} from './json-stream.js'
-import type {AuditReport, Finding, Notice, ProjectRef, Source, SuppressedFinding} from '../types/report-types.js'
+import type {AuditReport, ComplianceControl, Finding, Notice, ProjectRef, Source, SuppressedFinding} from '../types/report-types.js'
 import {summaryOf} from './summary.js'
 import {safeServerUrl} from '../util/server-url.js'
 
@@ -84,13 +84,16 @@ function errorOf(error: AuditError): AuditError {
   if (error.path !== undefined) out.path = error.path
   if (error.status !== undefined) out.status = error.status
   if (error.pointer !== undefined) out.pointer = error.pointer
+  if (error.rule !== undefined) out.rule = error.rule
   return out
 }
 
 const noticeOf = (notice: Notice): Notice => ({kind: notice.kind, message: notice.message})
 
 /** The report's properties in their order, with its lists made by `list`. */
-function jsonReport(input: ReportInput, {list}: JsonBuilder): Record<string, unknown> {
+function jsonReport(input: ReportInput, {list, object}: JsonBuilder): Record<string, unknown> {
+  // A control that a whole large server fails lists thousands of projects: written one by one.
+  const controlOf = (control: ComplianceControl) => object({...control, projects: list(control.projects, projectRef)})
   return {
     $schema: REPORT_SCHEMA_URI,
     reportVersion: 1,
@@ -104,6 +107,7 @@ function jsonReport(input: ReportInput, {list}: JsonBuilder): Record<string, unk
     notices: list(input.notices, noticeOf),
     uninitializedProjects: (input.uninitialized ?? []).map(projectRef),
     summary: summaryOf(input),
+    ...(input.compliance ? {compliance: list(input.compliance, (framework) => object({...framework, controls: list(framework.controls, controlOf)}))} : {}),
   }
 }
 

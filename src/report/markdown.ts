@@ -6,8 +6,9 @@ import type {AuditError} from '../model/types.js'
 import {SEVERITIES} from '../engine/rule.js'
 import {escapeMarkdown} from '../util/escape.js'
 import {trimmedLinesText} from './chunks.js'
+import {complianceCounts} from './compliance.js'
 import type {ReportInput} from './input.js'
-import type {Finding} from '../types/report-types.js'
+import type {ControlStatus, Finding} from '../types/report-types.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {groupFindings} from './stylish.js'
@@ -44,6 +45,29 @@ function findingRow(finding: Finding): string[] {
   return [`**${finding.severity}**`, md(finding.ruleId), md(subject), md(message)]
 }
 
+const STATUS_MARK: Record<ControlStatus, string> = {fail: '✖ fail', pass: '✔ pass', 'not-evaluated': 'not evaluated', manual: 'manual'}
+
+/** A table per framework: the controls some rule judges (manual ones counted), ≈ marking approximate ones. */
+function* complianceLines(input: ReportInput): Generator<string, void, undefined> {
+  if (!input.compliance || input.compliance.length === 0) return
+  yield* ['## Compliance', '']
+  for (const framework of input.compliance) {
+    yield* [`### ${md(framework.label)}`, '', `${md(framework.name)} ${md(framework.version)}: ${complianceCounts(framework)}.`, '']
+    const judged = framework.controls.filter((control) => control.status !== 'manual')
+    yield* [row(['Control', 'Title', 'Status', 'Findings']), row(['---', '---', '---', '---:'])]
+    for (const control of judged) {
+      const why = control.status === 'not-evaluated' ? control.rules.find((rule) => rule.notEvaluated !== undefined)?.notEvaluated : undefined
+      const status = why === undefined ? STATUS_MARK[control.status] : `${STATUS_MARK[control.status]}: ${md(why)}`
+      const findings = control.suppressed > 0 ? `${control.findings} (${control.suppressed} suppressed)` : `${control.findings}`
+      yield row([`${md(control.id)}${control.approximate ? ' ≈' : ''}`, md(control.title), status, findings])
+    }
+    yield ''
+    const manual = framework.controls.length - judged.length
+    yield `${plural(manual, 'more control')} ${manual === 1 ? 'is' : 'are'} manual: no rule judges ${manual === 1 ? 'it' : 'them'} from OneDev's settings. ≈: a rule evidences the control approximately.`
+    yield ''
+  }
+}
+
 function* markdownLines(input: ReportInput): Generator<string, void, undefined> {
   const counts = countBySeverity(input.findings)
   const scope = md(scopePhrase(input))
@@ -62,6 +86,8 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
   yield* [row(['Severity', 'Findings']), row(['---', '---:'])]
   for (const severity of SEVERITIES) yield row([severity, counts[severity]])
   yield ''
+
+  yield* complianceLines(input)
 
   const groups = groupFindings(input.findings)
   if (groups.length > 0) {

@@ -8,6 +8,7 @@ import type * as Sarif from 'sarif'
 
 import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
+import {controlTagsByRule} from './compliance.js'
 import type {ReportInput, ReportRule} from './input.js'
 import {EAGER, jsonDocument, type JsonBuilder, LAZY} from './json-stream.js'
 import {createLocator} from './locate.js'
@@ -63,8 +64,9 @@ function clip(text: string, max: number, fallback: string): string {
   return value.length <= max ? value : `${value.slice(0, max - 1)}…`
 }
 
-function ruleDescriptor({meta, severity, enabled}: ReportRule): Sarif.ReportingDescriptor {
-  const tags = ['security', ...meta.tags.filter((tag) => tag !== 'security')]
+/** `controls`: the rule's compliance control tags (`CIS-1.1.16`, `OSPS-AC-03.01`), after its own. */
+function ruleDescriptor({meta, severity, enabled}: ReportRule, controls: readonly string[] = []): Sarif.ReportingDescriptor {
+  const tags = ['security', ...meta.tags.filter((tag) => tag !== 'security'), ...controls]
   const fullDescription = clip(meta.fullDescription, MAX_DESCRIPTION, meta.shortDescription || meta.id)
   const properties: Sarif.PropertyBag = {
     tags: [...new Set(tags)].slice(0, MAX_TAGS),
@@ -195,12 +197,13 @@ function sarifLog(input: ReportInput, json: JsonBuilder): {log: unknown; warning
     warnings.push(text)
   }
 
+  const controls = controlTagsByRule(input.compliance ?? [])
   const driver: Sarif.ToolComponent = {
     name: input.tool.name,
     version: input.tool.version,
     semanticVersion: input.tool.version,
     ...(input.tool.informationUri ? {informationUri: input.tool.informationUri} : {}),
-    rules: rules.map(ruleDescriptor),
+    rules: rules.map((rule) => ruleDescriptor(rule, controls.get(rule.meta.id))),
   }
   const run = json.object({
     tool: {driver},

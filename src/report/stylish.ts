@@ -6,6 +6,7 @@
 import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
 import {linesText} from './chunks.js'
+import {complianceLine} from './compliance.js'
 import type {ReportInput} from './input.js'
 import type {Finding, Notice, Severity} from '../types/report-types.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
@@ -109,6 +110,8 @@ function* stylishLines(input: ReportInput): Generator<string, void, undefined> {
     yield ''
   }
 
+  // The summary stays the last line.
+  for (const framework of input.compliance ?? []) yield complianceLine(framework)
   yield summaryLine(input, paint)
 }
 

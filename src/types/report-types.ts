@@ -9,6 +9,13 @@
  * via the `definition` "Severity".
  */
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info'
+/**
+ * fail: a rule that evidences the control has an active finding; not-evaluated: none has, but one could not be judged (data the server does not offer or refused, a project that could not be read, the rule turned off or failed); pass: every rule ran over everything it needs and found nothing; manual: no rule evidences it (judge it by hand).
+ *
+ * This interface was referenced by `AuditReport`'s JSON-Schema
+ * via the `definition` "ControlStatus".
+ */
+export type ControlStatus = 'pass' | 'fail' | 'not-evaluated' | 'manual'
 
 /**
  * The JSON report of onedev-audit (`--format json`).
@@ -59,6 +66,10 @@ export interface AuditReport {
    */
   uninitializedProjects: ProjectRef[]
   summary: Summary
+  /**
+   * Compliance controls per framework (`scan`; the frameworks chosen with --framework): each control's status judged from the findings of the rules that evidence it, and from whether those rules could be judged.
+   */
+  compliance?: ComplianceFramework[]
 }
 /**
  * This interface was referenced by `AuditReport`'s JSON-Schema
@@ -149,6 +160,10 @@ export interface AuditError {
   path?: string
   status?: number
   pointer?: string
+  /**
+   * The rule whose check failed, for an error of evaluation: the rule was not evaluated.
+   */
+  rule?: string
 }
 /**
  * This interface was referenced by `AuditReport`'s JSON-Schema
@@ -189,6 +204,120 @@ export interface Summary {
    * Audited projects whose repository is not initialized: no branch or tag to judge.
    */
   uninitialized: number
+}
+/**
+ * This interface was referenced by `AuditReport`'s JSON-Schema
+ * via the `definition` "ComplianceFramework".
+ */
+export interface ComplianceFramework {
+  /**
+   * The --framework value: `cis` or `osps`.
+   */
+  framework: string
+  /**
+   * e.g. CIS Software Supply Chain Security Guide.
+   */
+  name: string
+  /**
+   * Short name and version, e.g. `CIS SSCS v1.0`.
+   */
+  label: string
+  /**
+   * The framework's release the mapping is written against.
+   */
+  version: string
+  source: FrameworkSource
+  /**
+   * How many controls have each status.
+   */
+  counts: {
+    pass: number
+    fail: number
+    notEvaluated: number
+    manual: number
+  }
+  /**
+   * Every control of the release, in the framework's order.
+   */
+  controls: ComplianceControl[]
+}
+/**
+ * Where the list of controls was read.
+ *
+ * This interface was referenced by `AuditReport`'s JSON-Schema
+ * via the `definition` "FrameworkSource".
+ */
+export interface FrameworkSource {
+  repository: string
+  tag?: string
+  commit: string
+  path: string
+}
+/**
+ * This interface was referenced by `AuditReport`'s JSON-Schema
+ * via the `definition` "ComplianceControl".
+ */
+export interface ComplianceControl {
+  /**
+   * The framework's id: `1.1.16`, `OSPS-AC-03.01`.
+   */
+  id: string
+  title: string
+  /**
+   * The control's tag on the rules that evidence it in SARIF (properties.tags): `CIS-1.1.16`, `OSPS-AC-03.01`.
+   */
+  tag: string
+  /**
+   * OSPS Baseline: the lowest maturity level the control applies at.
+   */
+  level?: number
+  status: ControlStatus
+  /**
+   * true when a rule evidences the control only approximately (see the rule's `approximate`).
+   */
+  approximate: boolean
+  /**
+   * Active findings of its rules that count for it.
+   */
+  findings: number
+  /**
+   * Findings of its rules left out by a suppression or the baseline: they do not fail it.
+   */
+  suppressed: number
+  /**
+   * The projects with an active finding that fails it, by path.
+   */
+  projects: ProjectRef[]
+  /**
+   * The rules that evidence it; empty when it is manual.
+   */
+  rules: ControlRule[]
+  /**
+   * What a reader of the mapping should know, e.g. why a control is manual.
+   */
+  note?: string
+}
+/**
+ * This interface was referenced by `AuditReport`'s JSON-Schema
+ * via the `definition` "ControlRule".
+ */
+export interface ControlRule {
+  id: string
+  status: 'pass' | 'fail' | 'not-evaluated'
+  findings: number
+  suppressed: number
+  /**
+   * How the rule differs from what the control asks, when it evidences it only approximately.
+   */
+  approximate?: string
+  /**
+   * Only findings about a project's default branch count (OSPS Baseline's branch requirements concern the primary branch).
+   */
+  primaryBranchOnly?: true
+  /**
+   * Why the rule could not be judged.
+   */
+  notEvaluated?: string
 }
 /**
  * Where the audited settings came from (the formatters' input); the report spells it as server, snapshot, file and collectedAt.

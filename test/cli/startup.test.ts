@@ -1,8 +1,9 @@
 /**
  * What a start loads: the bundled build (dist/cli, scripts/bundle.mjs) and nothing else for a local
  * run; zod only when something fails its generated check (src/model/payload-checks.ts); undici only
- * for a live run; no command for --help and --version. And the command map that oclif reads
- * (src/cli/commands.ts) names every command under src/commands.
+ * for a live run; no command for --help and --version. A stack trace (--debug only) names the src/
+ * files, through the bundle's source maps. And the command map that oclif reads (src/cli/commands.ts)
+ * names every command under src/commands.
  */
 import {spawn} from 'node:child_process'
 import {readdir, readFile, rm, writeFile} from 'node:fs/promises'
@@ -13,9 +14,10 @@ import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {commands} from '../../src/cli/commands.js'
-import {BIN, ROOT} from '../helpers/cli.js'
+import {BIN, ROOT, runCli} from '../helpers/cli.js'
 import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import type {OneDevServer} from '../helpers/onedev-server.js'
+import {tempDir} from '../helpers/temp-dir.js'
 
 const HOOK = join(ROOT, 'test', 'helpers', 'loaded-modules.mjs')
 let seq = 0
@@ -96,6 +98,35 @@ describe('a live run', () => {
     const {code, files} = await loaded(['scan', '--project', '2', '--fail-on', 'none'], serverEnv(server))
     expect(code).toBe(0)
     expect(files.some((path) => /(^|\/)node_modules\/undici\//.test(path))).toBe(true)
+  })
+})
+
+describe('an internal error', () => {
+  it('--debug shows a stack trace whose frames name the src/ files and their lines; without it, one line', async () => {
+    // A plugin of the user's configuration that throws while the rules are read: an error no check expects.
+    const dir = await tempDir('onedev-audit-stack')
+    await writeFile(join(dir, 'plugin.mjs'), "export default {get rules() { throw new Error('the plugin broke') }}\n")
+    await writeFile(join(dir, 'onedev-audit.config.json'), JSON.stringify({plugins: ['./plugin.mjs']}))
+    const args = ['scan', '--snapshot', join(ROOT, 'examples', 'snapshot.json'), '--fail-on', 'none']
+
+    const plain = await runCli(args, {cwd: dir})
+    expect(plain.code).toBe(2)
+    expect(plain.stderr).toBe('onedev-audit: error: internal error: the plugin broke (run with --debug for details)\n')
+
+    const debug = await runCli([...args, '--debug'], {cwd: dir})
+    expect(debug.code).toBe(2)
+    const frames = debug.stderr.split('\n').filter((line) => line.startsWith('    at '))
+    expect(frames[0]).toContain(join(dir, 'plugin.mjs'))
+    // Each frame of ours names its TypeScript source, at a line that does what the frame says.
+    const ours = frames.map((line) => /^ {4}at (?:async )?(\S+) \((.+):(\d+):\d+\)$/.exec(line)).filter((match) => match?.[2]?.startsWith(ROOT + '/') && !match[2].includes('/node_modules/'))
+    expect(ours.map((match) => `${match![1]} ${relative(ROOT, match![2]!)}`)).toEqual(
+      expect.arrayContaining(['rulesOfModule src/engine/registry.ts', 'loadPluginRules src/engine/registry.ts', 'main src/cli/main.ts']),
+    )
+    expect(ours.some((match) => /^src\/commands\/scan\.ts$/.test(relative(ROOT, match![2]!)))).toBe(true)
+    for (const match of ours) expect(relative(ROOT, match![2]!)).toMatch(/^src\/.*\.ts$/)
+    const registry = (await readFile(join(ROOT, 'src', 'engine', 'registry.ts'), 'utf8')).split('\n')
+    const thrown = ours.find((match) => match![1] === 'rulesOfModule')!
+    expect(registry[Number(thrown[3]) - 1]).toContain('.rules')
   })
 })
 

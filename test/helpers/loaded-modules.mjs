@@ -1,12 +1,10 @@
 // Preloaded with `node --import` by test/cli/startup.test.ts: appends to the file named by
-// LOADED_MODULES_FILE, one URL a line, every ES module the CLI imports, every script of the bundle
-// bin/run.js compiles (node:vm, dist/cli) and, at exit, every CommonJS module Node loaded (undici);
-// and the line `zod` when zod was loaded (bundled, it has no file of its own; it leaves its global
-// configuration behind).
+// LOADED_MODULES_FILE, one URL a line, every ES module the CLI imports (bin/run.js, the bundle's files
+// in dist/cli, undici) and, at exit, every CommonJS module Node loaded; and the line `zod` when zod was
+// loaded (bundled, it has no file of its own; it leaves its global configuration behind).
 import {appendFileSync} from 'node:fs'
 import {createRequire, register} from 'node:module'
 import {pathToFileURL} from 'node:url'
-import vm from 'node:vm'
 
 const log = (line) => {
   if (process.env.LOADED_MODULES_FILE) appendFileSync(process.env.LOADED_MODULES_FILE, line + '\n')
@@ -22,13 +20,6 @@ export async function resolve(specifier, context, next) {
   return resolved
 }`),
 )
-
-vm.Script = new Proxy(vm.Script, {
-  construct(target, args, newTarget) {
-    if (typeof args[1]?.filename === 'string') log(pathToFileURL(args[1].filename).href)
-    return Reflect.construct(target, args, newTarget)
-  },
-})
 
 process.on('exit', () => {
   for (const file of Object.keys(createRequire(import.meta.url).cache)) log(pathToFileURL(file).href)

@@ -122,3 +122,45 @@ describe('markdown report', () => {
     expect(markdown()).not.toContain('CANARY')
   })
 })
+
+describe('markdown compliance tables', () => {
+  const hostile = '<img src=x onerror=alert(1)> | x |'
+  const compliance = [
+    {
+      framework: 'cis',
+      name: 'CIS Software Supply Chain Security Guide',
+      label: 'CIS SSCS v1.0',
+      version: '1.0',
+      source: {repository: 'https://github.com/aquasecurity/chain-bench', commit: '936b65a3576ed5f1bc99bef5d9e7ec513a352de3', path: 'docs/guide.pdf'},
+      counts: {pass: 1, fail: 1, notEvaluated: 1, manual: 1},
+      controls: [
+        {id: '1.1.16', title: 'Ensure force push code to branches is denied', tag: 'CIS-1.1.16', status: 'fail' as const, approximate: false, findings: 2, suppressed: 1, projects: [{id: 1, path: hostile}], rules: [{id: 'branch-protection/force-push-allowed', status: 'fail' as const, findings: 2, suppressed: 1}]},
+        {id: '1.1.17', title: 'Ensure branch deletions are denied', tag: 'CIS-1.1.17', status: 'pass' as const, approximate: true, findings: 0, suppressed: 0, projects: [], rules: [{id: 'branch-protection/deletion-allowed', status: 'pass' as const, findings: 0, suppressed: 0, approximate: 'close'}]},
+        {id: '1.3.5', title: 'Ensure MFA', tag: 'CIS-1.3.5', status: 'not-evaluated' as const, approximate: false, findings: 0, suppressed: 0, projects: [], rules: [{id: 'server/two-factor-not-enforced', status: 'not-evaluated' as const, findings: 0, suppressed: 0, notEvaluated: `the rule failed: rule x failed on project ${hostile}`}]},
+        {id: '1.1.1', title: 'Ensure tracked', tag: 'CIS-1.1.1', status: 'manual' as const, approximate: false, findings: 0, suppressed: 0, projects: [], rules: []},
+      ],
+    },
+  ]
+
+  test('a table of the controls some rule judges, the reason a control was not evaluated escaped, manual ones counted', () => {
+    const text = markdown(sampleInput({compliance}))
+    const section = text.slice(text.indexOf('## Compliance'), text.indexOf('## By project'))
+    expect(section.split('\n')).toEqual([
+      '## Compliance',
+      '',
+      '### CIS SSCS v1.0',
+      '',
+      'CIS Software Supply Chain Security Guide 1.0: 1 pass, 1 fail, 1 not evaluated, 1 manual.',
+      '',
+      '| Control | Title | Status | Findings |',
+      '| --- | --- | --- | ---: |',
+      '| 1.1.16 | Ensure force push code to branches is denied | ✖ fail | 2 (1 suppressed) |',
+      '| 1.1.17 ≈ | Ensure branch deletions are denied | ✔ pass | 0 |',
+      '| 1.3.5 | Ensure MFA | not evaluated: the rule failed: rule x failed on project &lt;img src=x onerror=alert(1)&gt; \\| x \\| | 0 |',
+      '',
+      "1 more control is manual: no rule judges it from OneDev's settings. ≈: a rule evidences the control approximately.",
+      '',
+      '',
+    ])
+  })
+})

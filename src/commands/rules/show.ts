@@ -4,10 +4,11 @@ import {AuditCommand} from '../../cli/base-command.js'
 import {prepare} from '../../cli/audit.js'
 import {UsageError} from '../../cli/errors.js'
 import {commonFlags} from '../../cli/flags.js'
+import {builtinFrameworks} from '../../cli/frameworks.js'
 import {renderRuleDoc} from '../../engine/docs.js'
 
 export default class RulesShow extends AuditCommand {
-  static override summary = 'Print the full help of one rule: what it checks, the risk, how to fix it, its options.'
+  static override summary = 'Print the full help of one rule: what it checks, the risk, how to fix it, its options, the compliance controls it evidences.'
 
   static override examples = ['<%= config.bin %> <%= command.id %> job-secret/broad-branches']
 
@@ -30,6 +31,6 @@ export default class RulesShow extends AuditCommand {
       throw new UsageError(`unknown rule ${JSON.stringify(args.id)}${close.length ? `; did you mean ${close.slice(0, 3).join(', ')}?` : ' (see onedev-audit rules)'}`)
     }
     const status = `This run: severity ${entry.severity}, ${entry.enabled ? 'enabled' : 'disabled'}${entry.origin === 'builtin' ? '' : `, from plugin ${entry.origin}`}.`
-    process.stdout.write(renderRuleDoc(entry.meta).replace(/^<!--.*-->\n/, '') + '\n' + status + '\n')
+    process.stdout.write(renderRuleDoc(entry.meta, await builtinFrameworks()).replace(/^<!--.*-->\n/, '') + '\n' + status + '\n')
   }
 }

@@ -1,0 +1,138 @@
+/**
+ * Which of the data the rules judge this audit could not read, by endpoint template, each with why:
+ * what decides whether a rule "could be judged" (src/engine/compliance.ts). A rule names what it
+ * needs in `meta.requires`; its scope adds the rest (`SCOPE_REQUIRES`). Pure: it reads the model, the
+ * settings and the audit's errors (collection and evaluation), never the findings.
+ *
+ * Data is unreadable when the server does not offer the endpoint (model.notEvaluated), when a
+ * request for it failed (an error with its path: 401, 403, timeouts, answers that are not JSON), when
+ * its answer has a shape the audit does not know, when the audit has no answer for it at all (a
+ * snapshot written before the data source existed), and, for the project-level data of the contract,
+ * when a project's setting or repository could not be read. An error that names no request (the
+ * collection stopped: credentials refused, interrupted) leaves everything unreadable: nothing can be said to pass.
+ */
+import {unreadableServerData} from '../model/server-data-check.js'
+import type {AuditError, AuditModel} from '../model/types.js'
+import type {AuditSettings, RuleMeta, RuleScope} from './rule.js'
+
+/** The key of `UnreadData.endpoints` that stands for everything. */
+export const EVERYTHING = '*'
+
+/** What every rule of a scope needs, besides its `meta.requires`. */
+export const SCOPE_REQUIRES: Record<RuleScope, readonly string[]> = {
+  project: ['/projects', '/projects/{id}', '/projects/{id}/setting'],
+  role: ['/roles'],
+  server: [],
+  'issue-setting': [],
+}
+
+export interface UnreadData {
+  /** Endpoint template (`/settings/security`, `/projects/{id}/setting`, or EVERYTHING) → why it could not be read. */
+  endpoints: Map<string, string>
+  /** Rules whose check failed on some object → the first failure's message. */
+  failedRules: Map<string, string>
+}
+
+/** `/projects/42/base-authorizations` (or the key `projects/42/base-authorizations`) → `/projects/{id}/base-authorizations`. */
+export function endpointOf(path: string): string {
+  const bare = path.replace(/[?#].*$/s, '').replace(/^\/*/, '/')
+  return bare.replace(/\/\d+(?=\/|$)/g, '/{id}')
+}
+
+/** The request path of an error without the API prefix. */
+function requestPath(path: string, apiPrefix: string | undefined): string {
+  if (apiPrefix && apiPrefix !== '/' && (path === apiPrefix || path.startsWith(`${apiPrefix}/`))) return path.slice(apiPrefix.length) || '/'
+  return path.replace(/^\/(~api|api)(?=\/|$)/, '')
+}
+
+/** The contract's own data, read for every audit (project listing, projects, settings, roles). */
+const CONTRACT = new Set(['/projects', '/projects/{id}', '/projects/{id}/setting', '/roles'])
+
+function failureReason(error: AuditError): string {
+  return `the request failed (${error.kind}${error.status === undefined ? '' : `, HTTP ${error.status}`})`
+}
+
+export function unreadData(model: AuditModel, settings: AuditSettings, errors: readonly AuditError[]): UnreadData {
+  const endpoints = new Map<string, string>()
+  const failedRules = new Map<string, string>()
+  const mark = (endpoint: string, why: string) => {
+    if (!endpoints.has(endpoint)) endpoints.set(endpoint, why)
+  }
+
+  for (const error of errors) {
+    if (error.rule !== undefined) {
+      if (!failedRules.has(error.rule)) failedRules.set(error.rule, error.message)
+    } else if (error.kind === 'auth' || error.kind === 'interrupted') {
+      // The collection stopped there: whatever was not read yet is missing, wherever it was.
+      mark(EVERYTHING, `the collection stopped (${error.kind})`)
+    } else if (error.path !== undefined) {
+      mark(endpointOf(requestPath(error.path, model.server?.apiPrefix)), failureReason(error))
+    } else if (error.project) {
+      // A project's answer that could not be ingested: its setting or its repository, unknown which.
+      mark('/projects/{id}/setting', `project ${error.project.path} (#${error.project.id}) could not be read whole (${error.kind})`)
+    } else {
+      mark(EVERYTHING, `the audit is incomplete (${error.kind})`)
+    }
+  }
+
+  for (const entry of model.notEvaluated ?? []) {
+    // `A or B`: the same data under another name on other server versions; neither was offered.
+    mark(entry.endpoint, `the server does not offer it (${entry.status})`)
+    for (const name of entry.endpoint.split(' or ')) mark(name, `the server does not offer it (${entry.status})`)
+  }
+  for (const found of unreadableServerData(model.serverData)) {
+    mark(endpointOf(found.key), found.extent === 'whole' ? 'its answer has a shape the audit does not know' : 'some of its items have a shape the audit does not know')
+  }
+
+  let settingless = 0
+  let unknownRepositories = 0
+  let unknownTags = 0
+  let unknownBranches = 0
+  for (const project of model.projects) {
+    if (!project.setting) {
+      settingless++
+      continue
+    }
+    const repository = project.repository
+    if (!repository) unknownRepositories++
+    else if (repository.defaultBranch !== null) {
+      if (repository.tags === null) unknownTags++
+      if (repository.branches === null && settings.branches.length > 0) unknownBranches++
+    }
+  }
+  if (settingless > 0) mark('/projects/{id}/setting', `the settings of ${settingless} project${settingless === 1 ? '' : 's'} could not be read`)
+  if (unknownRepositories > 0) mark('/repositories/{id}/default-branch', `the default branches of ${unknownRepositories} project${unknownRepositories === 1 ? ' is' : 's are'} unknown`)
+  if (unknownTags > 0) mark('/repositories/{id}/tags', `the tags of ${unknownTags} project${unknownTags === 1 ? '' : 's'} are unknown`)
+  if (unknownBranches > 0) mark('/repositories/{id}/branches', `the branches of ${unknownBranches} project${unknownBranches === 1 ? '' : 's'} are unknown`)
+
+  return {endpoints, failedRules}
+}
+
+/**
+ * Why `meta`'s rule could not be judged in this audit, or undefined when everything it needs was read.
+ * `serverData`: the audit's server data document (undefined: no optional endpoint was read at all).
+ */
+export function whyNotJudged(meta: Pick<RuleMeta, 'id' | 'scope' | 'requires'>, unread: UnreadData, serverData: Record<string, unknown> | undefined): string | undefined {
+  const everything = unread.endpoints.get(EVERYTHING)
+  if (everything !== undefined) return everything
+  const failed = unread.failedRules.get(meta.id)
+  if (failed !== undefined) return `the rule failed: ${failed}`
+  for (const endpoint of [...SCOPE_REQUIRES[meta.scope], ...(meta.requires ?? [])]) {
+    const why = unreadReason(endpoint, unread, serverData)
+    if (why !== undefined) return `GET ${endpoint}: ${why}`
+  }
+  return undefined
+}
+
+/** Why `endpoint` (a template, or `A or B`) could not be read, or undefined. */
+function unreadReason(endpoint: string, unread: UnreadData, serverData: Record<string, unknown> | undefined): string | undefined {
+  const names = endpoint.split(' or ')
+  const marked = unread.endpoints.get(endpoint) ?? (names.every((name) => unread.endpoints.has(name)) ? unread.endpoints.get(names[0]!) : undefined)
+  if (marked !== undefined) return marked
+  if (names.some((name) => CONTRACT.has(name) || name.startsWith('/repositories/'))) return undefined
+  // Server data: answers are kept in the server data document, keyed by path without the slash.
+  if (serverData === undefined) return 'not collected (this audit read no server data)'
+  // Per-id endpoints are asked only for the projects, groups or users that exist: no key says nothing.
+  if (names.some((name) => name.includes('{id}'))) return undefined
+  return names.some((name) => Object.prototype.hasOwnProperty.call(serverData, name.slice(1))) ? undefined : 'not collected'
+}

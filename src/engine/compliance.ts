@@ -1,0 +1,230 @@
+/**
+ * Compliance: which controls of a framework the audit shows met, failed, or could not judge.
+ *
+ * The mapping is data beside the rules (rules/compliance/: one module per framework, every control of
+ * the release with the built-in rules that evidence it). `judgeCompliance` turns one audit's outcome
+ * into a status per control, the same plain result for every formatter:
+ *
+ * - `fail`: a rule that evidences the control has an active finding that counts for it (suppressed
+ *   and baselined findings never fail it; they are counted apart);
+ * - `not-evaluated`: no such finding, but one of its rules could not be judged (src/engine/availability.ts:
+ *   data the server does not offer or refused, a project that could not be read, the rule turned off,
+ *   not run by this command, or failed);
+ * - `pass`: every one of its rules ran over everything it needs and found nothing;
+ * - `manual`: no rule evidences it: a person judges it.
+ *
+ * Pure: no I/O, no formatting.
+ */
+import type {AuditError, AuditModel} from '../model/types.js'
+import type {ComplianceControl, ComplianceFramework, ControlRule, ControlStatus, Finding, FrameworkSource, ProjectRef, SuppressedFinding} from '../types/report-types.js'
+import {type UnreadData, unreadData, whyNotJudged} from './availability.js'
+import type {AuditSettings, RuleMeta} from './rule.js'
+
+export type {ComplianceControl, ComplianceFramework, ControlRule, ControlStatus}
+
+/** The `--framework` values, in the order reports show them. */
+export const FRAMEWORK_KEYS = ['cis', 'osps'] as const
+export type FrameworkKey = (typeof FRAMEWORK_KEYS)[number]
+
+/** One rule's evidence for a control. */
+export interface Evidence {
+  rule: string
+  /**
+   * Set when the rule does not judge exactly what the control asks: one line saying how it differs.
+   * Its findings still fail the control and its silence still counts towards a pass; reports mark the control.
+   */
+  approximate?: string
+  /** `primary-branch`: only findings about a project's default branch count (OSPS Baseline's branch requirements). */
+  findings?: 'primary-branch'
+}
+
+export interface ControlMapping {
+  /** The framework's own id, e.g. `1.1.16` or `OSPS-AC-03.01`. */
+  id: string
+  /** The framework's title, word for word (held against rules/compliance/catalogs/ by a test). */
+  title: string
+  /** OSPS Baseline: the lowest maturity level the requirement applies at. */
+  level?: number
+  /** The rules whose findings decide the control; empty: the control is manual. */
+  evidence: Evidence[]
+  /** One line a reader of the mapping needs, e.g. why a control that looks judgeable is manual. */
+  note?: string
+}
+
+export interface FrameworkMapping {
+  key: FrameworkKey
+  /** e.g. `CIS Software Supply Chain Security Guide`. */
+  name: string
+  /** Short name and version, as the console prints it: `CIS SSCS v1.0`. */
+  label: string
+  version: string
+  /** The name of its docs page (docs/compliance/<slug>.md) and of its mapping module. */
+  slug: string
+  /** Where the list of controls was read (repository, commit or tag, path). */
+  source: FrameworkSource
+  /** Turns a control id into the tag SARIF gives the rules that evidence it: `1.1.16` → `CIS-1.1.16`. */
+  tagPrefix: string
+  /** Every control of the release, in the framework's order. */
+  controls: ControlMapping[]
+  /** Built-in rules that evidence no control of this framework, each with why. */
+  unmapped: Record<string, string>
+}
+
+/** A rule as this run knows it: its metadata and whether the configuration turned it off. */
+export interface ComplianceRule {
+  meta: Pick<RuleMeta, 'id' | 'scope' | 'requires'>
+  enabled: boolean
+}
+
+export interface ComplianceInput {
+  frameworks: readonly FrameworkMapping[]
+  /** The rules this command evaluated (its scopes), enabled or not. A rule missing here was not run. */
+  rules: readonly ComplianceRule[]
+  /** Active findings. */
+  findings: readonly Finding[]
+  /** Findings left out by a suppression or the baseline. */
+  suppressed: readonly SuppressedFinding[]
+  /** What could not be read, and which rules failed (src/engine/availability.ts). */
+  unread: UnreadData
+  /** The audit's server data document (undefined: no optional endpoint was read). */
+  serverData: Record<string, unknown> | undefined
+  /** Each audited project's default branch, where known (for `primary-branch` evidence). */
+  defaultBranches: ReadonlyMap<number, string>
+}
+
+/** The tag of a control in SARIF's rule properties: `CIS-1.1.16`, `OSPS-AC-03.01`. */
+export function controlTag(framework: Pick<FrameworkMapping, 'tagPrefix'>, controlId: string): string {
+  return `${framework.tagPrefix}${controlId}`
+}
+
+/** The controls a rule evidences in `framework`, in the framework's order. */
+export function controlsOfRule(framework: FrameworkMapping, ruleId: string): Array<{control: ControlMapping; evidence: Evidence}> {
+  const out: Array<{control: ControlMapping; evidence: Evidence}> = []
+  for (const control of framework.controls) {
+    const evidence = control.evidence.find((e) => e.rule === ruleId)
+    if (evidence) out.push({control, evidence})
+  }
+  return out
+}
+
+/** The frameworks chosen with --framework (every one when none is given), in FRAMEWORK_KEYS order. */
+export function chosenFrameworks(all: readonly FrameworkMapping[], keys: readonly string[] | undefined): FrameworkMapping[] {
+  if (!keys || keys.length === 0) return [...all]
+  return all.filter((framework) => keys.includes(framework.key))
+}
+
+/** Findings grouped by rule id, once for all controls. */
+function byRule<T>(items: readonly T[], ruleOf: (item: T) => string): Map<string, T[]> {
+  const grouped = new Map<string, T[]>()
+  for (const item of items) {
+    const ruleId = ruleOf(item)
+    const list = grouped.get(ruleId)
+    if (list) list.push(item)
+    else grouped.set(ruleId, [item])
+  }
+  return grouped
+}
+
+export function judgeCompliance(input: ComplianceInput): ComplianceFramework[] {
+  const active = byRule(input.findings, (f) => f.ruleId)
+  const suppressed = byRule(input.suppressed, (s) => s.finding.ruleId)
+  const rules = new Map(input.rules.map((rule) => [rule.meta.id, rule]))
+  // Whether a rule could be judged does not depend on the control: asked once per rule.
+  const notJudged = new Map<string, string | undefined>()
+  const whyNot = (ruleId: string): string | undefined => {
+    if (!notJudged.has(ruleId)) {
+      const rule = rules.get(ruleId)
+      notJudged.set(ruleId, !rule ? 'not run by this command' : !rule.enabled ? 'turned off in the configuration' : whyNotJudged(rule.meta, input.unread, input.serverData))
+    }
+    return notJudged.get(ruleId)
+  }
+  const counts = (evidence: Evidence) => (finding: Finding) =>
+    evidence.findings !== 'primary-branch' || (finding.project !== null && input.defaultBranches.get(finding.project.id) === finding.subject)
+
+  return input.frameworks.map((framework) => {
+    const controls = framework.controls.map((control): ComplianceControl => {
+      const projects = new Map<number, ProjectRef>()
+      let findings = 0
+      let suppressedCount = 0
+      const ruleResults = control.evidence.map((evidence): ControlRule => {
+        const counted = (active.get(evidence.rule) ?? []).filter(counts(evidence))
+        const left = (suppressed.get(evidence.rule) ?? []).filter((s) => counts(evidence)(s.finding)).length
+        // The findings' own references (one per project, shared by its findings), not copies.
+        for (const finding of counted) if (finding.project && !projects.has(finding.project.id)) projects.set(finding.project.id, finding.project)
+        findings += counted.length
+        suppressedCount += left
+        const why = counted.length > 0 ? undefined : whyNot(evidence.rule)
+        return {
+          id: evidence.rule,
+          status: counted.length > 0 ? 'fail' : why !== undefined ? 'not-evaluated' : 'pass',
+          findings: counted.length,
+          suppressed: left,
+          ...(evidence.approximate !== undefined ? {approximate: evidence.approximate} : {}),
+          ...(evidence.findings === 'primary-branch' ? {primaryBranchOnly: true as const} : {}),
+          ...(why !== undefined ? {notEvaluated: why} : {}),
+        }
+      })
+      return {
+        id: control.id,
+        title: control.title,
+        tag: controlTag(framework, control.id),
+        ...(control.level !== undefined ? {level: control.level} : {}),
+        status: controlStatus(ruleResults),
+        approximate: control.evidence.some((e) => e.approximate !== undefined),
+        findings,
+        suppressed: suppressedCount,
+        projects: [...projects.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.id - b.id)),
+        rules: ruleResults,
+        ...(control.note !== undefined ? {note: control.note} : {}),
+      }
+    })
+    return {
+      framework: framework.key,
+      name: framework.name,
+      label: framework.label,
+      version: framework.version,
+      source: framework.source,
+      counts: {
+        pass: controls.filter((c) => c.status === 'pass').length,
+        fail: controls.filter((c) => c.status === 'fail').length,
+        notEvaluated: controls.filter((c) => c.status === 'not-evaluated').length,
+        manual: controls.filter((c) => c.status === 'manual').length,
+      },
+      controls,
+    }
+  })
+}
+
+/** One audit's compliance: what could not be read worked out from the model and the errors, then judged. */
+export function judgeAudit(
+  frameworks: readonly FrameworkMapping[],
+  audit: {model: AuditModel; settings: AuditSettings; rules: readonly ComplianceRule[]; findings: readonly Finding[]; suppressed: readonly SuppressedFinding[]; errors: readonly AuditError[]},
+): ComplianceFramework[] {
+  const defaultBranches = new Map<number, string>()
+  for (const project of audit.model.projects) {
+    const branch = project.repository?.defaultBranch
+    if (project.setting && typeof branch === 'string') defaultBranches.set(project.id, branch)
+  }
+  return judgeCompliance({
+    frameworks,
+    rules: audit.rules,
+    findings: audit.findings,
+    suppressed: audit.suppressed,
+    unread: unreadData(audit.model, audit.settings, audit.errors),
+    serverData: audit.model.serverData,
+    defaultBranches,
+  })
+}
+
+/** A finding is proof: fail first; then anything unjudged keeps the control from passing. */
+function controlStatus(rules: readonly ControlRule[]): ControlStatus {
+  if (rules.length === 0) return 'manual'
+  if (rules.some((rule) => rule.status === 'fail')) return 'fail'
+  if (rules.some((rule) => rule.status === 'not-evaluated')) return 'not-evaluated'
+  return 'pass'
+}
+
+/** Whether any control of the result fails (--fail-on-control). */
+export function anyControlFails(frameworks: readonly ComplianceFramework[]): boolean {
+  return frameworks.some((framework) => framework.counts.fail > 0)
+}

@@ -1,0 +1,210 @@
+/**
+ * The status of a control: fail on an active finding (suppressed and baselined ones are counted
+ * apart), not-evaluated when one of its rules could not be judged (data not offered, refused, not
+ * collected or unreadable, a project that could not be read, the rule turned off, not run or
+ * failed), pass only when every rule ran over everything it needs, manual without rules.
+ */
+import {describe, expect, it} from 'vitest'
+
+import {type ComplianceRule, type FrameworkMapping, judgeAudit} from '../../src/engine/compliance.js'
+import type {AuditSettings} from '../../src/engine/rule.js'
+import type {AuditError, AuditModel, Project} from '../../src/model/types.js'
+import type {ComplianceControl, Finding, SuppressedFinding} from '../../src/types/report-types.js'
+import {model, project} from '../helpers/model-builders.js'
+
+const framework: FrameworkMapping = {
+  key: 'cis',
+  name: 'Test Framework',
+  label: 'TF v1',
+  slug: 'tf-1',
+  version: '1',
+  source: {repository: 'https://example.com/tf', commit: '0'.repeat(40), path: 'controls.yaml'},
+  tagPrefix: 'TF-',
+  controls: [
+    {id: 'C1', title: 'Force pushes are denied', evidence: [{rule: 'branch/force'}, {rule: 'branch/unprotected'}]},
+    {id: 'C2', title: 'Administrators use MFA', evidence: [{rule: 'server/two-factor', approximate: 'administrators only'}]},
+    {id: 'C3', title: 'The primary branch is protected', evidence: [{rule: 'branch/force', findings: 'primary-branch'}]},
+    {id: 'C4', title: 'Inactive users are removed', evidence: [], note: 'judged by hand'},
+    {id: 'C5', title: 'SSO groups cannot make administrators', evidence: [{rule: 'server/sso'}]},
+  ],
+  unmapped: {},
+}
+
+const BRANCH_NEEDS = ['/repositories/{id}/default-branch', '/repositories/{id}/branches']
+const RULES: ComplianceRule[] = [
+  {meta: {id: 'branch/force', scope: 'project', requires: BRANCH_NEEDS}, enabled: true},
+  {meta: {id: 'branch/unprotected', scope: 'project', requires: BRANCH_NEEDS}, enabled: true},
+  {meta: {id: 'server/two-factor', scope: 'server', requires: ['/settings/security', '/groups']}, enabled: true},
+  {meta: {id: 'server/sso', scope: 'server', requires: ['/sso-providers or /settings/sso-connectors']}, enabled: true},
+]
+const SETTINGS: AuditSettings = {branches: [], tags: [], allowedAdminRoles: ['Project Owner'], protectionSemantics: 'first-match'}
+
+function audited(id: number, path: string, defaultBranch: string): Project {
+  return {...project({id, path}), repository: {defaultBranch, branches: null, tags: []}}
+}
+
+interface Audit {
+  model?: AuditModel
+  rules?: ComplianceRule[]
+  findings?: Finding[]
+  suppressed?: SuppressedFinding[]
+  errors?: AuditError[]
+}
+
+function fullModel(): AuditModel {
+  return {
+    ...model({projects: [audited(1, 'acme/app', 'main'), audited(2, 'acme/lib', 'master')]}),
+    serverData: {'settings/security': {enforce2FA: true}, groups: [], 'sso-providers': []},
+    notEvaluated: [],
+  }
+}
+
+function judge(audit: Audit = {}): Map<string, ComplianceControl> {
+  const [result] = judgeAudit([framework], {
+    model: audit.model ?? fullModel(),
+    settings: SETTINGS,
+    rules: audit.rules ?? RULES,
+    findings: audit.findings ?? [],
+    suppressed: audit.suppressed ?? [],
+    errors: audit.errors ?? [],
+  })
+  return new Map(result!.controls.map((control) => [control.id, control]))
+}
+
+const statuses = (controls: Map<string, ComplianceControl>) => Object.fromEntries([...controls].map(([id, c]) => [id, c.status]))
+const reasons = (control: ComplianceControl | undefined) => control!.rules.map((r) => [r.id, r.status, r.notEvaluated ?? null])
+
+function branchFinding(ruleId: string, projectId: number, path: string, branch: string): Finding {
+  return {ruleId, severity: 'high', message: 'm', project: {id: projectId, path}, role: null, subject: branch, pointer: '/branchProtections/0', fingerprint: `${ruleId}-${projectId}-${branch}`}
+}
+
+describe('a control', () => {
+  it('passes only when every rule was judged over everything and found nothing; without rules it is manual', () => {
+    const controls = judge()
+    expect(statuses(controls)).toEqual({C1: 'pass', C2: 'pass', C3: 'pass', C4: 'manual', C5: 'pass'})
+    expect(controls.get('C4')).toEqual({id: 'C4', title: 'Inactive users are removed', tag: 'TF-C4', status: 'manual', approximate: false, findings: 0, suppressed: 0, projects: [], rules: [], note: 'judged by hand'})
+    expect(controls.get('C2')!.approximate).toBe(true)
+  })
+
+  it('fails with an active finding of one of its rules, naming the projects', () => {
+    const controls = judge({findings: [branchFinding('branch/force', 2, 'acme/lib', 'master'), branchFinding('branch/force', 1, 'acme/app', 'main'), branchFinding('branch/unprotected', 1, 'acme/app', 'dev')]})
+    expect(controls.get('C1')).toMatchObject({status: 'fail', findings: 3, suppressed: 0, projects: [{id: 1, path: 'acme/app'}, {id: 2, path: 'acme/lib'}]})
+    expect(reasons(controls.get('C1'))).toEqual([['branch/force', 'fail', null], ['branch/unprotected', 'fail', null]])
+    expect(controls.get('C1')!.rules.map((r) => r.findings)).toEqual([2, 1])
+  })
+
+  it('primary-branch evidence counts findings about the default branch only', () => {
+    const release = judge({findings: [branchFinding('branch/force', 1, 'acme/app', 'release/1.x')]})
+    expect([release.get('C1')!.status, release.get('C3')!.status]).toEqual(['fail', 'pass'])
+    const main = judge({findings: [branchFinding('branch/force', 1, 'acme/app', 'main')]})
+    expect(main.get('C3')).toMatchObject({status: 'fail', findings: 1, projects: [{id: 1, path: 'acme/app'}]})
+    expect(main.get('C3')!.rules).toEqual([{id: 'branch/force', status: 'fail', findings: 1, suppressed: 0, primaryBranchOnly: true}])
+  })
+
+  it('a suppressed or baselined finding does not fail it: it is counted apart', () => {
+    const suppressed: SuppressedFinding[] = [
+      {finding: branchFinding('branch/force', 1, 'acme/app', 'main'), reason: {kind: 'suppression', justification: 'accepted'}},
+      {finding: branchFinding('branch/force', 2, 'acme/lib', 'master'), reason: {kind: 'baseline'}},
+    ]
+    const controls = judge({suppressed})
+    expect(controls.get('C1')).toMatchObject({status: 'pass', findings: 0, suppressed: 2, projects: []})
+    expect(controls.get('C1')!.rules[0]).toEqual({id: 'branch/force', status: 'pass', findings: 0, suppressed: 2})
+  })
+
+  it('a finding is proof: it fails the control even when another of its rules could not be judged', () => {
+    const rules = RULES.map((r) => (r.meta.id === 'branch/unprotected' ? {...r, enabled: false} : r))
+    expect(judge({rules, findings: [branchFinding('branch/force', 1, 'acme/app', 'main')]}).get('C1')!.status).toBe('fail')
+  })
+})
+
+describe('a rule that could not be judged keeps its controls from passing', () => {
+  it('turned off in the configuration, or not run by this command', () => {
+    const off = judge({rules: RULES.map((r) => (r.meta.id === 'branch/unprotected' ? {...r, enabled: false} : r))})
+    expect(off.get('C1')!.status).toBe('not-evaluated')
+    expect(reasons(off.get('C1'))).toEqual([['branch/force', 'pass', null], ['branch/unprotected', 'not-evaluated', 'turned off in the configuration']])
+    expect(off.get('C3')!.status).toBe('pass')
+    const notRun = judge({rules: RULES.filter((r) => r.meta.scope !== 'server')})
+    expect(reasons(notRun.get('C2'))).toEqual([['server/two-factor', 'not-evaluated', 'not run by this command']])
+  })
+
+  it('an endpoint the server does not offer', () => {
+    const controls = judge({model: {...fullModel(), notEvaluated: [{endpoint: '/settings/security', status: 404, checks: 'security checks'}]}})
+    expect(statuses(controls)).toEqual({C1: 'pass', C2: 'not-evaluated', C3: 'pass', C4: 'manual', C5: 'pass'})
+    expect(reasons(controls.get('C2'))).toEqual([['server/two-factor', 'not-evaluated', 'GET /settings/security: the server does not offer it (404)']])
+  })
+
+  it('a request the server refused (403), found by its path under the API prefix', () => {
+    const errors: AuditError[] = [{kind: 'forbidden', message: 'GET /~api/groups: 403 Forbidden', path: '/~api/groups', status: 403}]
+    expect(reasons(judge({errors}).get('C2'))).toEqual([['server/two-factor', 'not-evaluated', 'GET /groups: the request failed (forbidden, HTTP 403)']])
+  })
+
+  it('a per-project endpoint that failed for one project makes its template unreadable', () => {
+    const errors: AuditError[] = [{kind: 'timeout', message: 'timed out', path: '/~api/repositories/2/branches', project: {id: 2, path: 'acme/lib'}}]
+    expect(reasons(judge({errors}).get('C3'))).toEqual([['branch/force', 'not-evaluated', 'GET /repositories/{id}/branches: the request failed (timeout)']])
+  })
+
+  it('server data not collected at all, or without the answer the rule needs', () => {
+    const none = judge({model: {...fullModel(), serverData: undefined}})
+    expect(reasons(none.get('C2'))).toEqual([['server/two-factor', 'not-evaluated', 'GET /settings/security: not collected (this audit read no server data)']])
+    expect(none.get('C1')!.status).toBe('pass')
+    const withoutGroups = judge({model: {...fullModel(), serverData: {'settings/security': {enforce2FA: true}, 'sso-providers': []}}})
+    expect(reasons(withoutGroups.get('C2'))).toEqual([['server/two-factor', 'not-evaluated', 'GET /groups: not collected']])
+  })
+
+  it('`A or B`: either answer will do; neither offered, not evaluated', () => {
+    const connectors = judge({model: {...fullModel(), serverData: {'settings/security': {}, groups: [], 'settings/sso-connectors': []}}})
+    expect(connectors.get('C5')!.status).toBe('pass')
+    const neither = judge({model: {...fullModel(), notEvaluated: [{endpoint: '/sso-providers or /settings/sso-connectors', status: 404, checks: 'SSO'}]}})
+    expect(reasons(neither.get('C5'))).toEqual([['server/sso', 'not-evaluated', 'GET /sso-providers or /settings/sso-connectors: the server does not offer it (404)']])
+  })
+
+  it('an answer of a shape the audit does not know', () => {
+    const controls = judge({model: {...fullModel(), serverData: {'settings/security': {enforce2FA: 'yes'}, groups: [], 'sso-providers': []}}})
+    expect(reasons(controls.get('C2'))).toEqual([['server/two-factor', 'not-evaluated', 'GET /settings/security: its answer has a shape the audit does not know']])
+  })
+
+  it('a project whose setting could not be read: every project rule, not the server ones', () => {
+    const broken: Project = {...audited(3, 'acme/secret', 'main'), setting: null, raw: null}
+    const controls = judge({model: {...fullModel(), projects: [...fullModel().projects, broken]}})
+    expect(statuses(controls)).toEqual({C1: 'not-evaluated', C2: 'pass', C3: 'not-evaluated', C4: 'manual', C5: 'pass'})
+    expect(reasons(controls.get('C3'))).toEqual([['branch/force', 'not-evaluated', 'GET /projects/{id}/setting: the settings of 1 project could not be read']])
+  })
+
+  it('default branches the server did not say: the branch rules judged a guess', () => {
+    const guessed: Project = {...project({id: 4, path: 'old'})}
+    const controls = judge({model: {...fullModel(), projects: [...fullModel().projects, guessed]}})
+    expect(reasons(controls.get('C1'))[0]).toEqual(['branch/force', 'not-evaluated', 'GET /repositories/{id}/default-branch: the default branches of 1 project is unknown'])
+  })
+
+  it('a rule that failed on some object', () => {
+    const errors: AuditError[] = [{kind: 'internal', message: 'rule branch/force failed on project acme/app (#1): boom', project: {id: 1, path: 'acme/app'}, rule: 'branch/force'}]
+    expect(reasons(judge({errors}).get('C3'))).toEqual([['branch/force', 'not-evaluated', 'the rule failed: rule branch/force failed on project acme/app (#1): boom']])
+  })
+
+  it('the collection stopped (interrupted, or the credentials refused midway): nothing passes', () => {
+    const interrupted: AuditError[] = [{kind: 'interrupted', message: 'interrupted: 3 of 10 projects were not collected', project: null}]
+    expect(statuses(judge({errors: interrupted}))).toEqual({C1: 'not-evaluated', C2: 'not-evaluated', C3: 'not-evaluated', C4: 'manual', C5: 'not-evaluated'})
+    const refused: AuditError[] = [{kind: 'auth', message: 'GET /~api/projects/7/setting: 401 Unauthorized', path: '/~api/projects/7/setting', status: 401, project: null}]
+    expect(reasons(judge({errors: refused}).get('C5'))).toEqual([['server/sso', 'not-evaluated', 'the collection stopped (auth)']])
+  })
+
+  it('an error that names neither a request nor a project: nothing passes', () => {
+    const errors: AuditError[] = [{kind: 'invalid-payload', message: 'roles: (root): expected array, got object', pointer: ''}]
+    expect(reasons(judge({errors}).get('C2'))).toEqual([['server/two-factor', 'not-evaluated', 'the audit is incomplete (invalid-payload)']])
+  })
+})
+
+describe('the result', () => {
+  it('counts the statuses per framework, in the framework\'s order, with the source and the tags', () => {
+    const [result] = judgeAudit([framework], {model: fullModel(), settings: SETTINGS, rules: RULES, findings: [branchFinding('branch/force', 1, 'acme/app', 'main')], suppressed: [], errors: [{kind: 'forbidden', message: 'x', path: '/~api/groups', status: 403}]})
+    expect(result!.counts).toEqual({pass: 1, fail: 2, notEvaluated: 1, manual: 1})
+    expect(result!.controls.map((c) => [c.id, c.tag, c.status])).toEqual([
+      ['C1', 'TF-C1', 'fail'],
+      ['C2', 'TF-C2', 'not-evaluated'],
+      ['C3', 'TF-C3', 'fail'],
+      ['C4', 'TF-C4', 'manual'],
+      ['C5', 'TF-C5', 'pass'],
+    ])
+    expect([result!.framework, result!.label, result!.source.commit]).toEqual(['cis', 'TF v1', '0'.repeat(40)])
+  })
+})
