@@ -10,11 +10,10 @@
  * empty, a table does not); no `static` class property that is not a read-only constant. A memo
  * hidden in a closure or in a non-empty literal would pass: the review has to catch those.
  */
-import {readdirSync, readFileSync} from 'node:fs'
-import {join} from 'node:path'
-
 import ts from 'typescript'
 import {describe, expect, it} from 'vitest'
+
+import {sourceFiles} from './helpers/source-files.js'
 
 const GUARDED = ['src/onedev', 'src/model', 'rules']
 
@@ -40,7 +39,7 @@ function changeable(value: ts.Expression | undefined, type: ts.TypeNode | undefi
 }
 
 /** Every piece of module-level state in one file, as `file:line: what`. */
-export function moduleState(file: string, text: string): string[] {
+function moduleState(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
   const problems: string[] = []
   const at = (node: ts.Node) => `${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`
@@ -65,21 +64,9 @@ export function moduleState(file: string, text: string): string[] {
   return problems
 }
 
-function guardedSources(): Map<string, string> {
-  const sources = new Map<string, string>()
-  for (const dir of GUARDED) {
-    for (const entry of readdirSync(dir, {recursive: true, withFileTypes: true})) {
-      if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue
-      const file = join(entry.parentPath, entry.name).split('\\').join('/')
-      sources.set(file, readFileSync(file, 'utf8'))
-    }
-  }
-  return sources
-}
-
 describe('no module-level state in src/onedev, src/model and rules', () => {
   it('keeps no variable, collection, memo or empty literal at module level', () => {
-    const sources = guardedSources()
+    const sources = sourceFiles(GUARDED)
     expect([...sources.keys()].filter((file) => file.startsWith('rules/support/')).length).toBeGreaterThan(0)
     expect(sources.size).toBeGreaterThan(80)
     expect([...sources].flatMap(([file, text]) => moduleState(file, text))).toEqual([])
