@@ -128,7 +128,10 @@ export class ServerFacts {
     return (this.holdings ??= {value: roleHoldingsOf(this.model)}).value
   }
 
-  /** The project's own authorizations (not its ancestors'). */
+  /**
+   * The project's own authorizations (not its ancestors'). Kept per project id for the run: every
+   * project's chain reads its ancestors', and three server rules walk every project's chain.
+   */
   authorizationsOf(project: Project): ProjectAuthorizations {
     let known = this.ownAuthorizations.get(project.id)
     if (!known) this.ownAuthorizations.set(project.id, (known = projectAuthorizationsOf(this.model, project)))

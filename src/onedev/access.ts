@@ -235,7 +235,7 @@ export function accessIndexOf(model: AuditModel): AccessIndex {
 }
 
 /** The enabled users of a group (by its memberships); undefined when its memberships were not read. */
-export function membersOf(model: AuditModel, group: Group, users: readonly User[]): User[] | undefined {
+function membersOf(model: AuditModel, group: Group, users: readonly User[]): User[] | undefined {
   const memberships = membershipsOf(model, group.id)
   if (!memberships) return undefined
   const byId = new Map(users.filter((u) => u.id !== null).map((u) => [u.id!, u]))
@@ -414,7 +414,7 @@ function patternMatches(pattern: string, branch: string): boolean {
 }
 
 /** Whether a job secret's authorization may admit a build on `branch` (unknown counts as yes: the safer reading). */
-export function secretAdmitsBranch(assessment: SecretAuthorizationAssessment, branch: string): boolean {
+function secretAdmitsBranch(assessment: SecretAuthorizationAssessment, branch: string): boolean {
   if (assessment.breadth === 'invalid') return false
   if (assessment.breadth === 'any-job' || assessment.text === null) return true
   if (assessment.patternSet) return assessment.patternSet.matches(branch, pathMatcher)
