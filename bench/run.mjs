@@ -8,6 +8,8 @@
  *   node bench/run.mjs --projects 10000 --latency 50 --concurrency 32   (the live case of a large real server)
  *   node bench/run.mjs --phases baseline,cli --live-only   (only those phases, no offline part: see PHASES)
  *   node bench/run.mjs --diff | --diff-only   (adds, or runs only, diff of two snapshots with 1 % changed: bench/diff.mjs)
+ *   node bench/run.mjs --fix | --fix-only [--fix-latency 10]   (adds, or runs only, fix: planning the offline snapshot,
+ *       and the requests per changed project when applying the plan: bench/fix.mjs)
  *   node bench/run.mjs --arrival [--arrival-sizes 2000,10000] [--arrival-padding-kb 0,8]   (only the live full scan's
  *       peak RSS, projects judged on arrival against the whole model evaluated at the end, per size and
  *       payload padding: the simulator's settings are about 1 KB, plus the padding)
@@ -69,6 +71,9 @@ const {values: flags} = parseArgs({
     'offline-only': {type: 'boolean', default: false},
     diff: {type: 'boolean', default: false},
     'diff-only': {type: 'boolean', default: false},
+    fix: {type: 'boolean', default: false},
+    'fix-only': {type: 'boolean', default: false},
+    'fix-latency': {type: 'string', default: '10'},
     phases: {type: 'string'},
     'live-only': {type: 'boolean', default: false},
     arrival: {type: 'boolean', default: false},
@@ -322,9 +327,10 @@ function runPhase(phase, url, concurrency, env = {}) {
 }
 
 /** Runs a command to completion; wall time from spawn to exit, and the child's peak RSS (from /proc, sampled). */
-function timeCommand(args) {
+/** Spawn to exit of `node ARGS`; `env` is added to this process's environment, `okCodes` are exit codes besides 0 that are no failure. */
+function timeCommand(args, {env = {}, okCodes = []} = {}) {
   const started = performance.now()
-  const child = spawn(process.execPath, args, {cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, NO_COLOR: '1'}})
+  const child = spawn(process.execPath, args, {cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, NO_COLOR: '1', ...env}})
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk) => (stdout += chunk))
@@ -332,7 +338,7 @@ function timeCommand(args) {
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => {
       const ms = performance.now() - started
-      if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`))
+      if (code !== 0 && !okCodes.includes(code)) return reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`))
       resolve({ms, stdout, stderr})
     })
   })
@@ -504,6 +510,13 @@ async function main() {
     process.stdout.write(flags.json ? `${JSON.stringify({diff}, null, 2)}\n` : `${diffLines(diff, runs).join('\n')}\n`)
     return
   }
+  if (flags['fix-only']) {
+    const {fixBench, fixLines} = await import('./fix.mjs')
+    const runs = Math.max(1, Number(flags.runs))
+    const fix = await fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir})
+    process.stdout.write(flags.json ? `${JSON.stringify({fix}, null, 2)}\n` : `${fixLines(fix, runs).join('\n')}\n`)
+    return
+  }
   if (flags['offline-only']) {
     const runs = Math.max(1, Number(flags.runs))
     const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
@@ -581,6 +594,7 @@ async function main() {
   const offline = flags['live-only'] ? undefined : await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
   report.offline = offline
   if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
+  if (flags.fix) report.fix = await (await import('./fix.mjs')).fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir})
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     return
@@ -602,6 +616,7 @@ async function main() {
     ...(all ? costLines(summary, report.projects, ms) : []),
     ...(offline ? ['', ...offlineLines(offline, runs)] : []),
     ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
+    ...(report.fix ? ['', ...(await import('./fix.mjs')).fixLines(report.fix, runs)] : []),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }

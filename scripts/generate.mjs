@@ -24,6 +24,8 @@ const typeTargets = [
   {schema: 'schemas/snapshot.schema.json', out: 'src/snapshot/snapshot-types.ts'},
   {schema: 'schemas/access.schema.json', out: 'src/report/access-types.ts'},
   {schema: 'schemas/diff.schema.json', out: 'src/diff/diff-types.ts'},
+  {schema: 'schemas/fix-plan.schema.json', out: 'src/fix/plan-types.ts'},
+  {schema: 'schemas/fix-undo.schema.json', out: 'src/fix/undo-types.ts'},
 ]
 
 async function readText(path) {
@@ -52,6 +54,12 @@ async function sourceStage() {
     path: 'rules/index.ts',
     content: `// ${GENERATED}\n// The built-in rules: every file under rules/ but this one, rules/support/ and rules/compliance/.\nimport type {Rule} from '../src/engine/rule.js'\n\n${imports.join('\n')}\n\nexport const builtinRules: Rule<any>[] = [${ruleFiles.map((_, i) => `rule${i}`).join(', ')}]\n`,
   })
+  // The plan and undo files are validated when read against their published schemas, kept here as data.
+  const fileSchemas = []
+  for (const [name, schema] of [['planSchema', 'schemas/fix-plan.schema.json'], ['undoSchema', 'schemas/fix-undo.schema.json']]) {
+    fileSchemas.push(`/** ${schema} */\nexport const ${name}: unknown = ${JSON.stringify(JSON.parse(await readText(schema)), null, 2)}\n`)
+  }
+  files.push({path: 'src/fix/file-schema-data.ts', content: `// ${GENERATED}\n\n${fileSchemas.join('\n')}`})
   for (const {schema, out} of typeTargets) {
     const text = await readText(schema)
     if (text === null) continue

@@ -14,7 +14,7 @@ import {sourceFiles} from './helpers/source-files.js'
 const BOTTOM = ['src/util', 'src/types']
 /** The model and what stands directly on it: HTTP, the server's semantics, snapshot files. */
 const CORE = [...BOTTOM, 'src/model', 'src/api', 'src/onedev', 'src/snapshot']
-const EVERYTHING = [...CORE, 'src/engine', 'src/issue-setting', 'rules', 'src/diff', 'src/report', 'src/cli', 'src/commands']
+const EVERYTHING = [...CORE, 'src/engine', 'src/issue-setting', 'rules', 'src/diff', 'src/report', 'src/fix', 'src/cli', 'src/commands']
 
 /** Each layer (a folder) and the layers it may import besides itself, bottom first. */
 const LAYERS: Record<string, readonly string[]> = {
@@ -29,6 +29,7 @@ const LAYERS: Record<string, readonly string[]> = {
   rules: [...CORE, 'src/engine', 'src/issue-setting'],
   'src/diff': [...CORE, 'src/engine'],
   'src/report': [...CORE, 'src/engine', 'src/diff'],
+  'src/fix': [...CORE, 'src/engine', 'src/diff', 'src/report'],
   'src/cli': EVERYTHING,
   'src/commands': EVERYTHING,
 }

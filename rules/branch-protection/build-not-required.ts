@@ -1,4 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {DEFAULT_NEW_PROTECTIONS} from '../../src/engine/fix.js'
+import {protectionMemberFix} from '../support/fixes.js'
 import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
@@ -17,11 +19,14 @@ export default defineRule({
     ].join('\n'),
     tags: ['branch-protection'],
     scope: 'project',
+    fix: 'suggestion',
     requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
+    // Which jobs must pass is the owner's decision: offered only when the configuration names them (fix.branchProtection.jobNames).
+    const jobs = (context.settings.fix ?? DEFAULT_NEW_PROTECTIONS).branch.jobNames
     for (const {branch, ref, effective} of context.facts.protectedBranches) {
       if (effective.jobNames.length > 0) continue
       const source = effective.sources[0]!
@@ -31,6 +36,7 @@ export default defineRule({
         message:
           `Changes can reach ${branchPhrase(ref)} without a successful build: ${describeSources(context, effective.sources, 'branch protection')} requires no jobs.` +
           ` Add the CI jobs under "Required Builds" on that protection in ${fixWhere(context, source, BRANCH_PROTECTION_UI)}.`,
+        fixes: jobs.length === 0 ? [] : protectionMemberFix(context, source, 'jobNames', jobs, 'suggestion', `Require successful builds of ${jobs.map((j) => `"${j}"`).join(', ')}`),
       })
     }
     return findings

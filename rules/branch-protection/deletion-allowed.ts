@@ -1,4 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {protectionMemberFix} from '../support/fixes.js'
 import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
@@ -17,6 +18,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['branch-protection'],
     scope: 'project',
+    fix: 'fix',
     requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
@@ -31,6 +33,7 @@ export default defineRule({
         message:
           `Branch "${branch}" (${ref.reason}) can be deleted: ${describeSources(context, effective.sources, 'branch protection')} does not prevent deletion.` +
           ` Check "Prevent Deletion" on that protection in ${fixWhere(context, source, BRANCH_PROTECTION_UI)}.`,
+        fixes: protectionMemberFix(context, source, 'preventDeletion', true, 'fix', 'Check "Prevent Deletion"'),
       })
     }
     return findings

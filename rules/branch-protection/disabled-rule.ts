@@ -1,5 +1,6 @@
 import {protectionKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {enableFix} from '../support/fixes.js'
 import {at, BRANCH_PROTECTION_UI, memberPointer} from '../support/protection-findings.js'
 
 export default defineRule({
@@ -18,6 +19,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['branch-protection'],
     scope: 'project',
+    fix: 'suggestion',
   },
   check(context) {
     if (context.scope !== 'project') return []
@@ -33,6 +35,7 @@ export default defineRule({
         message:
           `The branch protection ${item.pointer} ("${item.branches ?? ''}") is disabled, so OneDev skips it and those branches fall through to the next protection or to none.` +
           ` Enable it again or delete it in ${BRANCH_PROTECTION_UI}.`,
+        fixes: enableFix(context, located),
       })
     }
     return findings

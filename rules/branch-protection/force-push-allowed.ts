@@ -1,4 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {protectionMemberFix} from '../support/fixes.js'
 import {forcePushBlockedByReviews} from '../../src/onedev/protection.js'
 import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 
@@ -20,6 +21,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['branch-protection'],
     scope: 'project',
+    fix: 'fix',
     requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
@@ -40,6 +42,7 @@ export default defineRule({
             ? ': they are rejected today only because the branch requires reviews; if the review requirement is removed, anyone with write access can rewrite its history.'
             : ', so anyone with write access can rewrite its history.') +
           ` Check "Prevent Forced Push" on that protection in ${fixWhere(context, source, BRANCH_PROTECTION_UI)}.`,
+        fixes: protectionMemberFix(context, source, 'preventForcedPush', true, 'fix', 'Check "Prevent Forced Push"'),
       })
     }
     return findings

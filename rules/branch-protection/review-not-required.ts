@@ -1,4 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {DEFAULT_NEW_PROTECTIONS} from '../../src/engine/fix.js'
+import {protectionMemberFix} from '../support/fixes.js'
 import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 import {hasReviewers} from '../../src/onedev/review-requirement.js'
 
@@ -18,11 +20,14 @@ export default defineRule({
     ].join('\n'),
     tags: ['branch-protection'],
     scope: 'project',
+    fix: 'suggestion',
     requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
+    // Who must review is the owner's decision: offered only when the configuration names them (fix.branchProtection.reviewRequirement).
+    const reviewers = (context.settings.fix ?? DEFAULT_NEW_PROTECTIONS).branch.reviewRequirement
     for (const {branch, ref, effective} of context.facts.protectedBranches) {
       if (hasReviewers(effective.reviewRequirement)) continue
       const source = effective.sources[0]!
@@ -32,6 +37,7 @@ export default defineRule({
         message:
           `Changes can reach ${branchPhrase(ref)} without review: ${describeSources(context, effective.sources, 'branch protection')} requires no reviewers, so direct pushes are accepted.` +
           ` Set "Required Reviewers" (e.g. group(core-devs):2) on that protection in ${fixWhere(context, source, BRANCH_PROTECTION_UI)}.`,
+        fixes: reviewers === null ? [] : protectionMemberFix(context, source, 'reviewRequirement', reviewers, 'suggestion', `Require reviews from ${reviewers}`),
       })
     }
     return findings

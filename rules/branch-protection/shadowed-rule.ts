@@ -1,5 +1,6 @@
 import {ownedKey, protectionKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {removeProtectionFix} from '../support/fixes.js'
 import {at, BRANCH_PROTECTION_UI, describeProtection, fixWhere} from '../support/protection-findings.js'
 import {shadowerOf} from '../../src/onedev/protection-judgement.js'
 
@@ -21,6 +22,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['branch-protection'],
     scope: 'project',
+    fix: 'suggestion',
   },
   check(context) {
     if (context.scope !== 'project') return []
@@ -41,6 +43,7 @@ export default defineRule({
         message:
           `${capitalize(describeProtection(context, shadowed, shadowed.item.branches))} never applies: ${describeProtection(context, shadower, shadower.item.branches)} comes first and matches every branch and user it matches, so its settings are never used.` +
           ` Move it above the broader protection or narrow that one in ${fixWhere(context, shadower, BRANCH_PROTECTION_UI)}.`,
+        fixes: removeProtectionFix(context, shadowed),
       })
     })
     return findings

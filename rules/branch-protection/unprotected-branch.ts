@@ -1,4 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {newBranchProtectionFixes} from '../support/fixes.js'
 import {BRANCH_PROTECTION_UI, branchPhrase, listPointer} from '../support/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
@@ -22,6 +23,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['branch-protection'],
     scope: 'project',
+    fix: 'fix',
     requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
@@ -39,6 +41,7 @@ export default defineRule({
           `No enabled branch protection applies to ${branchPhrase(ref)} for everyone else, so anyone with write access can force-push, delete it and push to it without review or builds.` +
           (hints.length > 0 ? ` Near misses: ${hints.join('; ')}.` : '') +
           ` Add a protection for "${branch}" in ${BRANCH_PROTECTION_UI} (Branches: ${branch}, Applicable Users: anyone).`,
+        fixes: newBranchProtectionFixes(context, branch),
       })
     }
     return findings

@@ -1,5 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {principalClasses} from '../../src/onedev/protection.js'
+import {exceptionFix} from '../support/fixes.js'
 import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, listPhrase, branchPhrase, memberPointer} from '../support/protection-findings.js'
 import {weakerThanOthers} from '../../src/onedev/protection-judgement.js'
 import {describePrincipal} from '../../src/onedev/user-match.js'
@@ -20,6 +21,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['branch-protection'],
     scope: 'project',
+    fix: 'suggestion',
     requires: ['/repositories/{id}/default-branch', '/repositories/{id}/branches'],
   },
   check(context) {
@@ -53,6 +55,7 @@ export default defineRule({
             (forPrincipal
               ? ` Make that protection as strict as the one everyone else gets, or change the user matches so that the stricter one applies to ${who} too, in ${fixWhere(context, forPrincipal.sources[0]!, BRANCH_PROTECTION_UI)}.`
               : ` Remove the exception, or add an equally strict protection for ${who} after it, in ${fixWhere(context, othersSource, BRANCH_PROTECTION_UI)}.`),
+          fixes: forPrincipal ? [] : exceptionFix(context, othersSource, principal, who),
         })
       }
     }

@@ -5,6 +5,7 @@
 import {defineRule, type FindingDraft, oneLevelLower, type Severity} from '../../src/engine/rule.js'
 import type {JobSecret, Project} from '../../src/model/types.js'
 import type {SecretAuthorizationAssessment} from '../../src/onedev/job-match.js'
+import {narrowSecretFix} from '../support/fixes.js'
 import {reportedOwners} from '../../src/onedev/url.js'
 
 function why(secret: JobSecret, assessment: SecretAuthorizationAssessment): string {
@@ -34,6 +35,7 @@ function draft(secret: JobSecret, assessment: SecretAuthorizationAssessment, own
     pointer: secret.authorization.pointer,
     severity: secret.archived ? oneLevelLower(base) : base,
     ...(owner.id === project.id ? {} : {sourceProjectId: owner.id, key: `from:${owner.path}`}),
+    fixes: narrowSecretFix(owner, secret),
   }
 }
 
@@ -68,6 +70,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['secrets', 'ci'],
     scope: 'project',
+    fix: 'suggestion',
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -4,6 +4,7 @@
  */
 import {notificationKey, ownedKey, webHookKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {httpsFix} from '../support/fixes.js'
 import {effectiveNotifications, hierarchyWebHooks, hostOf, memberPointer, reportedOwners} from '../../src/onedev/url.js'
 
 export default defineRule({
@@ -32,6 +33,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['transport-security', 'webhooks', 'inheritance'],
     scope: 'project',
+    fix: 'suggestion',
   },
   check(context) {
     if (context.scope !== 'project') return []
@@ -49,6 +51,7 @@ export default defineRule({
           `${item.channel} notification to ${host}${inherited(owner.id, owner.path)} is posted over plain http://: ` +
           'its payloads travel in clear text and can be read or altered on the way. Use an https:// URL.',
         pointer: memberPointer(owner.raw, item.pointer, 'webhookUrl'),
+        fixes: httpsFix(memberPointer(owner.raw, item.pointer, 'webhookUrl'), `the ${item.channel} notification to ${host}`),
         key: ownedKey(notificationKey(item), owner, project),
         ...(owner.id === project.id ? {} : {sourceProjectId: owner.id}),
       })
@@ -65,6 +68,7 @@ export default defineRule({
           `Web hook to ${host}${inherited(owner.id, owner.path)} posts over plain http://: ` +
           `the event payloads${extras ? ` and ${extras}` : ''} travel in clear text and can be read or altered on the way. Use an https:// URL.`,
         pointer: memberPointer(owner.raw, item.pointer, 'postUrl'),
+        fixes: httpsFix(memberPointer(owner.raw, item.pointer, 'postUrl'), `the web hook to ${host}`),
         key: ownedKey(webHookKey(item), owner, project),
         ...(owner.id === project.id ? {} : {sourceProjectId: owner.id}),
       })

@@ -1,5 +1,6 @@
 import {tagProtectionsKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {protectionMemberFix} from '../support/fixes.js'
 import {at, describeSources, fixWhere, memberPointer, TAG_PROTECTION_UI, tagGroupSubject, tagsPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
@@ -18,6 +19,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['tag-protection', 'release-integrity'],
     scope: 'project',
+    fix: 'suggestion',
     requires: ['/repositories/{id}/default-branch', '/repositories/{id}/tags'],
   },
   check(context) {
@@ -34,6 +36,7 @@ export default defineRule({
         message:
           `${tagsPhrase(group.tags)} can be created or updated without a valid signature: ${describeSources(context, effective.sources, 'tag protection')} does not require one.` +
           ` Check "Commit Signature Required" on that protection in ${fixWhere(context, source, TAG_PROTECTION_UI)}.`,
+        fixes: protectionMemberFix(context, source, 'signature', true, 'suggestion', 'Check "Commit Signature Required"'),
       })
     }
     return findings

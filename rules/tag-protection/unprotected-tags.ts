@@ -1,4 +1,5 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
+import {newTagProtectionFixes} from '../support/fixes.js'
 import {examplesPhrase, listPointer, TAG_PROTECTION_UI} from '../support/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
@@ -18,6 +19,7 @@ export default defineRule({
     ].join('\n'),
     tags: ['tag-protection', 'release-integrity'],
     scope: 'project',
+    fix: 'fix',
     requires: ['/repositories/{id}/default-branch', '/repositories/{id}/tags'],
   },
   check(context) {
@@ -37,6 +39,7 @@ export default defineRule({
           `No enabled tag protection applies to ${what} for everyone else, so anyone with write access can create, move or delete ${unprotected.length === 1 ? 'it' : 'them'}.` +
           (hints.length > 0 ? ` Near misses: ${hints.join('; ')}.` : '') +
           ` Add a protection covering ${unprotected.length === 1 ? `"${unprotected[0]}"` : 'them'} (e.g. Tags: v*) in ${TAG_PROTECTION_UI}.`,
+        fixes: newTagProtectionFixes(context, unprotected),
       },
     ]
     return findings

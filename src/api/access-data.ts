@@ -23,6 +23,9 @@ export const BASE_AUTHORIZATIONS = {endpoint: '/projects/{id}/base-authorization
 export const GROUP_PROJECT_AUTHORIZATIONS = {endpoint: '/projects/{id}/group-authorizations', checks: 'roles granted to groups'}
 export const USER_PROJECT_AUTHORIZATIONS = {endpoint: '/projects/{id}/user-authorizations', checks: 'roles granted to users'}
 
+/** Every endpoint this data source reads (the access model's checks need them), for grouping notices. */
+export const ACCESS_MODEL_ENDPOINTS: readonly string[] = [SECURITY, GROUPS, MEMBERSHIPS, GROUP_AUTHORIZATIONS, USERS, USER, BASE_AUTHORIZATIONS, GROUP_PROJECT_AUTHORIZATIONS, USER_PROJECT_AUTHORIZATIONS].map((spec) => spec.endpoint)
+
 /** Per-collection state (OptionalFetch.shared). */
 interface AccessState {
   /** Whether the users listing has ids; resolves once it was read (true when it could not be). */

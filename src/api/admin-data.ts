@@ -30,6 +30,9 @@ export const GROUPS = {endpoint: '/groups', checks: 'administrator checks (serve
 export const MEMBERSHIPS = {endpoint: '/groups/{id}/memberships', checks: 'administrator checks (the high severity of server/token-no-expiry)'}
 export const ACCESS_TOKENS = {endpoint: '/users/{id}/access-tokens', checks: 'access token checks (server/token-no-expiry)'}
 
+/** Every endpoint this data source reads (the server hardening checks need them), for grouping notices. */
+export const SERVER_HARDENING_ENDPOINTS: readonly string[] = [JOB_EXECUTORS, GROOVY_SCRIPTS, SYSTEM, AUTHENTICATOR, SSO_PROVIDERS, ...SSO_PROVIDERS.fallbacks, SECURITY, USERS, GROUPS, MEMBERSHIPS, ACCESS_TOKENS].map((spec) => spec.endpoint)
+
 /** The positive integer `key` of each item of a list. */
 function idsOf(list: unknown, key: string): number[] {
   if (!Array.isArray(list)) return []

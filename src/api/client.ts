@@ -35,6 +35,9 @@ const DEFAULT_RETRY_MAX_MS = 10_000
 const ERROR_BODY_BYTES = 64 * 1024
 const DETAIL_MAX_CHARS = 300
 
+/** The bodies of OneDev's 404 for a path no resource matches: Jersey's default message (10.0 and later), none before (onedev-access-reference.md §7). */
+const NO_RESOURCE_BODIES = new Set(['HTTP 404 Not Found', ''])
+
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504])
 const RETRYABLE_CODES = new Set([
   'ECONNRESET',
@@ -234,8 +237,14 @@ export function createClient(options: ClientOptions): ApiClient {
     return maskForms(text, secretForms)
   }
 
-  function fail(error: AuditError): ApiError {
-    return new ApiError({...error, message: maskForms(error.message, longSecretForms)})
+  function fail(error: AuditError, noResource = false): ApiError {
+    return new ApiError({...error, message: maskForms(error.message, longSecretForms)}, noResource)
+  }
+
+  /** A failed answer: its error, marked when it is what OneDev gives a path no resource matches (ApiError.noResource). */
+  function failedAnswer(method: Method, path: string, answer: Answer, apiPath: string): ApiError {
+    const noResource = answer.status === 405 || (answer.status === 404 && !isHtml(answer, true) && NO_RESOURCE_BODIES.has(answer.body.toString('utf8').trim()))
+    return fail(statusError(method, path, answer, apiPath), noResource)
   }
 
   function fullPathOf(path: string, under = prefix): string {
@@ -268,10 +277,13 @@ export function createClient(options: ClientOptions): ApiClient {
 
   function htmlError(method: Method, path: string, answer: Answer): AuditError {
     // After a probe judged /api to be the API, this page is something else (a login page, a proxy).
+    // A given prefix that is neither of OneDev's is probably the mistake: say where OneDev answers.
     const hint =
       prefix === CONTRACT_API_PREFIX && !(probing && probeJudged)
         ? 'this is what a wrong API prefix gives: current OneDev servers need --api-prefix /~api'
-        : 'check the server URL and --api-prefix (a login page or a proxy may be answering instead of the API)'
+        : !probing && prefix !== CURRENT_API_PREFIX
+          ? `nothing answers like the API under the given prefix "${oneLine(prefix, 100)}": current OneDev servers answer under ${CURRENT_API_PREFIX} and the contract under ${CONTRACT_API_PREFIX}; leave out --api-prefix and ONEDEV_API_PREFIX and the audit finds it`
+          : 'check the server URL and --api-prefix (a login page or a proxy may be answering instead of the API)'
     return {
       kind: 'not-json',
       message: `${method} ${path}: the server answered an HTML page (status ${answer.status}), not JSON; ${hint}`,
@@ -632,7 +644,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
   async function getJson(path: string, query?: Query): Promise<unknown> {
     const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
-    if (answer.status !== 200) throw fail(statusError('GET', at, answer, path))
+    if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
     if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
     try {
       // An empty or blank body is no JSON either: JSON.parse refuses it.
@@ -650,7 +662,7 @@ export function createClient(options: ClientOptions): ApiClient {
   async function getText(path: string, query?: Query): Promise<string | null> {
     const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
     if (answer.status === 204) return null
-    if (answer.status !== 200) throw fail(statusError('GET', at, answer, path))
+    if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
     if (isHtml(answer, false)) throw fail(htmlError('GET', at, answer))
     return answer.body.toString('utf8')
   }

@@ -12,12 +12,12 @@
  * Raw payloads are handed to ingest and dropped: only the redacted raw it returns is kept.
  */
 import {ingestDefaultBranch, ingestProjectList, ingestProjectSetting, ingestRefNames, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
-import type {AuditError, AuditModel, Project, RepositoryInfo, Role} from '../model/types.js'
+import {REPOSITORY_ENDPOINTS, type AuditError, type AuditModel, type Project, type RepositoryInfo, type RepositoryPart, type Role} from '../model/types.js'
 import {redactServerPayload} from '../model/redact.js'
 import type {ServerData} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter, createQueue} from '../util/limit.js'
-import {NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
+import {EndpointVerdict, NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
 import {ApiError, type ApiClient} from './types.js'
 
 export interface CollectRequest {
@@ -74,11 +74,15 @@ interface RecordedError {
   error: AuditError
 }
 
-
-/** 404 or 405: the server does not offer the endpoint (a known path with an unknown id is not asked). */
-function isMissingEndpoint(error: unknown): boolean {
-  return error instanceof ApiError && (error.error.status === 404 || error.error.status === 405)
+/** The repository parts, each read from its own endpoint, whose offer is learnt on its own (optional.ts, EndpointVerdict). */
+const REPOSITORY_PARTS: Readonly<Record<RepositoryPart, {what: string; checks: string}>> = {
+  'default-branch': {what: 'the default branch', checks: 'default branches (branch protections judged for configured names or an assumed "main")'},
+  branches: {what: 'the branches', checks: 'branch lists (branch patterns matched against no existing branch)'},
+  tags: {what: 'the tags', checks: 'tag lists (tag protections judged for configured or sample tag names)'},
 }
+
+/** A request not sent: its endpoint is known not to be offered. */
+const SKIPPED = Symbol('skipped')
 
 function byPathThenId(a: {path: string; id: number}, b: {path: string; id: number}): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1
@@ -115,27 +119,48 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   // `interrupted`, which is never recorded on its own. What a failure teaches (credentials refused,
   // an endpoint the server lacks) is learnt inside the slot, before the next queued request starts.
   const notSent = () => Promise.reject(new ApiError({kind: 'interrupted', message: 'not sent: the collection stopped'}))
-  const send = <T>(request: () => Promise<T>, onFailure?: (error: unknown) => void): Promise<T> => {
+  const send = <T>(request: () => Promise<T>): Promise<T> => {
     if (stopped) return notSent()
     return request().catch((error: unknown) => {
       if (error instanceof ApiError && error.error.kind === 'auth') stopped = true
-      onFailure?.(error)
       throw error
     })
   }
   const get = (path: string) => limit(() => send(() => client.getJson(path)))
   // Listing pages go before every queued project request: the listing feeds the pipeline.
   const listingPage = <T>(request: () => Promise<T>) => limit(() => send(request), {priority: true})
-  // Servers that speak only the contract (and OneDev before 7.4) have no repository endpoints: the
-  // first 404 or 405 says so, and no other project asks again (not even requests already queued).
-  let repositoryEndpoints = true
-  const noRepositoryEndpoints = (error: unknown) => {
-    if (isMissingEndpoint(error)) repositoryEndpoints = false
+  // Endpoints outside the contract (repository, access and administration endpoints): whether the
+  // server offers each is learnt from its own answers, one verdict per endpoint template.
+  const verdicts = new Map<string, EndpointVerdict>()
+  const verdictOf = (endpoint: string): EndpointVerdict => {
+    let verdict = verdicts.get(endpoint)
+    if (!verdict) verdicts.set(endpoint, (verdict = new EndpointVerdict(endpoint)))
+    return verdict
   }
-  // A project's branch and tag lists follow its default branch: they go before projects not started
-  // yet, so that the project completes (and, judged on arrival, drops its payload) soon after its setting came.
-  const getRepository = (path: string, text: boolean, followUp = false) =>
-    limit(() => (repositoryEndpoints ? send(() => (text ? client.getText(path) : client.getJson(path)), noRepositoryEndpoints) : notSent()), {followUp})
+  /**
+   * One request for an endpoint whose offer is being learnt: its value; SKIPPED when the endpoint is
+   * known not to be offered; or the miss (a no-resource answer), for the caller to judge once the
+   * verdict is known (`verdict.settled()`, awaited outside the slot). Other failures throw.
+   */
+  function askEndpoint<T>(verdict: EndpointVerdict, request: () => Promise<T>, followUp: boolean): Promise<{value: T} | {miss: ApiError} | typeof SKIPPED> {
+    // Known not to be offered: not even a slot of the limiter (thousands of projects may ask).
+    if (verdict.refused) return Promise.resolve(SKIPPED)
+    return limit(async () => {
+      if (!(await verdict.admit())) return SKIPPED
+      try {
+        const value = await send(request)
+        verdict.answered()
+        return {value}
+      } catch (error) {
+        if (error instanceof ApiError && error.noResource) {
+          verdict.missed(error.error.status ?? 404)
+          return {miss: error}
+        }
+        verdict.failed()
+        throw error
+      }
+    }, {followUp})
+  }
   const recorded: RecordedError[] = []
   let stopped = false
   let authRecorded = false
@@ -216,33 +241,23 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   // Two data sources asking for the same path (e.g. /settings/security) share one request.
   const optionalRequests = new Map<string, Promise<unknown>>()
 
-  const SKIPPED = Symbol('skipped')
-  // An HTML 404 (a wrong API prefix reaches the web UI) says nothing about the endpoint: an error, not "not offered".
-  const isMissingOptional = (error: unknown) => isMissingEndpoint(error) && (error as ApiError).error.kind !== 'not-json'
-
   /**
-   * One GET of an optional endpoint: the redacted payload, or `missing` with the status for 404/405
-   * (also, unsent, once another request found `endpoint` missing); other failures throw.
+   * One GET of an optional endpoint: the redacted payload, or `not offered` (its verdict). Other
+   * failures throw, and so does a miss for an endpoint that answered other requests: the failure of
+   * what it was asked for (a group, a user or a project deleted during the audit).
    * `followUp`: the server-wide data goes before projects not started yet (projects judged on arrival wait for it).
    */
-  async function optionalRequest(path: string, paged: boolean, endpoint: string, onMissing: ((status: number) => void) | undefined, followUp: boolean): Promise<{value: unknown} | {missing: number}> {
-    const missing = (error: unknown) => {
-      if (isMissingOptional(error)) onMissing?.((error as ApiError).error.status!)
+  async function optionalRequest(path: string, paged: boolean, verdict: EndpointVerdict, followUp: boolean): Promise<{value: unknown} | 'not offered'> {
+    const answer = await askEndpoint(verdict, () => (paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), followUp)
+    if (answer === SKIPPED) return 'not offered'
+    if ('miss' in answer) {
+      if ((await verdict.settled()) === 'not offered') return 'not offered'
+      throw answer.miss
     }
-    try {
-      const body = await limit(() => {
-        if (notEvaluated.has(endpoint)) return Promise.resolve(SKIPPED)
-        return send(() => (paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), missing)
-      }, {followUp})
-      if (body === SKIPPED) return {missing: 0}
-      const key = path.replace(/^\/+/, '')
-      const redacted = redactServerPayload(key, body, true)
-      serverData[key] = redacted
-      return {value: redacted}
-    } catch (error) {
-      if (isMissingOptional(error)) return {missing: (error as ApiError).error.status!}
-      throw error
-    }
+    const key = path.replace(/^\/+/, '')
+    const redacted = redactServerPayload(key, answer.value, true)
+    serverData[key] = redacted
+    return {value: redacted}
   }
 
   function optionalFetch(group: Group, project?: ProjectRef): OptionalFetch {
@@ -255,18 +270,15 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
         let pending = optionalRequests.get(requestKey)
         if (!pending) {
           pending = (async () => {
-            if (notEvaluated.has(endpoint)) return undefined
-            const candidates = [{path}, ...(spec.fallbacks ?? [])]
-            // The last candidate's 404/405 is learnt inside its slot, before the next queued request starts.
-            const recordMissing = (status: number) => notEvaluated.add({endpoint, status, checks: spec.checks})
+            const candidates = [{path, endpoint: spec.endpoint}, ...(spec.fallbacks ?? [])]
             let asked = path
             try {
-              for (let index = 0; index < candidates.length; index++) {
-                asked = candidates[index]!.path
-                const answer = await optionalRequest(asked, spec.paged === true, endpoint, index === candidates.length - 1 ? recordMissing : undefined, group === Group.Server)
-                if ('value' in answer) return answer.value
-                if (answer.missing === 0) return undefined
+              for (const candidate of candidates) {
+                asked = candidate.path
+                const answer = await optionalRequest(asked, spec.paged === true, verdictOf(candidate.endpoint), group === Group.Server)
+                if (answer !== 'not offered') return answer.value
               }
+              notEvaluated.add({endpoint, status: verdictOf(candidates.at(-1)!.endpoint).status, checks: spec.checks})
             } catch (error) {
               recordFailure(group, error, `reading ${asked} failed`, project)
             }
@@ -279,35 +291,76 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     }
   }
 
-  /** A ref list, or null when the server has no such endpoint. */
-  async function refNames(id: number, ref: ProjectRef, what: 'branches' | 'tags'): Promise<string[] | null> {
+  /**
+   * One repository request for one project (a project's branch and tag lists follow its default
+   * branch: `followUp` puts them before projects not started yet, so that the project completes, and,
+   * judged on arrival, drops its payload, soon after its setting came): the body; `not offered`; or
+   * `failed`, recorded as the project's error.
+   */
+  async function repositoryPart(part: RepositoryPart, id: number, ref: ProjectRef, followUp: boolean): Promise<{body: unknown} | 'not offered' | 'failed'> {
+    const {what, checks} = REPOSITORY_PARTS[part]
+    const endpoint = REPOSITORY_ENDPOINTS[part]
+    const verdict = verdictOf(endpoint)
+    const path = `/repositories/${id}/${part}`
+    const failedAs = `reading ${what} of project ${oneLine(ref.path, 200)} (#${id}) failed`
     try {
-      const ingested = ingestRefNames(await getRepository(`/repositories/${id}/${what}`, false, true), ref, what)
-      for (const error of ingested.errors) record(Group.Project, error, ref)
-      return ingested.names
+      const answer = await askEndpoint(verdict, () => (part === 'default-branch' ? client.getText(path) : client.getJson(path)), followUp)
+      if (answer === SKIPPED) return 'not offered'
+      if ('value' in answer) return {body: answer.value}
+      if ((await verdict.settled()) === 'not offered') {
+        notEvaluated.add({endpoint, status: verdict.status, checks})
+        return 'not offered'
+      }
+      const {error} = answer.miss
+      record(Group.Project, {...error, message: `${error.message}; the server answers GET ${endpoint} for other projects, so this project may have been deleted during the audit`}, ref)
     } catch (error) {
-      if (!isMissingEndpoint(error)) recordFailure(Group.Project, error, `reading the ${what} of project ${oneLine(ref.path, 200)} (#${id}) failed`, ref)
-      return null
+      recordFailure(Group.Project, error, failedAs, ref)
     }
+    return 'failed'
   }
 
-  /** The repository's default branch, tags and (when asked) branches; null when the server cannot say. */
-  async function loadRepository(id: number, ref: ProjectRef): Promise<RepositoryInfo | null> {
-    if (!repositoryEndpoints || stopped) return null
-    let body: string | null
-    try {
-      body = (await getRepository(`/repositories/${id}/default-branch`, true)) as string | null
-    } catch (error) {
-      if (!isMissingEndpoint(error)) recordFailure(Group.Project, error, `reading the default branch of project ${oneLine(ref.path, 200)} (#${id}) failed`, ref)
-      return null
-    }
-    const ingested = ingestDefaultBranch(body, ref)
+  /** A ref list: the names, null when the server does not offer the list, or `failed`. */
+  async function refNames(id: number, ref: ProjectRef, part: 'branches' | 'tags'): Promise<string[] | null | 'failed'> {
+    const answer = await repositoryPart(part, id, ref, true)
+    if (answer === 'failed') return answer
+    if (answer === 'not offered') return null
+    const ingested = ingestRefNames(answer.body, ref, part)
     for (const error of ingested.errors) record(Group.Project, error, ref)
-    if (ingested.errors.length > 0) return null
-    // Not initialized: no branch and no tag to judge.
-    if (ingested.defaultBranch === null) return {defaultBranch: null, branches: [], tags: []}
+    return ingested.names
+  }
+
+  /**
+   * The repository's default branch, tags and (when asked) branches, each from its own endpoint: one
+   * the server does not offer leaves its part unknown (judged as checked-refs.ts says, with a
+   * notice); one that failed for this project alone is `unreadable` (nothing judged in its place,
+   * and an error names the project). A default branch that could not be read leaves the lists unasked.
+   * null when nothing at all is known.
+   */
+  async function loadRepository(id: number, ref: ProjectRef): Promise<RepositoryInfo | null> {
+    const unreadable = (parts: RepositoryPart[]): RepositoryInfo => ({branches: null, tags: null, unreadable: parts})
+    if (stopped) return unreadable(['default-branch'])
+    const head = await repositoryPart('default-branch', id, ref, false)
+    if (head === 'failed') return unreadable(['default-branch'])
+    let defaultBranch: string | undefined
+    if (head !== 'not offered') {
+      const ingested = ingestDefaultBranch(head.body as string | null, ref)
+      for (const error of ingested.errors) record(Group.Project, error, ref)
+      if (ingested.errors.length > 0) return unreadable(['default-branch'])
+      // Not initialized: no branch and no tag to judge.
+      if (ingested.defaultBranch === null) return {defaultBranch: null, branches: [], tags: []}
+      defaultBranch = ingested.defaultBranch
+    }
     const [branches, tags] = await Promise.all([request.branchList ? refNames(id, ref, 'branches') : null, refNames(id, ref, 'tags')])
-    return {defaultBranch: ingested.defaultBranch, branches, tags}
+    const failed: RepositoryPart[] = []
+    if (branches === 'failed') failed.push('branches')
+    if (tags === 'failed') failed.push('tags')
+    if (defaultBranch === undefined && branches === null && tags === null) return null
+    return {
+      ...(defaultBranch !== undefined ? {defaultBranch} : {}),
+      branches: branches === 'failed' ? null : branches,
+      tags: tags === 'failed' ? null : tags,
+      ...(failed.length > 0 ? {unreadable: failed} : {}),
+    }
   }
 
   /** The repository of an audited project, read once (a project may turn out audited after its load started as an ancestor). */
@@ -514,6 +567,8 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     .sort((a, b) => a.group - b.group || a.projectId - b.projectId || a.sequence - b.sequence)
     .map((entry) => entry.error)
 
-  const optionalData = withOptionalData ? {serverData: sortedKeys(serverData), notEvaluated: notEvaluated.list()} : {}
+  // Repository endpoints a server does not offer are recorded even without optional data sources.
+  const notOffered = notEvaluated.list()
+  const optionalData = withOptionalData ? {serverData: sortedKeys(serverData), notEvaluated: notOffered} : notOffered.length > 0 ? {notEvaluated: notOffered} : {}
   return {server: request.server, collectedAt, projects, projectsById: sortedById, roles, rolesRaw, errors, ...optionalData}
 }

@@ -57,7 +57,16 @@ export interface PrefixFound {
 
 /** A failed request, as a value: kind, status, URL path, one-line message. */
 export class ApiError extends Error {
-  constructor(readonly error: AuditError) {
+  /**
+   * @param noResource the answer OneDev gives a path that no resource matches: 405, or 404 with
+   * Jersey's `HTTP 404 Not Found` (10.0 and later) or no body (8.x) (onedev-access-reference.md §7).
+   * The server may not offer the endpoint. Any other 404 comes from a resource that exists and did
+   * not find its object (`No row with the given identifier exists: [...Project#12]`).
+   */
+  constructor(
+    readonly error: AuditError,
+    readonly noResource = false,
+  ) {
     super(error.message)
     this.name = 'ApiError'
   }

@@ -18,6 +18,7 @@ import type {AuditModel} from '../model/types.js'
 import {complianceLine} from '../report/compliance.js'
 import {locationSourceFromModel, reportChunks, type ReportFormat, type ReportInput} from '../report/index.js'
 import {type FindingLocation, locateFindings} from '../report/locate.js'
+import {noticeLine, shownNotices} from '../report/notices.js'
 import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
@@ -67,6 +68,8 @@ export interface ReportRequest {
   issueSetting?: {setting: IssueSetting; file: string; text: string}
   /** Color for stylish output on a terminal. */
   color: boolean
+  /** List every notice (stylish, markdown, stderr) instead of grouping the not-evaluated ones (src/report/notices.ts). */
+  verbose?: boolean
   /** stderr, one line at a time. */
   say: (line: string) => void
   /** --debug lines (timings), on stderr. */
@@ -174,6 +177,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     locations,
     ...(request.category ? {category: request.category} : {}),
     color: request.color,
+    verbose: request.verbose === true,
     ...(compliance ? {compliance} : {}),
   }
   // Written as it is formatted: a large report is never one string in memory.
@@ -187,7 +191,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   const shownInline = toTerminal && request.format === 'stylish'
   if (!shownInline) {
     for (const line of errorLines(errors)) request.say(line)
-    for (const notice of notices) request.say(`onedev-audit: ${notice.kind}: ${escapeControl(notice.message)}`)
+    for (const notice of shownNotices(notices, request.verbose === true)) request.say(`onedev-audit: ${notice.kind}: ${escapeControl(noticeLine(notice))}`)
   }
   for (const warning of report.warnings) request.say(`onedev-audit: warning: ${escapeControl(warning)}`)
   if (!toTerminal) {

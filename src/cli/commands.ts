@@ -6,6 +6,7 @@
 import Access from '../commands/access.js'
 import Collect from '../commands/collect.js'
 import Diff from '../commands/diff.js'
+import Fix from '../commands/fix.js'
 import IssueSettingApply from '../commands/issue-setting/apply.js'
 import IssueSettingLint from '../commands/issue-setting/lint.js'
 import IssueSettingPull from '../commands/issue-setting/pull.js'
@@ -17,6 +18,7 @@ export const commands = {
   access: Access,
   collect: Collect,
   diff: Diff,
+  fix: Fix,
   'issue-setting:apply': IssueSettingApply,
   'issue-setting:lint': IssueSettingLint,
   'issue-setting:pull': IssueSettingPull,

@@ -16,7 +16,14 @@ export interface ServerFlags {
   concurrency?: number
 }
 
-async function readStdin(): Promise<string> {
+/** Standard input is read once per process: a command that connects twice (fix: collect, then apply) gets the same secret. */
+let stdin: Promise<string> | undefined
+
+function readStdin(): Promise<string> {
+  return (stdin ??= readAllStdin())
+}
+
+async function readAllStdin(): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError('--token-stdin reads the secret from standard input, but standard input is a terminal: pipe it, e.g. `printenv TOKEN | onedev-audit ... --token-stdin`')
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)

@@ -13,7 +13,7 @@ export default class Scan extends AuditCommand {
 
   static override description = `Fetches every selected project's settings and the roles, runs the rules over them, and writes a report.
 
-Branches judged: each project's default branch (read from the server), plus the existing branches matching --branch or the configuration's \`branches\`. Tags judged: the existing tags matching --tag or \`tags\`, else every existing tag. A project whose repository is not initialized gets no branch or tag findings.
+Branches judged: each project's default branch (read from the server), plus the existing branches matching --branch or the configuration's \`branches\`. Tags judged: the existing tags matching --tag or \`tags\`, else every existing tag. A project whose repository is not initialized gets no branch or tag findings. What the server offers is learnt per endpoint: without GET /repositories/{id}/default-branch (older servers), "main" is judged; without the tag list, "v1.0.0"; a project whose repository could not be read (deleted during the audit) gets no branch or tag findings, and an error. Checks not evaluated are notices, grouped by family unless --verbose.
 
 The secret (a password or an access token of an administrator) comes from ONEDEV_TOKEN, or from standard input with --token-stdin; it is never a flag value, and never printed.
 
@@ -41,6 +41,10 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
     ...refFlags,
     concurrency: Flags.integer({description: 'Projects fetched in parallel over one keep-alive connection pool.', default: 8, min: 1, max: 64}),
     ...reportFlags,
+    verbose: Flags.boolean({
+      description:
+        'List every notice in the stylish and markdown reports and on stderr. Without it, the checks not evaluated (endpoints an older server does not offer, answers of another shape) are grouped by family: access model, server hardening, branches and tags. The JSON and SARIF reports always list every notice.',
+    }),
     'fail-on': failOnFlag('low'),
     ...complianceFlags,
     baseline: Flags.string({description: 'Report only findings whose fingerprints are not in this baseline file (others are kept in JSON as baselined).', helpValue: 'FILE'}),
@@ -91,6 +95,7 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
       ...(arrival ? {arrival} : {}),
       compliance: {frameworks: flags.framework ?? [], failOnControl: flags['fail-on-control']},
       color: flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
+      verbose: flags.verbose,
       say: (line) => this.say(line),
       debug: this.debugLine,
     })

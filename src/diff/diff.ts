@@ -11,6 +11,7 @@ import {applySuppressions} from '../engine/suppress.js'
 import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
 import type {Change} from './change.js'
 import {compareModels} from './compare.js'
+import {notificationsNamedAsIn} from './owned.js'
 import type {Notice, SideError} from './diff-types.js'
 import {safeServerUrl} from '../util/server-url.js'
 
@@ -34,24 +35,30 @@ export interface DiffResult {
 }
 
 /**
- * OLD as NEW names things: renamed projects and roles get their new path and name, and the server
- * NEW's, so that fingerprints (which include paths, role names and the server) match across a rename.
+ * OLD as NEW names things: renamed projects and roles get their new path and name, notifications
+ * whose channel one side had to guess get NEW's (owned.ts), and the server NEW's, so that
+ * fingerprints (which include paths, role names, channels and the server) match across a rename or
+ * a server upgrade.
  */
 export function asNamedIn(before: AuditModel, after: AuditModel): AuditModel {
-  const renamedProjects = [...before.projectsById.values()].filter((p) => {
-    const now = after.projectsById.get(p.id)
-    return now !== undefined && now.path !== p.path
-  })
+  const projectsById = new Map<number, Project>()
+  let projectsChanged = false
+  for (const [id, project] of before.projectsById) {
+    const now = after.projectsById.get(id)
+    let named = project
+    if (now !== undefined && now.path !== project.path) named = {...named, path: now.path}
+    if (project.setting && now?.setting) {
+      const notifications = notificationsNamedAsIn(project.setting.notifications, now.setting.notifications)
+      if (notifications !== project.setting.notifications) named = {...named, setting: {...project.setting, notifications}}
+    }
+    projectsById.set(id, named)
+    projectsChanged ||= named !== project
+  }
   const renamedRoles = before.roles.filter((r) => {
     const now = after.roles.find((a) => a.id === r.id)
     return now !== undefined && now.name !== r.name
   })
-  if (renamedProjects.length === 0 && renamedRoles.length === 0 && serverKey(before) === serverKey(after)) return before
-  const projectsById = new Map<number, Project>()
-  for (const [id, project] of before.projectsById) {
-    const now = after.projectsById.get(id)
-    projectsById.set(id, now && now.path !== project.path ? {...project, path: now.path} : project)
-  }
+  if (!projectsChanged && renamedRoles.length === 0 && serverKey(before) === serverKey(after)) return before
   const names = new Map(after.roles.map((r) => [r.id, r.name]))
   const roles: Role[] = before.roles.map((r) => (names.has(r.id) && names.get(r.id) !== r.name ? {...r, name: names.get(r.id)!} : r))
   return {

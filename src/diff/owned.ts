@@ -1,6 +1,7 @@
 /**
  * What a project's own setting holds, compared item by item: job secrets by name, web hooks by
- * (redacted) URL and events, channel notifications by channel and (redacted) URL. Positions never
+ * (redacted) URL and events, channel notifications by (redacted) URL and events, and by channel
+ * where both sides know it. Positions never
  * identify anything, so reordering is no change. Secret values are never compared (the model never
  * holds them); endpoints are named by scheme and host only, never by path, query or user info.
  */
@@ -143,6 +144,8 @@ interface Endpoint {
   /** Web hooks only. */
   hasSecret?: boolean
   events?: string
+  /** Notifications only: the channel when the payload said it, null when it was guessed (the contract's list carries none). */
+  channel?: string | null
 }
 
 function hookEndpoint(hook: WebHook): Endpoint {
@@ -150,17 +153,38 @@ function hookEndpoint(hook: WebHook): Endpoint {
 }
 
 function notificationEndpoint(item: ChannelNotification): Endpoint {
-  return {kind: 'notification', label: `${item.channel} notification`, url: item.url, urlText: item.webhookUrl}
+  return {kind: 'notification', label: `${item.channel} notification`, url: item.url, urlText: item.webhookUrl, events: item.events.join(', '), channel: item.channelKnown ? item.channel : null}
 }
 
-function compareEndpoint(project: ReturnType<typeof projectRef>, old: Endpoint, now: Endpoint): Change[] {
+/**
+ * How notifications of two states are paired, strongest first. The channel counts only where both
+ * sides know it alike: across a server upgrade the contract's list (no channel) becomes `@type`d
+ * contributed settings, and the same URL with the same events is the same notification. Then the
+ * same URL (its events changed), then the same channel (pointed elsewhere).
+ */
+const NOTIFICATION_KEYS: ((e: Endpoint) => string)[] = [
+  (e) => `${e.channel ?? ''}\n${e.urlText ?? ''}\n${e.events}`,
+  (e) => `${e.urlText ?? ''}\n${e.events}`,
+  (e) => `${e.channel ?? ''}\n${e.urlText ?? ''}`,
+  (e) => e.urlText ?? '',
+  (e) => e.label,
+]
+
+function compareEndpoint(project: ReturnType<typeof projectRef>, old: Endpoint, after: Endpoint): Change[] {
+  // Named by the channel one side knows, when the other had to guess it.
+  const now = after.channel === null && old.channel ? {...after, label: old.label} : after
   const out: Change[] = []
   const subject = hostOf(now.url)
   const base = {kind: now.kind, project, subject, change: 'changed' as const}
+  if (old.channel && now.channel && old.channel !== now.channel) {
+    out.push(change({...base, classification: 'neutral', aspect: 'channel', before: old.channel, after: now.channel, message: `Notification to ${subject}: channel ${old.channel} -> ${now.channel}.`}))
+  }
   if (old.urlText !== now.urlText) {
     const before = endpointText(old.url)
-    const sameEndpoint = before === endpointText(now.url)
-    const after = sameEndpoint ? `${endpointText(now.url)} (another path)` : endpointText(now.url)
+    // http:// → https:// of the same host is the same receiver, now reached over TLS.
+    const upgraded = old.url?.scheme === 'http' && now.url?.scheme === 'https' && hostOf(old.url) === hostOf(now.url)
+    const sameEndpoint = before === endpointText(now.url) || upgraded
+    const after = sameEndpoint && !upgraded ? `${endpointText(now.url)} (another path)` : endpointText(now.url)
     const risk = endpointRisk(now.url)
     const oldRisk = endpointRisk(old.url)
     // Deliveries (and a web hook's secret) now go to a receiver that was not trusted before.
@@ -248,12 +272,24 @@ export function compareWebHooks(before: Project, after: Project): Change[] {
 }
 
 export function compareNotifications(before: Project, after: Project): Change[] {
-  const channel = (e: Endpoint) => e.label
-  return compareEndpoints(
-    before,
-    after,
-    (before.setting?.notifications ?? []).map(notificationEndpoint),
-    (after.setting?.notifications ?? []).map(notificationEndpoint),
-    [(e) => `${channel(e)}\n${e.urlText ?? ''}`, channel],
-  )
+  return compareEndpoints(before, after, (before.setting?.notifications ?? []).map(notificationEndpoint), (after.setting?.notifications ?? []).map(notificationEndpoint), NOTIFICATION_KEYS)
+}
+
+/**
+ * OLD's notifications, each with the channel NEW gives the same notification (same URL) when either
+ * side had to guess it: so that their findings keep their fingerprints across a server upgrade.
+ * The same list when nothing changes.
+ */
+export function notificationsNamedAsIn(before: ChannelNotification[], after: ChannelNotification[]): ChannelNotification[] {
+  if (before.length === 0 || after.length === 0) return before
+  const endpoints = new Map(before.map((item) => [notificationEndpoint(item), item]))
+  const afterByEndpoint = new Map(after.map((item) => [notificationEndpoint(item), item]))
+  const {pairs} = pairUp([...endpoints.keys()], [...afterByEndpoint.keys()], NOTIFICATION_KEYS.slice(0, -1))
+  const renamed = new Map<ChannelNotification, ChannelNotification>()
+  for (const [old, now] of pairs) {
+    const item = endpoints.get(old)!
+    const named = afterByEndpoint.get(now)!
+    if (item.channel !== named.channel && !(item.channelKnown && named.channelKnown)) renamed.set(item, {...item, channel: named.channel, channelKnown: named.channelKnown})
+  }
+  return renamed.size === 0 ? before : before.map((item) => renamed.get(item) ?? item)
 }

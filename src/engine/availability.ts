@@ -94,8 +94,10 @@ export function unreadData(model: AuditModel, settings: AuditSettings, errors: r
       continue
     }
     const repository = project.repository
-    if (!repository) unknownRepositories++
-    else if (repository.defaultBranch !== null) {
+    // What failed for this project alone is marked by its error, with its path.
+    if (repository?.unreadable) continue
+    if (!repository || repository.defaultBranch === undefined) unknownRepositories++
+    if (repository && repository.defaultBranch !== null) {
       if (repository.tags === null) unknownTags++
       if (repository.branches === null && settings.branches.length > 0) unknownBranches++
     }

@@ -30,6 +30,36 @@ export const suppressionSchema = z
   })
   .meta({id: 'Suppression'})
 
+const flag = (description: string) => z.boolean().optional().meta({description})
+
+export const fixSchema = z
+  .strictObject({
+    branchProtection: z
+      .strictObject({
+        userMatch: z.string().min(1).optional().meta({description: 'Applicable Users of the new branch protection. Default: `anyone`.'}),
+        preventForcedPush: flag('Default: true.'),
+        preventDeletion: flag('Default: true.'),
+        preventCreation: flag('Default: true.'),
+        signatureRequired: flag('Commit Signature Required (`signatureRequired` on 8.x servers). Default: false.'),
+        reviewRequirement: z.string().min(1).nullable().optional().meta({description: 'Required reviewers, e.g. `group(core-devs):2`. Default: none.'}),
+        jobNames: z.array(z.string().min(1)).optional().meta({description: 'Required builds (exact job names). Default: none.'}),
+      })
+      .optional()
+      .meta({description: 'The branch protection added for a checked branch that no protection covers (branch-protection/unprotected-branch).'}),
+    tagProtection: z
+      .strictObject({
+        tags: z.string().min(1).optional().meta({description: 'The tag pattern set it covers. Default: the `tags` patterns, else `v*`.'}),
+        userMatch: z.string().min(1).optional().meta({description: 'Default: `anyone`.'}),
+        preventUpdate: flag('Default: true.'),
+        preventDeletion: flag('Default: true.'),
+        preventCreation: flag('Default: true.'),
+        signatureRequired: flag('Default: false.'),
+      })
+      .optional()
+      .meta({description: 'The tag protection added where checked tags have none (tag-protection/unprotected-tags).'}),
+  })
+  .meta({id: 'FixSettings'})
+
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -64,6 +94,7 @@ export const configSchema = z
       })
       .optional(),
     suppressions: z.array(suppressionSchema).optional().meta({description: 'Accepted findings, each with a justification.'}),
+    fix: fixSchema.optional().meta({description: 'What `onedev-audit fix` puts into a protection it adds for a branch or tags that have none.'}),
   })
   .meta({title: 'AuditConfig', description: 'Configuration of onedev-audit.'})
 

@@ -11,6 +11,7 @@ import {pointerOf} from '../model/pointer.js'
 import type {AuditError} from '../model/types.js'
 import {parseJson} from '../util/json.js'
 import type {AuditConfig} from './config-schema.js'
+import {DEFAULT_NEW_PROTECTIONS, type NewProtectionSettings} from './fix.js'
 import type {AuditSettings} from './rule.js'
 
 export class ConfigError extends Error {
@@ -86,5 +87,15 @@ export function resolveSettings(config: AuditConfig, overrides: {branches?: stri
     tags: overrides.tags?.length ? overrides.tags : (config.tags ?? DEFAULT_SETTINGS.tags),
     allowedAdminRoles: config.allowedAdminRoles ?? DEFAULT_SETTINGS.allowedAdminRoles,
     protectionSemantics: config.protectionSemantics ?? DEFAULT_SETTINGS.protectionSemantics,
+    ...(config.fix ? {fix: newProtections(config.fix)} : {}),
+  }
+}
+
+/** The configuration's `fix` key over the defaults. */
+function newProtections(fix: NonNullable<AuditConfig['fix']>): NewProtectionSettings {
+  const defined = <T extends object>(object: T | undefined) => Object.fromEntries(Object.entries(object ?? {}).filter(([, value]) => value !== undefined))
+  return {
+    branch: {...DEFAULT_NEW_PROTECTIONS.branch, ...defined(fix.branchProtection)},
+    tag: {...DEFAULT_NEW_PROTECTIONS.tag, ...defined(fix.tagProtection)},
   }
 }

@@ -1,60 +1,168 @@
 /**
  * What the audit could not judge as asked, said once instead of passing silently: projects whose
- * repository has no commit yet (nothing to judge on branches and tags), and projects whose default
- * branch the server did not say (judged on configured names or `main`), optional endpoints the
- * server does not offer, and server data of a shape the audit does not know (the checks that need
- * them are not evaluated, never passed).
+ * repository has no commit yet (nothing to judge on branches and tags); each repository endpoint the
+ * server does not offer, with how many projects it left unknown and what was judged instead;
+ * repository parts that failed for some projects alone (nothing judged in their place); optional
+ * endpoints the server does not offer, and server data of a shape the audit does not know (the checks
+ * that need them are not evaluated, never passed). Each not-evaluated notice says which families of
+ * checks it concerns, for the formats people read to group them.
  */
-import {checkedBranches, checkedTags} from '../onedev/checked-refs.js'
+import {ACCESS_MODEL_ENDPOINTS} from '../api/access-data.js'
+import {SERVER_HARDENING_ENDPOINTS} from '../api/admin-data.js'
+import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
 import {unreadableServerData} from '../model/server-data-check.js'
-import type {AuditModel} from '../model/types.js'
+import {REPOSITORY_ENDPOINTS, type AuditModel, type NotEvaluated, type Project, type RepositoryPart} from '../model/types.js'
 import type {Notice, ProjectRef} from '../types/report-types.js'
 import {endpointOf} from './availability.js'
 import type {AuditSettings} from './rule.js'
 
+/** The families of checks a `not-evaluated` notice concerns, which the formats people read group notices by. */
+export type CheckFamily = 'access model' | 'server hardening' | 'branches and tags'
+
+/** Why checks were not evaluated, in a few words. */
+export type NotEvaluatedReason = 'not offered' | 'answers of another shape' | 'failed for some projects' | 'not in the snapshot'
+
+/**
+ * A notice; `group` is for the formats people read (src/report/notices.ts), never written to the JSON
+ * or SARIF report. `note`: what was judged instead, worth keeping in a group's line.
+ */
+export interface ReportNotice extends Notice {
+  group?: {families: readonly CheckFamily[]; reason: NotEvaluatedReason; note?: string}
+}
+
 export interface Coverage {
   /** Audited projects whose repository is not initialized, by path. */
   uninitialized: ProjectRef[]
-  notices: Notice[]
+  notices: ReportNotice[]
 }
+
+const BRANCHES_AND_TAGS: CheckFamily[] = ['branches and tags']
+/** Projects named in a notice, at most. */
+const NAMED_PROJECTS = 5
 
 function names(refs: {name: string}[]): string {
   return refs.map((ref) => `"${ref.name}"`).join(', ')
 }
 
+/** `a, b and 3 more` */
+function projectList(projects: readonly ProjectRef[]): string {
+  const named = projects.slice(0, NAMED_PROJECTS).map((project) => project.path)
+  return projects.length > NAMED_PROJECTS ? `${named.join(', ')} and ${projects.length - NAMED_PROJECTS} more` : named.join(', ')
+}
+
+/** The families of checks an optional endpoint serves (`/sso-providers or /settings/sso-connectors`: either name). */
+function familiesOf(endpoint: string): CheckFamily[] {
+  const templates = endpoint.split(' or ')
+  const families: CheckFamily[] = []
+  if (templates.some((template) => ACCESS_MODEL_ENDPOINTS.includes(template))) families.push('access model')
+  if (templates.some((template) => SERVER_HARDENING_ENDPOINTS.includes(template))) families.push('server hardening')
+  return families
+}
+
+/** What an audited project's repository leaves unknown, part by part (not initialized and unreadable projects have nothing unknown). */
+function unknownParts(project: Project): RepositoryPart[] {
+  const repository = project.repository
+  if (repository?.defaultBranch === null || repository?.unreadable) return []
+  const parts: RepositoryPart[] = []
+  if (repository?.defaultBranch === undefined) parts.push('default-branch')
+  if (!repository || repository.branches === null) parts.push('branches')
+  if (!repository || repository.tags === null) parts.push('tags')
+  return parts
+}
+
 export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage {
   const uninitialized: ProjectRef[] = []
-  let unknown = 0
+  const unknown: Record<RepositoryPart, number> = {'default-branch': 0, branches: 0, tags: 0}
+  const unreadable: Record<RepositoryPart, ProjectRef[]> = {'default-branch': [], branches: [], tags: []}
   let audited = 0
   for (const project of model.projects) {
     if (!project.setting) continue
     audited++
-    if (project.repository === null || project.repository === undefined) unknown++
-    else if (project.repository.defaultBranch === null) uninitialized.push({id: project.id, path: project.path})
+    if (project.repository?.defaultBranch === null) uninitialized.push({id: project.id, path: project.path})
+    for (const part of project.repository?.unreadable ?? []) unreadable[part].push({id: project.id, path: project.path})
+    for (const part of unknownParts(project)) unknown[part]++
   }
-  const notices: Notice[] = []
-  if (unknown > 0) {
-    const branches = names(checkedBranches(null, settings.branches))
-    const tags = names(checkedTags(null, settings.tags))
+  const notOffered = new Map((model.notEvaluated ?? []).map((entry) => [entry.endpoint, entry]))
+  const notices: ReportNotice[] = [...repositoryNotices(notOffered, unknown, audited, settings), ...unreadableRepositoryNotices(unreadable, audited)]
+  const repositoryEndpoints = new Set(Object.values(REPOSITORY_ENDPOINTS))
+  for (const entry of model.notEvaluated ?? []) {
+    if (repositoryEndpoints.has(entry.endpoint)) continue
     notices.push({
       kind: 'not-evaluated',
-      message:
-        `default branches were unknown for ${unknown} of ${audited} projects (the server does not offer GET /repositories/{id}/default-branch, or the snapshot predates it): ` +
-        `their branch protections were judged for ${branches} and their tag protections for ${tags} instead of the branches and tags that exist`,
+      message: `GET ${entry.endpoint}: the server does not offer it (${entry.status}), so ${entry.checks} were not evaluated`,
+      group: {families: familiesOf(entry.endpoint), reason: 'not offered'},
     })
-  }
-  for (const entry of model.notEvaluated ?? []) {
-    notices.push({kind: 'not-evaluated', message: `GET ${entry.endpoint}: the server does not offer it (${entry.status}), so ${entry.checks} were not evaluated`})
   }
   notices.push(...unreadableNotices(model))
   return {uninitialized, notices}
 }
 
 /**
+ * One notice per repository endpoint the server does not offer, with how many audited projects it
+ * left unknown and what was judged instead. A model without the record (a snapshot of an older
+ * version) that lacks default branches gets the notice older versions gave.
+ */
+function repositoryNotices(notOffered: ReadonlyMap<string, NotEvaluated>, unknown: Record<RepositoryPart, number>, audited: number, settings: AuditSettings): ReportNotice[] {
+  const notices: ReportNotice[] = []
+  const branches = names(checkedBranches(null, settings.branches))
+  const tags = names(checkedTags(null, settings.tags))
+  const missing = (part: RepositoryPart) => notOffered.get(REPOSITORY_ENDPOINTS[part])
+  const notice = (part: RepositoryPart, consequence: string, note?: string): ReportNotice => ({
+    kind: 'not-evaluated',
+    message: `GET ${REPOSITORY_ENDPOINTS[part]}: the server does not offer it (${missing(part)!.status}), so ${consequence}`,
+    group: {families: BRANCHES_AND_TAGS, reason: 'not offered', ...(note ? {note} : {})},
+  })
+  const of = (part: RepositoryPart) => `${unknown[part]} of ${audited} projects`
+  if (unknown['default-branch'] > 0 && !missing('default-branch')) {
+    notices.push({
+      kind: 'not-evaluated',
+      message:
+        `default branches were unknown for ${unknown['default-branch']} of ${audited} projects (the server does not offer GET /repositories/{id}/default-branch, or the snapshot predates it): ` +
+        `their branch protections were judged for ${branches} and their tag protections for ${tags} instead of the branches and tags that exist`,
+      group: {families: BRANCHES_AND_TAGS, reason: 'not in the snapshot'},
+    })
+  }
+  if (unknown['default-branch'] > 0 && missing('default-branch')) {
+    notices.push(notice('default-branch', `the default branches of ${of('default-branch')} are unknown: their branch protections were judged for ${branches} instead`, `branch protections judged for ${branches}`))
+  }
+  const wildcards = settings.branches.filter(hasWildcard)
+  if (unknown.branches > 0 && missing('branches') && settings.branches.length > 0) {
+    const named = names([...new Set(settings.branches.filter((entry) => !hasWildcard(entry)))].map((name) => ({name})))
+    notices.push(
+      notice(
+        'branches',
+        `the branch lists of ${of('branches')} are unknown: besides the default branch, ${named === '' ? 'no branch was' : `${named} ${named.includes(',') ? 'were' : 'was'}`} judged` +
+          (wildcards.length > 0 ? `, and no existing branch was matched against ${names(wildcards.map((name) => ({name})))}` : ''),
+      ),
+    )
+  }
+  if (unknown.tags > 0 && missing('tags')) {
+    notices.push(notice('tags', `the tags of ${of('tags')} are unknown: their tag protections were judged for ${tags} instead of the tags that exist`, `tag protections judged for ${tags}`))
+  }
+  return notices
+}
+
+/** One notice per repository part that failed for some projects alone: nothing was judged in its place. */
+function unreadableRepositoryNotices(unreadable: Record<RepositoryPart, ProjectRef[]>, audited: number): ReportNotice[] {
+  const consequence: Record<RepositoryPart, [string, string]> = {
+    'default-branch': ['the default branch', 'their branches and tags were not judged'],
+    branches: ['the branch list', 'only their default branch was judged'],
+    tags: ['the tag list', 'their tags were not judged'],
+  }
+  return (Object.keys(consequence) as RepositoryPart[])
+    .filter((part) => unreadable[part].length > 0)
+    .map((part) => ({
+      kind: 'not-evaluated',
+      message: `${consequence[part][0]} of ${unreadable[part].length} of ${audited} project${audited === 1 ? '' : 's'} could not be read (${projectList(unreadable[part])}): ${consequence[part][1]}; the errors say why`,
+      group: {families: BRANCHES_AND_TAGS, reason: 'failed for some projects'},
+    }))
+}
+
+/**
  * One notice per endpoint whose answers the audit could not read (wholly or some of their items); the
  * answers of one endpoint for many projects, groups or users make one notice with counts.
  */
-function unreadableNotices(model: AuditModel): Notice[] {
+function unreadableNotices(model: AuditModel): ReportNotice[] {
   const byEndpoint = new Map<string, {answers: number; whole: number; items: number; total: number}>()
   for (const found of unreadableServerData(model.serverData)) {
     const endpoint = endpointOf(found.key)
@@ -67,7 +175,7 @@ function unreadableNotices(model: AuditModel): Notice[] {
     }
     byEndpoint.set(endpoint, entry)
   }
-  const notices: Notice[] = []
+  const notices: ReportNotice[] = []
   for (const [endpoint, entry] of byEndpoint) {
     const parts: string[] = []
     if (entry.whole > 0) {
@@ -78,7 +186,7 @@ function unreadableNotices(model: AuditModel): Notice[] {
       )
     }
     if (entry.items > 0) parts.push(`${entry.items} of ${entry.total} items have a shape the audit does not know and were left out of the checks`)
-    notices.push({kind: 'not-evaluated', message: `GET ${endpoint}: ${parts.join('; ')}`})
+    notices.push({kind: 'not-evaluated', message: `GET ${endpoint}: ${parts.join('; ')}`, group: {families: familiesOf(endpoint), reason: 'answers of another shape'}})
   }
   return notices
 }

@@ -26,6 +26,12 @@ const SCOPES: Record<RuleMeta['scope'], string> = {
   'issue-setting': 'the global issue setting file (`onedev-audit issue-setting lint`)',
 }
 
+const FIX_KINDS = {
+  fix: 'offers a **fix**, planned by default (see [Fixing findings](../../../README.md#fixing-findings))',
+  suggestion: 'offers a **suggestion**, planned with `--suggestions` or `--rule` (see [Fixing findings](../../../README.md#fixing-findings))',
+  none: 'no automatic change: its findings are listed as manual steps',
+} as const
+
 /** Markdown table cell text: pipes escaped, on one line. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
 
@@ -43,6 +49,7 @@ export function renderRuleDoc(meta: RuleMeta, frameworks: readonly FrameworkMapp
     `- Default severity: **${meta.defaultSeverity}**`,
     `- Checks: ${SCOPES[meta.scope]}`,
     ...(meta.tags.length > 0 ? [`- Tags: ${meta.tags.map((t) => `\`${t}\``).join(', ')}`] : []),
+    `- \`onedev-audit fix\`: ${FIX_KINDS[meta.fix ?? 'none']}`,
     ...(meta.requires?.length ? [`- Needs: ${meta.requires.map((r) => `\`GET ${r}\``).join(', ')} (when one could not be read, the rule is not evaluated)`] : []),
     '',
     '## What it checks',
@@ -169,9 +176,9 @@ export function renderRuleIndex(metas: RuleMeta[]): string {
   ]
   const areas = [...new Set(metas.map((m) => m.id.split('/')[0]!))].sort()
   for (const area of areas) {
-    lines.push(`## ${AREAS[area] ?? area}`, '', '| Rule | Severity | Description |', '| --- | --- | --- |')
+    lines.push(`## ${AREAS[area] ?? area}`, '', '| Rule | Severity | `fix` | Description |', '| --- | --- | --- | --- |')
     for (const meta of metas.filter((m) => m.id.startsWith(`${area}/`)).sort((a, b) => a.id.localeCompare(b.id))) {
-      lines.push(`| [${meta.id}](${meta.id}.md) | ${meta.defaultSeverity} | ${meta.shortDescription.replace(/\|/g, '\\|')} |`)
+      lines.push(`| [${meta.id}](${meta.id}.md) | ${meta.defaultSeverity} | ${meta.fix ?? ''} | ${meta.shortDescription.replace(/\|/g, '\\|')} |`)
     }
     lines.push('')
   }

@@ -42,6 +42,7 @@ export function ruleProblem(candidate: unknown): string | null {
   if (!SEVERITIES.includes(meta.defaultSeverity)) return `${meta.id}: meta.defaultSeverity must be one of ${SEVERITIES.join(', ')}`
   if (!SCOPES.includes(meta.scope)) return `${meta.id}: meta.scope must be one of ${SCOPES.join(', ')}`
   if (!Array.isArray(meta.tags) || meta.tags.some((t) => typeof t !== 'string')) return `${meta.id}: meta.tags must be an array of strings`
+  if (meta.fix !== undefined && meta.fix !== 'fix' && meta.fix !== 'suggestion') return `${meta.id}: meta.fix must be 'fix' or 'suggestion' when given`
   if (meta.requires !== undefined && (!Array.isArray(meta.requires) || meta.requires.some((r) => typeof r !== 'string'))) return `${meta.id}: meta.requires must be an array of strings`
   return null
 }

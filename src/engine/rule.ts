@@ -9,8 +9,9 @@ import type {AuditModel, Project, Role} from '../model/types.js'
 import type {ProtectionSemantics} from '../onedev/protection.js'
 import type {Finding, Severity} from '../types/report-types.js'
 import type {ProjectFacts, ServerFacts} from './facts.js'
+import type {FixDraft, FixEdit, FixKind, NewProtectionSettings} from './fix.js'
 
-export type {Finding, Severity}
+export type {Finding, FixDraft, FixEdit, FixKind, Severity}
 
 export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info']
 
@@ -53,6 +54,11 @@ export interface RuleMeta {
   /** JSON Schema (draft 2020-12) of the rule's options object, if it has options. */
   optionsSchema?: Record<string, unknown>
   defaultOptions?: Record<string, unknown>
+  /**
+   * Whether the rule's findings come with a change `onedev-audit fix` can make (`fixes` on its
+   * drafts), and of which kind: the docs page says so. A rule that declares it offers one.
+   */
+  fix?: FixKind
 }
 
 /** Settings of the whole audit that rules share (from the configuration file and flags). */
@@ -68,6 +74,8 @@ export interface AuditSettings {
   allowedAdminRoles: string[]
   /** How several protections matching one branch combine: current servers take the first, ≤ 8.1 merged them. */
   protectionSemantics: ProtectionSemantics
+  /** What a protection added by `onedev-audit fix` holds (configuration key `fix`); absent: DEFAULT_NEW_PROTECTIONS. */
+  fix?: NewProtectionSettings
 }
 
 interface ContextBase<O> {
@@ -138,6 +146,11 @@ export interface FindingDraft {
    * `/projects~142~1base-authorizations/0`, instead of the project's setting. Implied for server-scope rules.
    */
   document?: 'server'
+  /**
+   * Changes that clear this finding, most preferred first (e.g. where a new protection goes): the
+   * planner keeps the first one the rules prove. See src/engine/fix.ts for the shape.
+   */
+  fixes?: FixDraft[]
 }
 
 export interface Rule<O = Record<string, unknown>> {

@@ -34,9 +34,12 @@ export function issueSettingFileText(raw: unknown): string {
   return `${JSON.stringify(redactIssueSetting(raw), null, 2)}\n`
 }
 
-/** Whether an error means the server does not offer GET /settings/issue (404 or 405), as opposed to a real failure. */
+/**
+ * Whether an error means the server does not offer GET /settings/issue (405, or OneDev's 404 for a path
+ * no resource matches), as opposed to a real failure: an HTML 404 is a wrong prefix reaching the web UI.
+ */
 export function isMissingEndpoint(error: unknown): boolean {
-  return error instanceof ApiError && (error.error.status === 404 || error.error.status === 405)
+  return error instanceof ApiError && error.noResource
 }
 
 /** GET {prefix}/settings/issue; null when the server has no such endpoint. Other failures throw. */

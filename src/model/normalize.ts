@@ -347,6 +347,15 @@ function notifications(setting: ProjectSettingPayload): ChannelNotification[] {
   return out
 }
 
+/** The kinds of activity a channel notification can be sent for (ChannelNotification.java), in OneDev's order. */
+const NOTIFICATION_EVENTS: ReadonlyArray<[field: string, event: string]> = [
+  ['issues', 'issues'],
+  ['pullRequests', 'pull requests'],
+  ['builds', 'builds'],
+  ['codePush', 'code push'],
+  ['codeComments', 'code comments'],
+]
+
 function channelNotification(entry: NotificationEntryPayload, pointer: string, channel: string | null): ChannelNotification {
   const wrapped = has(entry, 'channelNotification') && isObject(entry.channelNotification)
   const fields = wrapped ? entry.channelNotification! : entry
@@ -354,8 +363,10 @@ function channelNotification(entry: NotificationEntryPayload, pointer: string, c
   return {
     pointer: wrapped ? joinPointer(pointer, 'channelNotification') : pointer,
     channel: channel ?? channelOfUrl(hook.facts),
+    channelKnown: channel !== null && channel !== 'Unknown',
     webhookUrl: hook.url,
     url: hook.facts,
+    events: NOTIFICATION_EVENTS.filter(([field]) => own(fields, field) === true).map(([, event]) => event),
   }
 }
 

@@ -323,3 +323,36 @@ function factsOf(url: URL): UrlFacts {
     secretPath: segments.includes(URL_MASK),
   }
 }
+
+/**
+ * Every secret a payload holds, as redaction sees it: each string that redaction changes, and for a
+ * URL its secret parts (user info, query values, path segments) on their own, so that a message
+ * quoting a part (a server's error text may quote a posted value) can be masked with redactText.
+ * For values held in memory only, to clean text derived from them; never store the result.
+ */
+export function secretsOf(raw: unknown): string[] {
+  const out = new Set<string>()
+  const visit = (value: unknown, redacted: unknown): void => {
+    if (typeof value === 'string') {
+      if (value === redacted) return
+      out.add(value)
+      for (const part of urlParts(value)) out.add(part)
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(item, Array.isArray(redacted) ? redacted[i] : undefined))
+    } else if (value !== null && typeof value === 'object') {
+      const other = redacted !== null && typeof redacted === 'object' ? (redacted as Record<string, unknown>) : {}
+      for (const key of Object.keys(value)) visit((value as Record<string, unknown>)[key], Object.prototype.hasOwnProperty.call(other, key) ? other[key] : undefined)
+    }
+  }
+  visit(raw, redactDeep(raw))
+  return [...out].filter((secret) => secret.length >= 4)
+}
+
+function urlParts(text: string): string[] {
+  const url = parse(text.trim())
+  if (url === null) return []
+  const parts = [decode(url.username), decode(url.password), ...url.pathname.split('/').map(decode)]
+  for (const [, value] of url.searchParams) parts.push(value)
+  if (url.hash.length > 1) parts.push(decode(url.hash.slice(1)))
+  return parts.filter((part) => part.length >= 6)
+}

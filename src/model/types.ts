@@ -86,11 +86,19 @@ export interface UrlFacts {
 
 export interface ChannelNotification {
   pointer: string
-  /** `Slack`, `Discord`, `Ntfy` or whatever the `@type` said, without `NotificationSetting`. */
+  /**
+   * `Slack`, `Discord`, `Ntfy` or whatever the `@type` said, without `NotificationSetting`; for the
+   * contract's top-level list, which carries no type, guessed from the URL's host (`Unknown` when it
+   * cannot be).
+   */
   channel: string
+  /** Whether the payload said the channel (`@type` or the class name of the legacy map), rather than it being guessed. */
+  channelKnown: boolean
   /** The redacted URL: safe to print. */
   webhookUrl: string | null
   url: UrlFacts | null
+  /** What it is sent for (`issues`, `pull requests`, `builds`, `code push`, `code comments`), in that order. */
+  events: string[]
 }
 
 export interface WebHook {
@@ -117,13 +125,32 @@ export interface ProjectSetting {
  * What the server says about a project's Git repository (onedev-access-reference.md §1): which
  * branches and tags exist. It decides which branches and tags the protection rules judge.
  */
+/** A part of what the server says about a repository, each from its own endpoint (`GET /repositories/{id}/<part>`). */
+export type RepositoryPart = 'default-branch' | 'branches' | 'tags'
+
+/** The endpoint of each part, as a template (how not-evaluated endpoints are named). */
+export const REPOSITORY_ENDPOINTS: Readonly<Record<RepositoryPart, string>> = {
+  'default-branch': '/repositories/{id}/default-branch',
+  branches: '/repositories/{id}/branches',
+  tags: '/repositories/{id}/tags',
+}
+
 export interface RepositoryInfo {
-  /** The default branch; null when the repository is not initialized (the server answered 204). */
-  defaultBranch: string | null
-  /** Every existing branch, or null when the list was not fetched (no `branches` entry needed it). */
+  /**
+   * The default branch; null when the repository is not initialized (the server answered 204);
+   * absent when unknown: the server does not offer the endpoint (judged on configured names or
+   * `main`, with a notice), or it failed for this project (`unreadable`).
+   */
+  defaultBranch?: string | null
+  /** Every existing branch, or null when the list was not fetched (no `branches` entry needed it) or is unknown. */
   branches: string[] | null
-  /** Every existing tag, or null when the server could not list them. */
+  /** Every existing tag, or null when unknown. */
   tags: string[] | null
+  /**
+   * Parts the server failed to give for this project alone, while it gives them for others (an error
+   * names the project): nothing is judged in their place. Without the default branch, the lists were not asked.
+   */
+  unreadable?: RepositoryPart[]
 }
 
 export interface Project {
@@ -137,8 +164,8 @@ export interface Project {
   /** The redacted raw payload the setting came from, for locations. */
   raw: unknown
   /**
-   * Its repository's branches and tags; null (or absent, in snapshots of older versions) when they
-   * are unknown: the server does not offer the repository endpoints, or they were not fetched.
+   * Its repository's branches and tags; null (or absent, in snapshots of older versions) when none
+   * of them is known: the server offers none of the repository endpoints, or they were not fetched.
    */
   repository?: RepositoryInfo | null
   /**

@@ -5,9 +5,12 @@
  *   `branches` setting (OneDev path patterns: `main`, `release/**`, `hotfix/*`), each with why it is
  *   checked. A repository that is not initialized has no branch to judge.
  * - Tags: every existing tag matching an entry of `tags`, or every existing tag when `tags` is empty.
- * - When the server did not say which branches exist (it has no repository endpoints, or a snapshot
- *   of an older version), entries without wildcards are judged as literal names, and `main` when
- *   there is none; tags fall back to the configured names or the sample `v1.0.0`.
+ * - What the server does not offer (each repository endpoint on its own: a contract-only server, OneDev
+ *   before 7.4, or a snapshot of an older version) is replaced: without the default branch, entries
+ *   without wildcards are judged as literal names, and `main` when there is none (wildcard entries
+ *   match the branch list when it is known); without the branch list, entries without wildcards are
+ *   judged as names; without the tag list, the configured names or the sample `v1.0.0`.
+ * - What failed for this project alone (`unreadable`) is replaced by nothing: no invented branch or tag.
  * Pure: the caller decides what to do with an unknown repository (a notice, once).
  */
 import type {RepositoryInfo} from '../model/types.js'
@@ -53,19 +56,28 @@ function literals(entries: readonly string[], reason: string): CheckedRef[] {
 }
 
 export function checkedBranches(repository: RepositoryInfo | null | undefined, entries: readonly string[]): CheckedRef[] {
-  if (!repository) {
+  // Not initialized, or the default branch failed for this project alone: no branch to judge, none invented.
+  if (repository?.defaultBranch === null || repository?.unreadable?.includes('default-branch')) return []
+  const existing = repository?.branches ?? null
+  const defaultBranch = repository?.defaultBranch
+  if (defaultBranch === undefined) {
     const named = literals(entries, 'configured')
-    return named.length > 0 ? named : [{name: FALLBACK_BRANCH, reason: 'assumed default branch'}]
+    const assumed = named.length > 0 ? named : [{name: FALLBACK_BRANCH, reason: 'assumed default branch'}]
+    if (existing === null) return assumed
+    return [...assumed, ...matching(existing, entries.filter(hasWildcard), new Set(assumed.map((ref) => ref.name)))]
   }
-  if (repository.defaultBranch === null) return []
-  const checked: CheckedRef[] = [{name: repository.defaultBranch, reason: 'default branch'}]
+  const checked: CheckedRef[] = [{name: defaultBranch, reason: 'default branch'}]
   if (entries.length === 0) return checked
-  if (repository.branches === null) return [...checked, ...literals(entries, 'configured').filter((b) => b.name !== repository.defaultBranch)]
-  return [...checked, ...matching(repository.branches, entries, new Set([repository.defaultBranch]))]
+  if (existing === null) {
+    if (repository?.unreadable?.includes('branches')) return checked
+    return [...checked, ...literals(entries, 'configured').filter((b) => b.name !== defaultBranch)]
+  }
+  return [...checked, ...matching(existing, entries, new Set([defaultBranch]))]
 }
 
 export function checkedTags(repository: RepositoryInfo | null | undefined, entries: readonly string[]): CheckedRef[] {
-  if (repository?.defaultBranch === null) return []
+  const unreadable = repository?.unreadable ?? []
+  if (repository?.defaultBranch === null || unreadable.includes('default-branch') || unreadable.includes('tags')) return []
   if (!repository || repository.tags === null) {
     const named = literals(entries, 'configured')
     return named.length > 0 ? named : [{name: FALLBACK_TAG, reason: 'sample release tag name'}]

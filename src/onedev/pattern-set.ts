@@ -149,3 +149,16 @@ export function matchesArbitraryNames(set: PatternSet, matcher: Matcher): boolea
   const second = freshName(set, 'zqonedevauditnested')
   return set.matches(first, matcher) || set.matches(`${first}/${second}`, matcher)
 }
+
+/**
+ * A name (or a path pattern) written as one element of a pattern set, so that parsing gives exactly
+ * it back: as it is when it can be, else quoted with `"` and `\` escaped. null when no spelling
+ * round-trips (a line break, which the server's unescape keeps escaped).
+ */
+export function quotePattern(pattern: string): string | null {
+  if (pattern === '') return null
+  const plain = !pattern.startsWith('-') && !/[ "\\]/.test(pattern)
+  const text = plain ? pattern : `"${pattern.replace(/[\\"]/g, (c) => `\\${c}`)}"`
+  const parsed = tryParsePatternSet(text)
+  return parsed !== null && parsed.excludes.length === 0 && parsed.includes.length === 1 && parsed.includes[0] === pattern ? text : null
+}

@@ -150,3 +150,25 @@ export function samePrincipal(a: Principal, b: Principal): boolean {
   if (a.kind !== b.kind) return false
   return a.kind === 'user' ? a.name.toLowerCase() === b.name.toLowerCase() : a.name === b.name
 }
+
+function formatCriterion(criterion: UserCriterion): string {
+  return criterion.kind === 'anyone' ? 'anyone' : `${criterion.kind}(${criterion.name.replace(/[\\()]/g, (c) => `\\${c}`)})`
+}
+
+/** The expression in the server's own form: criteria joined by ` or `, exceptions by ` and ` after ` except `. */
+export function formatUserMatch(userMatch: UserMatch): string {
+  const criteria = userMatch.criteria.map(formatCriterion).join(' or ')
+  return userMatch.exceptions.length === 0 ? criteria : `${criteria} except ${userMatch.exceptions.map(formatCriterion).join(' and ')}`
+}
+
+/**
+ * The userMatch without the exceptions that leave `principal` out (`anyone except group(bots)` →
+ * `anyone` for group(bots)); null when none does, or when the result would not parse back the same.
+ */
+export function withoutExceptionFor(userMatch: UserMatch, principal: Principal): string | null {
+  const exceptions = userMatch.exceptions.filter((c) => !criterionMatches(c, principal))
+  if (exceptions.length === userMatch.exceptions.length) return null
+  const text = formatUserMatch({criteria: userMatch.criteria, exceptions})
+  const parsed = tryParseUserMatch(text)
+  return parsed !== null && formatUserMatch(parsed) === text ? text : null
+}

@@ -2,10 +2,11 @@
  * What every formatter gets: the audit's outcome and the run's facts. Formatters are pure:
  * `ReportInput → text`.
  */
+import type {ReportNotice} from '../engine/coverage.js'
 import type {RuleMeta} from '../engine/rule.js'
 import type {AuditError} from '../model/types.js'
 import type {LocationSource} from './locate.js'
-import type {ComplianceFramework, Finding, Notice, Severity, Source, SuppressedFinding} from '../types/report-types.js'
+import type {ComplianceFramework, Finding, Severity, Source, SuppressedFinding} from '../types/report-types.js'
 
 export type ReportFormat = 'sarif' | 'json' | 'stylish' | 'markdown'
 
@@ -32,7 +33,7 @@ export interface ReportInput {
    * (stylish and markdown): summaries count failures, not lines. Default: `errors.length`.
    */
   errorCount?: number
-  notices: Notice[]
+  notices: ReportNotice[]
   /** Every known rule with its effective severity. */
   rules: ReportRule[]
   counts: {projects: number; roles: number}
@@ -44,6 +45,8 @@ export interface ReportInput {
   category?: string
   /** Colour in stylish output. */
   color?: boolean
+  /** Stylish and markdown list every notice, instead of grouping the not-evaluated ones by family (notices.ts). */
+  verbose?: boolean
   /**
    * The compliance controls per framework (src/engine/compliance.ts), when the command judged them
    * (scan): the JSON report's `compliance`, markdown's tables, the console's line per framework,

@@ -9,6 +9,7 @@ import {trimmedLinesText} from './chunks.js'
 import {complianceCounts} from './compliance.js'
 import type {ReportInput} from './input.js'
 import type {ControlStatus, Finding} from '../types/report-types.js'
+import {shownNotices, SOME_NOT_EVALUATED, someNotEvaluated} from './notices.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {groupFindings} from './stylish.js'
@@ -77,6 +78,7 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
   if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
   const errorCount = input.errorCount ?? input.errors.length
   if (errorCount > 0) extras.push(plural(errorCount, 'error'))
+  if (someNotEvaluated(input.notices)) extras.push(SOME_NOT_EVALUATED)
   const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
   yield input.findings.length === 0
     ? `✔ **No findings** in ${scope}${tail}.`
@@ -122,7 +124,10 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
   }
   if (input.notices.length > 0) {
     yield* ['## Notices', '']
-    for (const notice of input.notices) yield `- ${md(notice.message)}`
+    for (const notice of shownNotices(input.notices, input.verbose === true)) {
+      yield `- ${md(notice.message)}`
+      for (const item of notice.items ?? []) yield `  - ${md(item)}`
+    }
     yield ''
   }
 }

@@ -9,6 +9,7 @@ import {linesText} from './chunks.js'
 import {complianceLine} from './compliance.js'
 import type {ReportInput} from './input.js'
 import type {Finding, Notice, Severity} from '../types/report-types.js'
+import {shownNotices, SOME_NOT_EVALUATED, someNotEvaluated} from './notices.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
 
 export const RESET = '\x1b[0m'
@@ -106,7 +107,10 @@ function* stylishLines(input: ReportInput): Generator<string, void, undefined> {
     yield ''
   }
   if (input.notices.length > 0) {
-    for (const notice of input.notices) yield `${paint('yellow', noticeLabel(notice))}  ${escapeControl(notice.message)}`
+    for (const notice of shownNotices(input.notices, input.verbose === true)) {
+      yield `${paint('yellow', noticeLabel(notice))}  ${escapeControl(notice.message)}`
+      for (const item of notice.items ?? []) yield `          ${escapeControl(item)}`
+    }
     yield ''
   }
 
@@ -126,6 +130,7 @@ function summaryLine(input: ReportInput, paint: (style: Style, text: string) => 
   if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
   const errorCount = input.errorCount ?? input.errors.length
   if (errorCount > 0) extras.push(plural(errorCount, 'error'))
+  if (someNotEvaluated(input.notices)) extras.push(SOME_NOT_EVALUATED)
   const tail = extras.length > 0 ? `, ${extras.join(', ')}` : ''
   if (input.findings.length === 0) return `${paint('green', '✔')} No findings in ${scope}${tail}`
   const counts = countBySeverity(input.findings)

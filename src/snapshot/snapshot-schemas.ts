@@ -20,9 +20,10 @@ const ErrorSchema = z.strictObject({
   pointer: z.string().optional(),
 })
 const RepositorySchema = z.strictObject({
-  defaultBranch: z.string().min(1).nullable(),
+  defaultBranch: z.string().min(1).nullable().optional(),
   branches: z.array(z.string()).nullable(),
   tags: z.array(z.string()).nullable(),
+  unreadable: z.array(z.enum(['default-branch', 'branches', 'tags'])).optional(),
 })
 const projectInfo = {
   id: integer(),

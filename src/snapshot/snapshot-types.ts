@@ -95,17 +95,21 @@ export interface SnapshotProject {
  */
 export interface Repository {
   /**
-   * The default branch; null when the repository is not initialized (the server answered 204).
+   * The default branch; null when the repository is not initialized (the server answered 204); absent when unknown: the server does not offer GET /repositories/{id}/default-branch (see notEvaluated), or it failed for this project (see unreadable).
    */
-  defaultBranch: string | null
+  defaultBranch?: string | null
   /**
-   * Every existing branch; null when the list was not fetched.
+   * Every existing branch; null when the list was not fetched (no branches entry needed it) or is unknown.
    */
   branches: string[] | null
   /**
-   * Every existing tag; null when the server could not list them.
+   * Every existing tag; null when unknown (the server does not offer GET /repositories/{id}/tags, or the default branch is unknown).
    */
   tags: string[] | null
+  /**
+   * Parts the server failed to give for this project alone while it gives them for other projects (an error names the project): nothing is judged in their place.
+   */
+  unreadable?: ('default-branch' | 'branches' | 'tags')[]
 }
 /**
  * An optional endpoint the server did not offer (404 or 405): the checks that need it were not evaluated.

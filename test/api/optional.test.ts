@@ -36,7 +36,7 @@ afterEach(async () => {
 })
 
 async function setup(): Promise<{server: OneDevServer; client: ApiClient}> {
-  const server = await startOneDevServer({projects, settings: {1: EMPTY, 2: EMPTY}, roles: []})
+  const server = await startOneDevServer({projects, settings: {1: EMPTY, 2: EMPTY}, roles: [], repositories: {2: {defaultBranch: 'main'}}})
   started.push(server)
   const json = (body: unknown) => (_request: unknown, response: import('node:http').ServerResponse) => {
     response.writeHead(200, {'content-type': 'application/json'})
@@ -93,6 +93,21 @@ describe('optional data sources', () => {
     ])
     // The missing per-project endpoint was asked at most once per project that was already waiting.
     expect(server.requests.filter((r) => r.path.endsWith('/group-authorizations')).length).toBeLessThanOrEqual(2)
+  })
+
+  it('a per-project endpoint that answers for one project and 404s for another (deleted during the audit): that project\'s error, never "not offered"', async () => {
+    const {server, client} = await setup()
+    server.setHandler('GET /projects/2/group-authorizations', (_request, response) => {
+      response.writeHead(200, {'content-type': 'application/json'})
+      response.end('[]')
+    })
+    server.override('GET /projects/1/group-authorizations', {status: 404, text: 'No row with the given identifier exists: [io.onedev.server.model.Project#1]'})
+    const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [2], projectFetchers: [projectFetcher], concurrency: 1})
+    expect(model.notEvaluated).toEqual([])
+    expect(model.errors.map((e) => [e.project?.path, e.message])).toEqual([
+      ['acme', 'GET /~api/projects/1/group-authorizations: 404 Not Found: No row with the given identifier exists: [io.onedev.server.model.Project#1]'],
+    ])
+    expect(model.serverData!['projects/2/group-authorizations']).toEqual([])
   })
 
   it('403 is an error naming the permission; the rest is collected', async () => {

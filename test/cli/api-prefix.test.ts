@@ -99,6 +99,32 @@ describe('a given prefix is never probed', () => {
   }
 })
 
+describe('a wrong explicit prefix', () => {
+  const WRONG = (path: string) =>
+    `onedev-audit: error: GET /wrong${path}: the server answered an HTML page (status 404), not JSON; nothing answers like the API under the given prefix "/wrong": ` +
+    'current OneDev servers answer under /~api and the contract under /api; leave out --api-prefix and ONEDEV_API_PREFIX and the audit finds it'
+
+  for (const [how, args, extra] of [
+    ['--api-prefix /wrong', ['--api-prefix', '/wrong'], {}],
+    ['ONEDEV_API_PREFIX=/wrong', [], {ONEDEV_API_PREFIX: '/wrong'}],
+  ] as const) {
+    it(`${how} on a server that answers HTML there: one error line saying where OneDev answers, exit 2, nothing probed`, async () => {
+      server.reset()
+      const result = await runCli(['scan', '--all-projects', '--format', 'json', ...args], {env: env(extra)})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toBe(`${WRONG('/roles')} (and 10 more requests failed the same way)\n`)
+      expect(server.requests.every((r) => r.path.startsWith('/wrong/'))).toBe(true)
+    })
+  }
+
+  it('issue-setting pull with the wrong prefix: the same advice, exit 2', async () => {
+    server.reset()
+    const result = await runCli(['issue-setting', 'pull', '--output', join(dir, 'wrong.json')], {env: env({ONEDEV_API_PREFIX: '/wrong'})})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(`${WRONG('/settings/issue')}\n`)
+  })
+})
+
 describe('one error line for a failure every request shares', () => {
   it('neither /api nor /~api answers like the API: exactly one error line naming both, exit 2', async () => {
     // The URL lacks the path OneDev is served under: both prefixes reach its web UI.

@@ -9,7 +9,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {EMPTY_ACCESS, EMPTY_SETTING, serverEnv} from '../helpers/fixture-server.js'
+import {EMPTY_ACCESS, EMPTY_SETTING, HARDENED_ADMIN, serverEnv} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -48,6 +48,22 @@ function expectOnlyAccessNotices(stderr: string): void {
 
 const REPOSITORY_NOTICE = 'default branches were unknown'
 
+/** Rows in one order, whatever order the report lists them in. */
+function byText(rows: string[][]): string[][] {
+  return [...rows].sort((a, b) => (a.join('\n') < b.join('\n') ? -1 : 1))
+}
+
+/**
+ * The findings of a branch no protection covers, on a server whose root administrator may push
+ * anywhere (HARDENED_ADMIN): the branch is unprotected, and the administrator pushes to it directly.
+ */
+function unprotected(path: string, branch: string): string[][] {
+  return [
+    [path, 'access/direct-push', branch],
+    [path, 'branch-protection/unprotected-branch', branch],
+  ]
+}
+
 /** [project path, subject] of one rule's findings. */
 function subjects(report: Report, ruleId: string): string[][] {
   return report.findings.filter((f) => f.ruleId === ruleId).map((f) => [f.project?.path ?? '', f.subject])
@@ -62,7 +78,8 @@ afterAll(async () => {
   await server.close()
 })
 
-const scan = (args: string[], target: OneDevServer = server) => runCli(['scan', '--all-projects', '--format', 'json', ...args], {env: serverEnv(target)})
+// --verbose: each notice on its own line of stderr, to be told apart.
+const scan = (args: string[], target: OneDevServer = server) => runCli(['scan', '--all-projects', '--format', 'json', '--verbose', ...args], {env: serverEnv(target)})
 
 describe('checked branches come from the server', () => {
   it('judges each default branch (master, develop as a JSON string, main), none for an uninitialized repository, and lists that one', async () => {
@@ -130,7 +147,7 @@ describe('checked branches come from the server', () => {
     const collected = await runCli(['collect', '--all-projects', '--output', file], {env: serverEnv(server)})
     expect(collected.code, collected.stderr).toBe(0)
     const live: Report = JSON.parse((await scan(['--branch', 'release/**'])).stdout)
-    const offline = await runCli(['scan', '--snapshot', file, '--format', 'json', '--branch', 'release/**'])
+    const offline = await runCli(['scan', '--snapshot', file, '--format', 'json', '--verbose', '--branch', 'release/**'])
     expectOnlyAccessNotices(offline.stderr)
     const fromSnapshot: Report = JSON.parse(offline.stdout)
     expect(fromSnapshot.findings.map((f) => [f.ruleId, f.subject, f.message])).toEqual(live.findings.map((f) => [f.ruleId, f.subject, f.message]))
@@ -138,44 +155,218 @@ describe('checked branches come from the server', () => {
   })
 })
 
-describe('servers without the repository endpoints, and tokens without read code', () => {
-  it('a contract-only server (404 on /repositories) still gets a full audit of main, with one notice and the same exit code', async () => {
-    const contract = await startOneDevServer({prefix: '/api', projects: PROJECTS.slice(0, 2), settings: SETTINGS, roles: [], access: EMPTY_ACCESS})
+describe('what a server offers is learnt per repository endpoint', () => {
+  /** [project path, rule, subject] of every finding, in the report's order. */
+  const everything = (report: Report) => byText(report.findings.map((f) => [f.project?.path ?? '', f.ruleId, f.subject]))
+  const TAGS = 'tag-protection/unprotected-tags'
+  const JERSEY_404 = {status: 404, text: 'HTTP 404 Not Found'}
+
+  /** A scan of a server that answers `missing` (e.g. `GET /repositories/*\/tags`) like a server without that endpoint. */
+  async function scanWithout(missing: string, args: string[], concurrency: string): Promise<{report: Report; code: number; asked: (part: string) => string[]}> {
+    const target = await startOneDevServer({projects: PROJECTS, settings: SETTINGS, roles: [], repositories: REPOSITORIES, access: EMPTY_ACCESS, admin: HARDENED_ADMIN})
+    try {
+      target.override(missing, JERSEY_404)
+      const result = await scan(['--concurrency', concurrency, ...args], target)
+      const asked = (part: string) => target.requests.filter((r) => r.path.endsWith(`/${part}`)).map((r) => r.path)
+      return {report: JSON.parse(result.stdout), code: result.code, asked}
+    } finally {
+      await target.close()
+    }
+  }
+
+  for (const concurrency of ['1', '8']) {
+    it(`no tag list (404): the default branches and branch lists are still the server's, the tags are judged as "v1.0.0", one notice (concurrency ${concurrency})`, async () => {
+      const {report, code, asked} = await scanWithout('GET /repositories/*/tags', ['--branch', 'release/**'], concurrency)
+      expect(code).toBe(1)
+      expect(report.errors).toEqual([])
+      expect(everything(report)).toEqual(byText([
+        ...unprotected('app/develop', 'develop'),
+        ...unprotected('app/develop', 'release/9'),
+        ['app/develop', TAGS, 'tags'],
+        ...unprotected('app/main', 'main'),
+        ['app/main', TAGS, 'tags'],
+        ...unprotected('app/master', 'master'),
+        ...unprotected('app/master', 'release/1.0'),
+        ...unprotected('app/master', 'release/2.0/hotfix'),
+        ['app/master', TAGS, 'tags'],
+      ]))
+      expect(report.findings.filter((f) => f.ruleId === TAGS).every((f) => f.message.includes('tag "v1.0.0"'))).toBe(true)
+      expect(report.notices).toEqual([
+        {
+          kind: 'not-evaluated',
+          message: 'GET /repositories/{id}/tags: the server does not offer it (404), so the tags of 3 of 4 projects are unknown: their tag protections were judged for "v1.0.0" instead of the tags that exist',
+        },
+      ])
+      expect(asked('default-branch')).toHaveLength(4)
+      expect(asked('branches')).toHaveLength(3)
+      // One request at a time: the first 404, with nothing in flight and no answer before, settles it.
+      if (concurrency === '1') expect(asked('tags')).toEqual(['/~api/repositories/10/tags'])
+    })
+  }
+
+  it('no branch list (404): each default branch is still judged, and the notice says no branch was matched against release/**', async () => {
+    const {report, code, asked} = await scanWithout('GET /repositories/*/branches', ['--branch', 'release/**'], '1')
+    expect(code).toBe(1)
+    expect(report.errors).toEqual([])
+    expect(everything(report)).toEqual(byText([
+      ...unprotected('app/develop', 'develop'),
+      ...unprotected('app/main', 'main'),
+      ...unprotected('app/master', 'master'),
+      ['app/master', TAGS, 'tags'],
+    ]))
+    expect(report.findings.find((f) => f.ruleId === TAGS)!.message).toContain('2 tags ("v1" and "v2")')
+    expect(report.notices).toEqual([
+      {
+        kind: 'not-evaluated',
+        message:
+          'GET /repositories/{id}/branches: the server does not offer it (404), so the branch lists of 3 of 4 projects are unknown: besides the default branch, no branch was judged, and no existing branch was matched against "release/**"',
+      },
+    ])
+    expect(asked('branches')).toEqual(['/~api/repositories/10/branches'])
+    expect(asked('tags')).toHaveLength(3)
+  })
+
+  it('no default branch (404, as before OneDev 7.4): "main" is assumed, the branch and tag lists are still the server\'s', async () => {
+    const {report, code, asked} = await scanWithout('GET /repositories/*/default-branch', ['--branch', 'release/**'], '1')
+    expect(code).toBe(1)
+    expect(report.errors).toEqual([])
+    expect(everything(report)).toEqual(byText([
+      ...unprotected('app/develop', 'main'),
+      ...unprotected('app/develop', 'release/9'),
+      ...unprotected('app/empty', 'main'),
+      ...unprotected('app/main', 'main'),
+      ...unprotected('app/master', 'main'),
+      ...unprotected('app/master', 'release/1.0'),
+      ...unprotected('app/master', 'release/2.0/hotfix'),
+      ['app/master', TAGS, 'tags'],
+    ]))
+    expect(report.findings.find((f) => f.subject === 'main')!.message).toContain('branch "main" (assumed default branch)')
+    expect(report.findings.find((f) => f.ruleId === TAGS)!.message).toContain('2 tags ("v1" and "v2")')
+    expect(report.notices).toEqual([
+      {
+        kind: 'not-evaluated',
+        message: 'GET /repositories/{id}/default-branch: the server does not offer it (404), so the default branches of 4 of 4 projects are unknown: their branch protections were judged for "main" instead',
+      },
+    ])
+    expect(asked('default-branch')).toEqual(['/~api/repositories/10/default-branch'])
+    expect(asked('tags')).toHaveLength(4)
+  })
+
+  it('a contract-only server (404 on every /repositories path) still gets a full audit of "main" and "v1.0.0", one notice per endpoint, one request each', async () => {
+    const contract = await startOneDevServer({prefix: '/api', projects: PROJECTS.slice(0, 2), settings: SETTINGS, roles: [], access: EMPTY_ACCESS, admin: HARDENED_ADMIN})
     try {
       const result = await runCli(['scan', '--all-projects', '--format', 'json', '--concurrency', '1'], {env: serverEnv(contract)})
       expect(result.code).toBe(1)
       const report: Report = JSON.parse(result.stdout)
       expect(report.errors).toEqual([])
-      expect(subjects(report, 'branch-protection/unprotected-branch')).toEqual([
-        ['app/develop', 'main'],
-        ['app/master', 'main'],
+      expect(everything(report)).toEqual(byText([
+        ...unprotected('app/develop', 'main'),
+        ['app/develop', TAGS, 'tags'],
+        ...unprotected('app/master', 'main'),
+        ['app/master', TAGS, 'tags'],
+      ]))
+      expect(report.notices.map((n) => n.message)).toEqual([
+        'GET /repositories/{id}/default-branch: the server does not offer it (404), so the default branches of 2 of 2 projects are unknown: their branch protections were judged for "main" instead',
+        'GET /repositories/{id}/tags: the server does not offer it (404), so the tags of 2 of 2 projects are unknown: their tag protections were judged for "v1.0.0" instead of the tags that exist',
       ])
-      expect(subjects(report, 'tag-protection/unprotected-tags')).toEqual([
-        ['app/develop', 'tags'],
-        ['app/master', 'tags'],
-      ])
-      const repositoryNotices = report.notices.filter((n) => n.message.includes(REPOSITORY_NOTICE))
-      expect(repositoryNotices.map((n) => n.kind)).toEqual(['not-evaluated'])
-      expect(repositoryNotices[0]!.message).toContain('default branches were unknown for 2 of 2 projects')
-      expect(result.stderr.split('\n').filter((line) => line.includes(REPOSITORY_NOTICE))).toEqual([`onedev-audit: not-evaluated: ${repositoryNotices[0]!.message}`])
-      expectOnlyAccessNotices(result.stderr.split('\n').filter((line) => !line.includes(REPOSITORY_NOTICE)).join('\n'))
-      // Once the server said it has no such endpoint, no other project asks again.
-      expect(contract.requests.filter((r) => r.path.startsWith('/api/repositories/'))).toHaveLength(1)
+      // Once an endpoint answered 404 with nothing else in flight, no other project asks it again.
+      expect(contract.requests.filter((r) => r.path.startsWith('/api/repositories/')).map((r) => r.path)).toEqual(['/api/repositories/10/default-branch', '/api/repositories/10/tags'])
     } finally {
       await contract.close()
     }
   })
+})
 
-  it('403 on /repositories is an error naming the read-code permission: exit 2, the report still written', async () => {
+describe('a project that fails alone is that project\'s problem, never the endpoint\'s', () => {
+  const everything = (report: Report) => byText(report.findings.map((f) => [f.project?.path ?? '', f.ruleId, f.subject]))
+  // Listed first, so that with one request at a time their 404s come before any other answer.
+  const GONE = {id: 8, path: 'app/gone', parentId: null}
+  const MOVED = {id: 9, path: 'app/moved', parentId: null}
+
+  it('projects deleted between the listing and their reads: errors naming them, no invented branch, every other project judged on its own default branch', async () => {
+    // app/gone was deleted before its setting was read; app/moved after: only its repository is gone.
+    const target = await startOneDevServer({projects: [GONE, MOVED, ...PROJECTS], settings: {...SETTINGS, 9: EMPTY_SETTING}, roles: [], repositories: REPOSITORIES, access: EMPTY_ACCESS, admin: HARDENED_ADMIN})
+    try {
+      const result = await scan(['--concurrency', '1'], target)
+      expect(result.code).toBe(2)
+      const report: Report = JSON.parse(result.stdout)
+      expect(everything(report)).toEqual(byText([
+        ...unprotected('app/develop', 'develop'),
+        ...unprotected('app/main', 'main'),
+        ...unprotected('app/master', 'master'),
+        ['app/master', 'tag-protection/unprotected-tags', 'tags'],
+      ]))
+      const gone = (id: number) => `No row with the given identifier exists: [io.onedev.server.model.Project#${id}]`
+      expect(report.errors.map((e) => [e.kind, e.message])).toEqual([
+        ['not-found', `GET /~api/projects/8/setting: 404 Not Found: ${gone(8)}`],
+        ['not-found', `GET /~api/repositories/8/default-branch: 404 Not Found: ${gone(8)}`],
+        ['not-found', `GET /~api/repositories/9/default-branch: 404 Not Found: ${gone(9)}`],
+      ])
+      expect(report.notices).toEqual([
+        {kind: 'not-evaluated', message: 'the default branch of 1 of 5 projects could not be read (app/moved): their branches and tags were not judged; the errors say why'},
+      ])
+      expect(report.summary.projects).toBe(5)
+    } finally {
+      await target.close()
+    }
+  })
+
+  it('a 404 shaped like a missing endpoint for one project, while the others are in flight and answer: that project\'s error, not "not offered"', async () => {
+    const target = await startOneDevServer({projects: PROJECTS, settings: SETTINGS, roles: [], repositories: REPOSITORIES, access: EMPTY_ACCESS, admin: HARDENED_ADMIN})
+    try {
+      // app/master's answer comes first; the others are still in flight when it does.
+      target.setHandler('GET /repositories/10/default-branch', (_request, response) => {
+        response.writeHead(404, {'content-type': 'text/plain'})
+        response.end('HTTP 404 Not Found')
+      })
+      target.override('GET /repositories/*/default-branch', {delayMs: 300})
+      const result = await scan([], target)
+      expect(result.code).toBe(2)
+      const report: Report = JSON.parse(result.stdout)
+      expect(everything(report)).toEqual(byText([
+        ...unprotected('app/develop', 'develop'),
+        ...unprotected('app/main', 'main'),
+      ]))
+      expect(report.errors.map((e) => e.message)).toEqual([
+        'GET /~api/repositories/10/default-branch: 404 Not Found: HTTP 404 Not Found; the server answers GET /repositories/{id}/default-branch for other projects, so this project may have been deleted during the audit',
+      ])
+      expect(report.notices.map((n) => n.message)).toEqual([
+        'the default branch of 1 of 4 projects could not be read (app/master): their branches and tags were not judged; the errors say why',
+      ])
+    } finally {
+      await target.close()
+    }
+  })
+
+  it('a tag list that fails for one project: its error, its default branch still judged, no tag judged in place of its tags', async () => {
+    const target = await startOneDevServer({projects: PROJECTS, settings: SETTINGS, roles: [], repositories: REPOSITORIES, access: EMPTY_ACCESS, admin: HARDENED_ADMIN})
+    try {
+      target.override('GET /repositories/10/tags', {status: 500, text: 'Internal Server Error'})
+      const result = await scan(['--concurrency', '1'], target)
+      expect(result.code).toBe(2)
+      const report: Report = JSON.parse(result.stdout)
+      expect(everything(report)).toEqual(byText([...unprotected('app/develop', 'develop'), ...unprotected('app/main', 'main'), ...unprotected('app/master', 'master')]))
+      expect(report.errors.map((e) => e.message)).toEqual(['GET /~api/repositories/10/tags: 500 Internal Server Error: Internal Server Error'])
+      expect(report.notices).toEqual([{kind: 'not-evaluated', message: 'the tag list of 1 of 4 projects could not be read (app/master): their tags were not judged; the errors say why'}])
+    } finally {
+      await target.close()
+    }
+  })
+
+  it('403 on /repositories is an error naming the read-code permission: exit 2, the report still written, no branch judged in its place', async () => {
     server.reset()
     server.override('GET /repositories/*/default-branch', {status: 403, text: 'Unauthorized access'})
     try {
       const result = await scan([])
       expect(result.code).toBe(2)
       const report: Report = JSON.parse(result.stdout)
-      expect(report.errors.length).toBeGreaterThan(0)
+      expect(report.errors).toHaveLength(4)
       expect(report.errors[0]!.message).toMatch(/read-code permission on project 1\d/)
       expect(result.stderr).toContain('read-code permission')
+      expect(report.findings.filter((f) => f.ruleId.startsWith('branch-protection/') || f.ruleId.startsWith('tag-protection/'))).toEqual([])
+      expect(report.notices.filter((n) => n.message.includes('could not be read'))).toEqual([
+        {kind: 'not-evaluated', message: 'the default branch of 4 of 4 projects could not be read (app/develop, app/empty, app/main, app/master): their branches and tags were not judged; the errors say why'},
+      ])
     } finally {
       server.reset()
     }

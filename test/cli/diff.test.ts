@@ -163,6 +163,82 @@ describe('diff', () => {
     expect(validateSarif(back)).toEqual([])
   }, SLOW)
 
+  it('across a server upgrade (8.x to 16.x): the same notifications are no change, whichever side knows their channel', async () => {
+    const events = (...on: string[]) =>
+      Object.fromEntries(
+        [['issues', 'issueQuery'], ['pullRequests', 'pullRequestQuery'], ['builds', 'buildQuery'], ['codePush', 'commitQuery'], ['codeComments', 'codeCommentQuery']].flatMap(([flag, query]) => [
+          [flag, on.includes(flag!)],
+          [query, null],
+        ]),
+      )
+    const snapshot = (setting: unknown) => ({
+      snapshotVersion: 1,
+      tool: {name: 'onedev-audit', version: 'test'},
+      server: {url: 'https://onedev.example.com', apiPrefix: '/~api'},
+      collectedAt: '2026-11-01T00:00:00.000Z',
+      projects: [{id: 1, path: 'acme/app', name: 'app', parentId: null, audited: true, repository: {defaultBranch: 'main', branches: null, tags: []}, setting}],
+      roles: [],
+      errors: [],
+    })
+    const protection = {enabled: true, branches: '**', userMatch: 'anyone', preventForcedPush: true, preventDeletion: true, preventCreation: true, reviewRequirement: 'group(core):1', jobNames: ['ci'], fileProtections: []}
+    // 8.x: the contract's top-level list (no channel), and the legacy map keyed by class name.
+    const old = await write('upgrade-old.json', snapshot({
+      branchProtections: [{...protection, signatureRequired: true}],
+      tagProtections: [],
+      notifications: [
+        {channelNotification: {webhookUrl: 'https://hooks.slack.com/services/T0/B0/XXXX', ...events('issues', 'pullRequests')}},
+        {channelNotification: {webhookUrl: 'http://ntfy.example.com/builds', ...events('builds')}},
+        {channelNotification: {webhookUrl: 'https://chat.example.com/relay', ...events('codePush')}},
+      ],
+      contributedSettings: {
+        'io.onedev.server.plugin.notification.discord.DiscordNotificationSetting': {
+          '@type': 'DiscordNotificationSetting',
+          notifications: [
+            {channelNotification: {webhookUrl: 'https://discord.com/api/webhooks/1/abc', ...events('builds')}},
+            {channelNotification: {webhookUrl: 'https://hooks.example.com/team', ...events('issues')}},
+          ],
+        },
+      },
+    }))
+    // 16.x: every notification a typed contributed setting. Two really changed: the events of the
+    // Discord one, and the channel of hooks.example.com (known on both sides: Discord, now Slack).
+    const now = await write('upgrade-new.json', snapshot({
+      branchProtections: [{...protection, commitSignatureRequired: true}],
+      tagProtections: [],
+      contributedSettings: [
+        {'@type': 'SlackNotificationSetting', notifications: [{webhookUrl: 'https://hooks.slack.com/services/T0/B0/XXXX', ...events('issues', 'pullRequests')}, {webhookUrl: 'https://hooks.example.com/team', ...events('issues')}]},
+        {'@type': 'NtfyNotificationSetting', notifications: [{webhookUrl: 'http://ntfy.example.com/builds', ...events('builds')}]},
+        {'@type': 'DiscordNotificationSetting', notifications: [{webhookUrl: 'https://discord.com/api/webhooks/1/abc', ...events('builds', 'codeComments')}, {webhookUrl: 'https://chat.example.com/relay', ...events('codePush')}]},
+      ],
+    }))
+    const [stylish, json] = await Promise.all([runCli(['diff', old, now]), runCli(['diff', old, now, '--format', 'json'])])
+    expect(stylish.stderr).toBe('')
+    expect(stylish.code).toBe(0)
+    expect(stylish.stdout).toBe(
+      [
+        `from snapshot ${old} (collected 2026-11-01T00:00:00.000Z)`,
+        `to   snapshot ${now} (collected 2026-11-01T00:00:00.000Z)`,
+        '',
+        'acme/app',
+        '  neutral                 Discord notification to discord.com: events builds -> builds, code comments.',
+        '  neutral                 Notification to hooks.example.com: channel Discord -> Slack.',
+        '',
+        '✔ 0 weakened, 0 strengthened, 2 neutral; findings: 0 new, 0 fixed, 1 unchanged',
+        '',
+      ].join('\n'),
+    )
+    const report = JSON.parse(json.stdout)
+    expect(validateDiffJson(report)).toEqual([])
+    expect(report.changes.map((c: any) => [c.classification, c.kind, c.change, c.subject, c.aspect, c.before, c.after])).toEqual([
+      ['neutral', 'notification', 'changed', 'discord.com', 'events', 'builds', 'builds, code comments'],
+      ['neutral', 'notification', 'changed', 'hooks.example.com', 'channel', 'Discord', 'Slack'],
+    ])
+    // The http:// ntfy notification's finding is the same finding on both sides (8.x could not say it is Ntfy).
+    expect(report.findings.new).toEqual([])
+    expect(report.findings.fixed).toEqual([])
+    expect(report.findings.unchanged.map((f: any) => [f.ruleId, f.subject, f.message.split(' is ')[0]])).toEqual([['notification/insecure-webhook', 'ntfy.example.com', 'Ntfy notification to ntfy.example.com']])
+  }, SLOW)
+
   it('a broken or missing snapshot: exit 2 and exactly one line naming the side and the file', async () => {
     const broken = join(dir, 'broken.json')
     await writeFile(broken, '{"snapshotVersion": 1, "projects": [}')

@@ -307,6 +307,13 @@ describe('web hooks and notifications', () => {
     expect(projectDiff(hook({postUrl: 'https://ci.example.com/a'}), hook({postUrl: 'http://ci.example.com/a'}))[0]).toMatchObject({classification: 'weakened', after: 'http://ci.example.com'})
   })
 
+  it('http:// -> https:// of the same host is the same receiver over TLS: strengthened (another host over https:// is still weakened)', () => {
+    expect(projectDiff(hook({postUrl: 'http://ci.example.com/a'}), hook({postUrl: 'https://ci.example.com/a'}))).toEqual([
+      {kind: 'web-hook', change: 'changed', classification: 'strengthened', ruleId: 'notification/insecure-webhook', subject: 'ci.example.com', aspect: 'url', before: 'http://ci.example.com', after: 'https://ci.example.com'},
+    ])
+    expect(projectDiff(hook({postUrl: 'http://ci.example.com/a'}), hook({postUrl: 'https://evil.example.net/a'}))[0]).toMatchObject({classification: 'weakened'})
+  })
+
   it('added and removed; an added web hook that is insecure or has no secret is weakened; events changed is neutral', () => {
     expect(projectDiff({}, hook({}))).toEqual([{kind: 'web-hook', change: 'added', classification: 'neutral', subject: 'ci.example.com', aspect: 'web-hook', before: null, after: 'https://ci.example.com'}])
     expect(projectDiff({}, hook({hasSecret: false}))).toEqual([
@@ -329,6 +336,20 @@ describe('web hooks and notifications', () => {
       {kind: 'notification', change: 'changed', classification: 'weakened', ruleId: 'notification/insecure-webhook', subject: 'elsewhere.example.org', aspect: 'url', before: 'https://hooks.example.com', after: 'https://elsewhere.example.org'},
     ])
     expect(projectDiff({}, notification('https://hooks.example.com/a?token=REDACTED'))[0]).toMatchObject({classification: 'weakened', ruleId: 'notification/credentials-in-url'})
+  })
+
+  it('a channel one side does not know is no change (either way); a known channel that differs, and other events, are neutral changes', () => {
+    const url = 'https://relay.example.com/n'
+    const guessed = {notifications: [{channel: 'Unknown', channelKnown: false, webhookUrl: url, events: ['builds']}]}
+    const ntfy = (...events: string[]) => ({notifications: [{channel: 'Ntfy', webhookUrl: url, events}]})
+    expect(projectDiff(guessed, ntfy('builds'))).toEqual([])
+    expect(projectDiff(ntfy('builds'), guessed)).toEqual([])
+    expect(projectDiff({notifications: [{channel: 'Slack', webhookUrl: url, events: ['builds']}]}, ntfy('builds'))).toEqual([
+      {kind: 'notification', change: 'changed', classification: 'neutral', subject: 'relay.example.com', aspect: 'channel', before: 'Slack', after: 'Ntfy'},
+    ])
+    expect(compareModels(model({projects: [project({id: 1, ...guessed})]}), model({projects: [project({id: 1, ...ntfy('builds', 'code push')})]}), DEFAULT_SETTINGS).map((c) => [c.aspect, c.message])).toEqual([
+      ['events', 'Ntfy notification to relay.example.com: events builds -> builds, code push.'],
+    ])
   })
 })
 

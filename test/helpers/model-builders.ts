@@ -30,7 +30,7 @@ type SecretInput = {name: string; archived?: boolean} & (
   | {authorizedBranches: string | null}
   | {authorization: string | null}
 )
-type NotificationInput = {channel?: string; webhookUrl: string | null; url?: UrlFacts | null}
+type NotificationInput = {channel?: string; channelKnown?: boolean; webhookUrl: string | null; url?: UrlFacts | null; events?: string[]}
 type WebHookInput = Partial<Omit<WebHook, 'pointer'>>
 
 export interface SettingInput {
@@ -115,8 +115,10 @@ export function setting(input: SettingInput = {}): {setting: ProjectSetting; raw
   const notifications: ChannelNotification[] = (input.notifications ?? []).map((n, i) => ({
     pointer: `/contributedSettings/0/notifications/${i}`,
     channel: n.channel ?? 'Slack',
+    channelKnown: n.channelKnown ?? true,
     webhookUrl: n.webhookUrl,
     url: n.url === undefined ? urlFacts(n.webhookUrl) : n.url,
+    events: n.events ?? ['issues'],
   }))
   const webHooks: WebHook[] = (input.webHooks ?? []).map((w, i) => ({
     pointer: `/webHooks/${i}`,
@@ -167,7 +169,8 @@ export function setting(input: SettingInput = {}): {setting: ProjectSetting; raw
     },
     webHooks: webHooks.map((w) => ({postUrl: w.postUrl, eventTypes: w.eventTypes, secret: w.hasSecret ? '<redacted>' : null, headers: w.headerNames.map((name) => ({name, value: '<redacted>'}))})),
     contributedSettings: [
-      {'@type': 'SlackNotificationSetting', notifications: notifications.map((n) => ({webhookUrl: n.webhookUrl}))},
+      // What the model holds beyond the URL rides along, so that models that differ have raws that differ.
+      {'@type': 'SlackNotificationSetting', notifications: notifications.map((n) => ({webhookUrl: n.webhookUrl, channel: n.channel, channelKnown: n.channelKnown, events: n.events}))},
     ],
   }
   return {setting: normalized, raw}

@@ -11,6 +11,9 @@
  *   GET  /projects?query=&offset=&count= paged fixture projects (`query` is accepted and ignored)
  *   GET  /projects/{id}                  one project (404 text/plain when unknown)
  *   GET  /projects/{id}/setting          `settings[id]` (404 when absent)
+ *   POST /projects/{id}/setting          stores the posted JSON as `settings[id]` (through `storeSetting`
+ *        when given: a server that drops or changes what it is sent); 200 with an empty body, 404 when
+ *        the project has no setting, 400 when the body is not JSON. `server.settings` holds what is stored.
  *   GET  /settings/issue, POST /settings/issue (stores the posted JSON; 200 with an empty body)
  *   GET  /repositories/{id}/default-branch, /branches, /tags   from `repositories[id]` (onedev-access-reference.md §1):
  *        the bare branch name under application/json (a JSON string with `jsonString`), 204 when
@@ -135,6 +138,8 @@ export interface OneDevServerOptions {
   credentials?: {user: string; secret: string} | null
   /** Answers every request outside the prefix (default: 404 with an HTML page, as the web UI does). */
   outside?: Handler
+  /** What a POST of a project setting stores (default: the posted JSON as it is). */
+  storeSetting?: (projectId: number, posted: unknown) => unknown
 }
 
 export interface OneDevServer {
@@ -148,6 +153,8 @@ export interface OneDevServer {
   readonly maxInFlight: number
   /** Last POSTed issue setting (parsed). */
   readonly issueSetting: unknown
+  /** The project settings as stored now (the fixtures, then what POSTs stored), by project id. */
+  readonly settings: Record<number, unknown>
   override(route: string, fault: Fault | null): void
   setHandler(route: string, handler: Handler | null): void
   reset(): void
@@ -204,7 +211,7 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
   const credentials = options.credentials === undefined ? {user: 'auditor', secret: 's3cr3t-token-value'} : options.credentials
   const roles = options.roles ?? []
   const projects = options.projects ?? []
-  const settings = options.settings ?? {}
+  const settings: Record<number, unknown> = {...(options.settings ?? {})}
   let issueSetting = options.issueSetting ?? {stateSpecs: []}
   const faults = new Map<string, Fault & {served: number}>()
   const handlers = new Map<string, Handler>()
@@ -362,6 +369,17 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
     }
 
     const projectMatch = /^\/projects\/(\d+)(\/setting)?$/.exec(path)
+    if (method === 'POST' && projectMatch?.[2]) {
+      const id = Number(projectMatch[1])
+      if (!(id in settings)) return {status: 404, text: `No row with the given identifier exists: [io.onedev.server.model.Project#${id}]`}
+      try {
+        const posted: unknown = JSON.parse(recorded.body)
+        settings[id] = options.storeSetting ? options.storeSetting(id, posted) : posted
+        return {status: 200, text: ''}
+      } catch {
+        return {status: 400, text: 'Invalid JSON body'}
+      }
+    }
     if (method === 'GET' && projectMatch) {
       const id = Number(projectMatch[1])
       if (projectMatch[2]) {
@@ -446,6 +464,7 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
     get issueSetting() {
       return issueSetting
     },
+    settings,
     override(route, fault) {
       if (fault === null) faults.delete(route)
       else faults.set(route, {...fault, served: 0})

@@ -279,8 +279,10 @@ describe('defaults and generation markers', () => {
       {
         pointer: '/contributedSettings/a~1b~0c.SlackNotificationSetting/notifications/0/channelNotification',
         channel: 'Slack',
+        channelKnown: true,
         webhookUrl: 'https://hooks.slack.com/services/REDACTED',
         url: {scheme: 'https', host: 'hooks.slack.com', hadUserInfo: false, secretQueryParams: [], secretPath: true},
+        events: [],
       },
     ])
     expectPointersResolve(redacted, setting)
@@ -291,11 +293,23 @@ describe('defaults and generation markers', () => {
     expect(setting.notifications).toEqual([])
   })
 
-  test('top-level notifications without a type are named after their host', async () => {
+  test('top-level notifications without a type are named after their host, and known to be guessed', async () => {
     const {setting} = await ingest({notifications: [{channelNotification: {webhookUrl: 'https://discord.com/api/webhooks/1/t'}}, {channelNotification: {webhookUrl: null}}]})
-    expect(setting.notifications.map((n) => [n.channel, n.webhookUrl, n.url])).toEqual([
-      ['Discord', 'https://discord.com/api/webhooks/1/REDACTED', {scheme: 'https', host: 'discord.com', hadUserInfo: false, secretQueryParams: [], secretPath: true}],
-      ['Unknown', null, null],
+    expect(setting.notifications.map((n) => [n.channel, n.channelKnown, n.webhookUrl, n.url])).toEqual([
+      ['Discord', false, 'https://discord.com/api/webhooks/1/REDACTED', {scheme: 'https', host: 'discord.com', hadUserInfo: false, secretQueryParams: [], secretPath: true}],
+      ['Unknown', false, null, null],
+    ])
+  })
+
+  test('the events a notification is sent for, in both places and both shapes; anything but true is off', async () => {
+    const events = {issues: true, issueQuery: 'state is "Open"', pullRequests: 'yes', builds: true, buildQuery: null, codePush: false, codeComments: true}
+    const {setting} = await ingest({
+      notifications: [{channelNotification: {webhookUrl: 'https://chat.example.com/a', ...events}}],
+      contributedSettings: [{'@type': 'NtfyNotificationSetting', notifications: [{webhookUrl: 'https://ntfy.example.com/b', pullRequests: true}]}],
+    })
+    expect(setting.notifications.map((n) => [n.channel, n.channelKnown, n.events])).toEqual([
+      ['Unknown', false, ['issues', 'builds', 'code comments']],
+      ['Ntfy', true, ['pull requests']],
     ])
   })
 })

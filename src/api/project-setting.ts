@@ -1,0 +1,52 @@
+/**
+ * Reading and writing one project's own setting, for `fix` (onedev-reference.md §1.5): GET returns
+ * it with every secret in clear, POST replaces all of it. What is read stays in memory, for the one
+ * POST and a rollback: nothing here logs, stores or puts a value of it into an error.
+ */
+import type {AuditError} from '../model/types.js'
+import {lineAndColumn, inexactNumber, parseJson} from '../util/json.js'
+import {ApiError, type ApiClient} from './types.js'
+
+export const settingPath = (projectId: number) => `/projects/${projectId}/setting`
+
+/**
+ * GET the project's setting exactly as the server holds it. Refused (an ApiError, kind
+ * `invalid-payload`) when it holds a number JavaScript cannot carry exactly: sending it back would
+ * change it.
+ */
+export async function readProjectSetting(client: ApiClient, projectId: number): Promise<unknown> {
+  const path = settingPath(projectId)
+  const at = `GET ${client.apiPrefix}${path}`
+  const text = await client.getText(path)
+  const fail = (message: string): never => {
+    throw new ApiError({kind: 'invalid-payload', message: `${at}: ${message}`, path: `${client.apiPrefix}${path}`, status: 200})
+  }
+  if (text === null) return fail('no setting in the answer (204)')
+  let raw: unknown
+  try {
+    raw = parseJson(text, 'the setting')
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : 'not JSON')
+  }
+  const inexact = inexactNumber(text)
+  if (inexact) {
+    const {line, column} = lineAndColumn(text, inexact.offset)
+    return fail(`the setting holds a number JavaScript cannot carry exactly (line ${line}, column ${column}): it is not rewritten, so that the number is not changed`)
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('the setting is not a JSON object')
+  return raw
+}
+
+/** POST the whole setting. */
+export async function writeProjectSetting(client: ApiClient, projectId: number, raw: unknown): Promise<void> {
+  await client.postJson(settingPath(projectId), raw)
+}
+
+/** How a failed POST answered: the server does not offer it (404, 405), refused the setting (any other status), or gave no answer. */
+export function postFailure(error: unknown): {kind: 'not-offered' | 'refused' | 'no-answer'; error: AuditError} | null {
+  if (!(error instanceof ApiError)) return null
+  const status = error.error.status
+  if (status === 404 || status === 405) return {kind: 'not-offered', error: error.error}
+  if (status !== undefined) return {kind: 'refused', error: error.error}
+  return {kind: 'no-answer', error: error.error}
+}

@@ -1,0 +1,264 @@
+/**
+ * `fix` from the command line: make a plan (from the server or a snapshot), read a plan or undo
+ * record, apply one with an undo record written as it goes, Ctrl-C handled between projects.
+ */
+import type {ApiClient} from '../api/types.js'
+import type {Finding} from '../engine/rule.js'
+import {applySuppressions} from '../engine/suppress.js'
+import {applyProjects, type Outcome, type ProjectToApply} from '../fix/apply.js'
+import {ContextJudge} from '../fix/context-judge.js'
+import {FixFileError, planDocument, readFixFile, serverMismatch, undoDocument, writeFixFile} from '../fix/files.js'
+import type {PlannedEdit} from '../fix/patch.js'
+import {type FixSelection, planFixes} from '../fix/plan.js'
+import type {FixPlan} from '../fix/plan-types.js'
+import {fieldLine, manualChangeLines, outcomeLines, planLines} from '../fix/print.js'
+import type {AppliedProject} from '../fix/undo.js'
+import type {FixUndo} from '../fix/undo-types.js'
+import type {AuditError, AuditModel} from '../model/types.js'
+import type {Source} from '../types/report-types.js'
+import {escapeControl} from '../util/escape.js'
+import {writeChunksTo} from '../util/fs.js'
+import {checkWritable, type Prepared, prepare, stopwatch} from './audit.js'
+import {errorLines, EXIT, UsageError} from './errors.js'
+import {connect, parseBaseUrl, type ServerFlags} from './server.js'
+import {readSnapshot} from './sources.js'
+
+export interface FixIo {
+  out: (line: string) => void
+  say: (line: string) => void
+  debug: (line: string) => void
+}
+
+const two = (n: number) => String(n).padStart(2, '0')
+
+/** `onedev-audit-undo-YYYYMMDD-HHMMSS.json` (UTC), in the working directory. */
+export function defaultUndoPath(now: Date): string {
+  const date = `${now.getUTCFullYear()}${two(now.getUTCMonth() + 1)}${two(now.getUTCDate())}`
+  return `onedev-audit-undo-${date}-${two(now.getUTCHours())}${two(now.getUTCMinutes())}${two(now.getUTCSeconds())}.json`
+}
+
+/** The plan of a model: proven by every active rule, suppressed findings left alone. */
+export function makePlan(model: AuditModel, source: Source, prepared: Prepared, selection: FixSelection, version: string): {plan: FixPlan; errors: AuditError[]} {
+  const today = new Date().toISOString().slice(0, 10)
+  const suppressions = prepared.loaded.config.suppressions ?? []
+  const suppressed = (finding: Finding) => suppressions.length > 0 && applySuppressions([finding], suppressions, today).findings.length === 0
+  const proposed = planFixes(model, {rules: prepared.ruleSet.active, settings: prepared.settings, selection, suppressed})
+  const plan = planDocument(proposed, {
+    tool: {name: 'onedev-audit', version},
+    server: model.server,
+    createdAt: new Date().toISOString(),
+    source: source.kind === 'snapshot' ? {kind: 'snapshot', snapshot: source.snapshot ?? '', ...(source.collectedAt ? {collectedAt: source.collectedAt} : {})} : {kind: 'server'},
+    selection,
+  })
+  return {plan, errors: [...model.errors, ...proposed.errors]}
+}
+
+/** The plan on stdout, written as it is formatted (a large server's plan is many thousand lines). */
+export async function printPlan(plan: FixPlan, manual = true): Promise<void> {
+  await writeChunksTo(process.stdout, withNewlines(planLines(plan, manual)))
+}
+
+function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
+  for (const line of lines) yield `${line}\n`
+}
+
+export function printErrors(errors: readonly AuditError[], io: FixIo): void {
+  for (const line of errorLines(errors)) io.say(line)
+}
+
+/** What an apply run works from: the projects to change, in order, and how to judge them. */
+export interface ApplySource {
+  kind: 'plan' | 'undo'
+  /** The file it came from; null when planned in this run. */
+  file: string | null
+  server: {url: string; apiPrefix: string} | null
+  projects: ProjectToApply[]
+  /** The plan, to judge findings and to print manual steps; absent for an undo record. */
+  plan?: FixPlan
+}
+
+export async function readPlanFile(path: string): Promise<ApplySource> {
+  const plan = await readFixFile(path, 'plan')
+  return {kind: 'plan', file: path, server: plan.server, projects: projectsOfPlan(plan), plan}
+}
+
+export function projectsOfPlan(plan: FixPlan): ProjectToApply[] {
+  return plan.projects.map((p) => ({
+    id: p.id,
+    path: p.path,
+    edits: p.changes.flatMap((c) => c.edits) as PlannedEdit[],
+    clears: p.changes.flatMap((c) => c.clears.map((f) => f.fingerprint)),
+  }))
+}
+
+export async function readUndoFile(path: string): Promise<ApplySource & {undo: FixUndo}> {
+  const undo = await readFixFile(path, 'undo')
+  return {kind: 'undo', file: path, server: undo.server, projects: undo.projects.map((p) => ({id: p.id, path: p.path, edits: p.restore as PlannedEdit[], clears: []})), undo}
+}
+
+/** The undo record on disk, rewritten as projects are applied (at most once a second, and at the end). */
+class UndoWriter {
+  private readonly projects: AppliedProject[] = []
+  private written = 0
+
+  constructor(
+    private readonly path: string,
+    private readonly meta: Parameters<typeof undoDocument>[0],
+  ) {}
+
+  async add(project: AppliedProject): Promise<void> {
+    this.projects.push(project)
+    if (Date.now() - this.written >= 1000) await this.write(false)
+  }
+
+  async write(complete: boolean): Promise<void> {
+    await writeFixFile(this.path, undoDocument(this.meta, this.projects, complete))
+    this.written = Date.now()
+  }
+}
+
+/**
+ * Ctrl-C while applying: the project in flight is finished (or rolled back), nothing after it is
+ * sent, and the undo record keeps what was applied. Later presses only say that it is finishing.
+ */
+function interruptible(io: FixIo): {stopRequested: () => boolean; release: () => void} {
+  let requested = false
+  const onSignal = () => {
+    io.say(
+      requested
+        ? 'onedev-audit: still finishing the project in flight (its setting may be being written): wait for it'
+        : 'onedev-audit: interrupted: finishing the project in flight (or rolling it back), then stopping; the undo record keeps what was applied',
+    )
+    requested = true
+  }
+  process.on('SIGINT', onSignal)
+  return {stopRequested: () => requested, release: () => process.off('SIGINT', onSignal)}
+}
+
+export interface ApplyRequest {
+  source: ApplySource
+  flags: ServerFlags
+  prepared: Prepared
+  undoOutput: string
+  version: string
+  io: FixIo
+}
+
+/** Applies `source` to the server it names; returns the exit code (0 when every project was applied and verified). */
+export async function applyToServer(request: ApplyRequest): Promise<number> {
+  const {source, io} = request
+  if (source.projects.length === 0) {
+    io.say('onedev-audit: nothing to apply')
+    return 0
+  }
+  const url = parseBaseUrl(request.flags.url)
+  const label = source.file ?? 'the plan'
+  if (source.server === null) throw new FixFileError(serverMismatch(label, null, url, '')!)
+  const apiPrefix = request.flags['api-prefix'] ?? source.server.apiPrefix
+  const mismatch = serverMismatch(label, source.server, url, apiPrefix)
+  if (mismatch) throw new FixFileError(mismatch)
+
+  // No abort signal: a request in flight is finished, never cut, so a project is never left half-done.
+  const {client} = await connect({...request.flags, 'api-prefix': apiPrefix}, io.debug, io.say)
+  const undo = new UndoWriter(request.undoOutput, {tool: {name: 'onedev-audit', version: request.version}, server: {url, apiPrefix}, appliedAt: new Date().toISOString(), plan: source.file})
+  const interrupt = interruptible(io)
+  let outcomes: Outcome[] = []
+  try {
+    await undo.write(false)
+    io.say(`onedev-audit: writing the undo record to ${request.undoOutput}`)
+    const judge = source.plan ? new ContextJudge(source.plan.context, source.server, request.prepared.ruleSet.active, request.prepared.settings) : undefined
+    outcomes = await applyProjects(client as ApiClient, source.projects, {
+      ...(judge ? {findings: judge} : {}),
+      stopRequested: interrupt.stopRequested,
+      say: io.say,
+      onOutcome: async (outcome) => {
+        io.say(`onedev-audit: ${outcome.status}: ${escapeControl(outcome.path)} (#${outcome.id})`)
+        if (outcome.undo) await undo.add(outcome.undo)
+      },
+    })
+    io.debug(`${client.requestCount} requests`)
+  } finally {
+    interrupt.release()
+    const stoppedEarly = outcomes.length < source.projects.length || outcomes.some((o) => o.status === 'not-sent' || o.status === 'not-offered')
+    await undo.write(!stoppedEarly)
+    await client.close()
+  }
+  io.out('')
+  for (const line of outcomeLines(outcomes)) io.out(line)
+  const notSent = outcomes.filter((o) => o.status === 'not-offered' || o.status === 'not-sent')
+  if (source.plan && outcomes.some((o) => o.status === 'not-offered')) {
+    io.out('')
+    io.out('The server does not offer POST /projects/{id}/setting: make these changes by hand:')
+    for (const line of manualChangeLines(source.plan, new Set(notSent.map((o) => o.id)))) io.out(line)
+  }
+  const applied = outcomes.filter((o) => o.status === 'applied').length
+  io.say(`onedev-audit: undo record ${request.undoOutput}: ${applied} project${applied === 1 ? '' : 's'} applied${applied > 0 ? `; undo with: onedev-audit fix --undo ${request.undoOutput} --apply` : ''}`)
+  return applied === source.projects.length ? 0 : 2
+}
+
+/** The flags of `fix` (src/commands/fix.ts has checked how they combine). */
+export interface FixFlags extends Omit<ServerFlags, 'concurrency'> {
+  project?: number[]
+  'all-projects'?: boolean
+  snapshot?: string
+  rule?: string[]
+  suggestions?: boolean
+  output?: string
+  plan?: string
+  undo?: string
+  apply?: boolean
+  'undo-output'?: string
+  config?: string
+}
+
+/** `fix`: plan (from the server or a snapshot), or read a plan or undo record; apply with --apply. Returns the exit code. */
+export async function runFix(flags: FixFlags, io: FixIo, version: string): Promise<number> {
+  const undoOutput = flags['undo-output'] ?? defaultUndoPath(new Date())
+  await checkWritable(flags.output)
+  if (flags.apply) await checkWritable(undoOutput, '--undo-output')
+  const prepared = await prepare(flags.config)
+  const known = new Set(prepared.ruleSet.listing.map((r) => r.meta.id))
+  const unknown = (flags.rule ?? []).find((id) => !known.has(id))
+  if (unknown !== undefined) throw new UsageError(`--rule ${unknown}: no such rule (see onedev-audit rules)`)
+  const server: ServerFlags = {...flags, concurrency: 8}
+  const apply = (source: ApplySource) => applyToServer({source, flags: server, prepared, undoOutput, version, io})
+
+  if (flags.undo !== undefined) {
+    const source = await readUndoFile(flags.undo)
+    for (const project of source.projects) {
+      io.out(`${escapeControl(project.path)} (#${project.id}): restore`)
+      for (const edit of project.edits) io.out(`  ${fieldLine(edit as Parameters<typeof fieldLine>[0])}`)
+    }
+    if (!flags.apply) return source.projects.length > 0 ? EXIT.findings : EXIT.ok
+    return apply(source)
+  }
+  if (flags.plan !== undefined) {
+    const source = await readPlanFile(flags.plan)
+    // Applying: what is sent; the steps left to a person were printed when the plan was made.
+    await printPlan(source.plan!, !flags.apply)
+    if (!flags.apply) return source.projects.length > 0 ? EXIT.findings : EXIT.ok
+    return apply(source)
+  }
+
+  const timer = stopwatch(io.debug)
+  const {model, source} = flags.snapshot
+    ? await readSnapshot(flags.snapshot, prepared)
+    : await (await import('./collect-source.js')).collectFromServer({...server, 'all-projects': flags['all-projects'] === true, concurrency: 8}, prepared, {debug: io.debug, say: io.say})
+  timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
+  const {plan, errors} = makePlan(model, source, prepared, {suggestions: flags.suggestions === true, rules: flags.rule ?? []}, version)
+  timer(`planned ${plan.projects.reduce((n, p) => n + p.changes.length, 0)} changes in ${plan.projects.length} projects`)
+  await printPlan(plan)
+  printErrors(errors, io)
+  timer('printed the plan')
+  if (flags.output !== undefined) {
+    await writeFixFile(flags.output, plan)
+    timer('wrote the plan')
+    io.say(`onedev-audit: wrote the plan to ${flags.output}`)
+  }
+  if (errors.length > 0) {
+    if (flags.apply) io.say('onedev-audit: not applied: the plan was made from an incomplete audit')
+    return EXIT.incomplete
+  }
+  if (!flags.apply) return plan.projects.length > 0 ? EXIT.findings : EXIT.ok
+  return apply({kind: 'plan', file: null, server: plan.server, projects: projectsOfPlan(plan), plan})
+}

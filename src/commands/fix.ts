@@ -1,0 +1,65 @@
+import * as Flags from '@oclif/core/flags'
+
+import {AuditCommand} from '../cli/base-command.js'
+import {EXIT, UsageError} from '../cli/errors.js'
+import {commonFlags, serverFlags} from '../cli/flags.js'
+
+export default class Fix extends AuditCommand {
+  static override summary = 'Plan the changes of project settings that clear findings, prove them with the rules, apply them safely, and undo them.'
+
+  static override description = `Plans (the default): judges the selected projects like scan, takes the changes the rules offer (edits of a project's own setting, in its payload generation; for an inherited protection, of the parent that holds it), and keeps each change only when judging again with every active rule shows the finding gone, no new finding, and nothing weakened for any branch, tag or user class. Prints per project each change as before -> after per field, with the findings it clears, and what is left to change by hand (roles, server settings, users, groups, authorizations, the issue setting) with where to change it. Only GET requests, or none with --snapshot. --output writes the plan (schemas/fix-plan.schema.json); it holds no secret.
+
+Fixes (Prevent Forced Push, Prevent Deletion, Prevent Update, a new protection where a branch or the tags have none) are planned by default. Suggestions (signatures, reviews or builds as the configuration's fix key names them, removing a user-match exception, enabling a disabled protection, removing one that never applies, narrowing a job secret to the default branch, https:// for a web hook or notification) only with --suggestions or when their rule is named with --rule.
+
+--apply sends a plan (--plan PLAN, or the one just made): for each project, GET its setting, check that every field the plan changes still holds what the plan saw (else a conflict: the project is skipped, nothing sent), edit only those fields in the JSON as received (everything else, secrets included, kept exactly), POST it whole, GET it again and verify (the edited fields hold their new values, every other field is as before, the findings it clears are gone and nothing new is reported). A failed verification rolls the project back at once. A 404 or 405 on the first POST stops the run and prints the remaining changes as manual steps. Every --apply writes an undo record (--undo-output, default onedev-audit-undo-<UTC time>.json); --undo UNDO --apply restores the old values where the fields still hold the new ones. Ctrl-C finishes or rolls back the project in flight, writes the undo record and exits 2.
+
+The secret (a password or an access token of an administrator) comes from ONEDEV_TOKEN, or from standard input with --token-stdin.
+
+Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or an incomplete collection). Applying: 0 every planned project applied and verified (or nothing to change); 2 any project conflicted, was refused by the server, failed verification, was not sent, or an error.`
+
+  static override examples = [
+    {description: 'Plan for every project, write the plan for review', command: 'ONEDEV_TOKEN=… <%= config.bin %> <%= command.id %> --url https://onedev.example.com --all-projects --output plan.json'},
+    {description: 'Apply the reviewed plan, keeping the undo record in a known place', command: 'ONEDEV_TOKEN=… <%= config.bin %> <%= command.id %> --url https://onedev.example.com --plan plan.json --apply --undo-output undo.json'},
+    {description: 'Undo it', command: 'ONEDEV_TOKEN=… <%= config.bin %> <%= command.id %> --url https://onedev.example.com --undo undo.json --apply'},
+    {description: 'Plan from last night\'s snapshot, suggestions of one rule included', command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json --rule job-secret/broad-branches --output plan.json'},
+    {description: 'Plan and apply in one run, suggestions included', command: 'ONEDEV_TOKEN=… <%= config.bin %> <%= command.id %> --url https://onedev.example.com --project 12 --suggestions --apply'},
+  ]
+
+  static override flags = {
+    ...serverFlags,
+    project: Flags.integer({char: 'p', description: 'Id of a project to plan for (repeatable).', multiple: true, min: 1, helpValue: 'ID'}),
+    'all-projects': Flags.boolean({description: 'Plan for every project the credentials can see.'}),
+    snapshot: Flags.string({description: 'Plan from a snapshot written by collect, with no server.', helpValue: 'PATH'}),
+    rule: Flags.string({description: 'Plan only this rule\'s findings, its suggestions included (repeatable).', multiple: true, helpValue: 'ID'}),
+    suggestions: Flags.boolean({description: 'Plan suggestions too, not only fixes.'}),
+    output: Flags.string({char: 'o', description: 'Write the plan to this file (JSON, schemas/fix-plan.schema.json, mode 0600).', helpValue: 'PLAN'}),
+    plan: Flags.string({description: 'A plan written by --output, to review or (with --apply) apply.', helpValue: 'PLAN'}),
+    undo: Flags.string({description: 'An undo record written by --apply, to review or (with --apply) undo.', helpValue: 'UNDO'}),
+    apply: Flags.boolean({description: 'Send the plan (or the undo record) to the server.'}),
+    'undo-output': Flags.string({description: 'Where --apply writes its undo record (default: onedev-audit-undo-<UTC time>.json in the working directory).', helpValue: 'UNDO'}),
+    ...commonFlags,
+  }
+
+  async run(): Promise<void> {
+    const {flags} = await this.parse(Fix)
+    this.debugEnabled = flags.debug
+    this.refuseSecretFlags(flags)
+    const selecting = flags['all-projects'] || (flags.project?.length ?? 0) > 0 || flags.snapshot !== undefined
+    const planning = flags.rule?.length || flags.suggestions || flags.output !== undefined
+    if (flags.plan !== undefined && flags.undo !== undefined) throw new UsageError('--plan and --undo cannot be combined')
+    if ((flags.plan !== undefined || flags.undo !== undefined) && (selecting || planning)) {
+      throw new UsageError(`--${flags.plan !== undefined ? 'plan' : 'undo'} uses the file as it is: it cannot be combined with --project, --all-projects, --snapshot, --rule, --suggestions or --output`)
+    }
+    if (flags.plan === undefined && flags.undo === undefined) {
+      if (!selecting) throw new UsageError('nothing to plan: give --project ID (repeatable), --all-projects or --snapshot PATH; or --plan PLAN or --undo UNDO')
+      if (flags.snapshot !== undefined && (flags['all-projects'] || flags.project?.length)) throw new UsageError('--snapshot plans for every audited project of the snapshot: it cannot be combined with --project or --all-projects')
+      if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
+      if (flags.snapshot !== undefined && flags.apply) throw new UsageError('--apply sends to a server: write the plan from the snapshot with --output, review it, then apply it with --plan PLAN --apply')
+    }
+    if (flags['undo-output'] !== undefined && !flags.apply) throw new UsageError('--undo-output names the undo record --apply writes: give --apply')
+    // The planner, the HTTP client and the rules are loaded only now: --help and the other commands never load them.
+    const {runFix} = await import('../cli/fix.js')
+    const code = await runFix(flags, {out: (line) => process.stdout.write(`${line}\n`), say: (line) => this.say(line), debug: this.debugLine}, this.config.version)
+    if (code !== EXIT.ok) this.exit(code)
+  }
+}

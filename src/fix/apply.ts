@@ -1,0 +1,203 @@
+/**
+ * Applying planned edits to a live server, one project at a time, in the plan's order:
+ *   GET the setting (in memory only) → check what each edit expects (a conflict sends nothing) →
+ *   edit that raw JSON (everything else, secrets included, kept as received) → POST it whole →
+ *   GET it again → verify: the edited fields hold their new values, every other field is as before,
+ *   and (for a plan) judging the projects it reaches shows the findings it clears gone and nothing new.
+ * Three requests per project when all goes well. A failed verification rolls the project back at once
+ * (POST the setting as it was, then read it back) and says so. A 404 or 405 on the first POST means
+ * the server does not offer it: the run stops before any other request.
+ *
+ * The I/O is here; every decision is made by the pure functions it calls (patch.ts, guard.ts,
+ * verify.ts, proof.ts, undo.ts). Messages carry pointers and our own words; the server's text of a
+ * refusal is redacted of every secret of the setting before it is shown.
+ */
+import {postFailure, readProjectSetting, writeProjectSetting} from '../api/project-setting.js'
+import type {ApiClient} from '../api/types.js'
+import {ApiError} from '../api/types.js'
+import type {Finding} from '../engine/rule.js'
+import {redactDeep, redactText, secretsOf} from '../model/redact.js'
+import {escapeControl, oneLine} from '../util/escape.js'
+import {editProblem} from './guard.js'
+import {applyPlanned, type PlannedEdit, PatchError} from './patch.js'
+import {judgeChange} from './proof.js'
+import {type AppliedProject, undoRecord} from './undo.js'
+import {describePointers, differences} from './verify.js'
+
+export interface ProjectToApply {
+  id: number
+  path: string
+  edits: PlannedEdit[]
+  /** Fingerprints of the findings the change clears (judged only with a `findings` judge). */
+  clears: string[]
+}
+
+/** Judges the projects a project's setting reaches with that setting (see ContextJudge). */
+export interface FindingsJudge {
+  findings(id: number, raw: unknown): Finding[] | {error: string}
+  settle(id: number, raw: unknown): void
+}
+
+export type Status = 'applied' | 'conflict' | 'refused' | 'rolled-back' | 'rollback-failed' | 'unreadable' | 'not-offered' | 'not-sent'
+
+export interface Outcome {
+  id: number
+  path: string
+  status: Status
+  /** One line, safe to print. */
+  detail: string
+  undo?: AppliedProject
+}
+
+export interface ApplyOptions {
+  /** Judge the findings before and after (plans); without it only the fields are verified (undo). */
+  findings?: FindingsJudge
+  /** Asked before each project: true stops the run there (Ctrl-C). */
+  stopRequested: () => boolean
+  /** Each project as it is settled, in order (the undo record is written from these). */
+  onOutcome: (outcome: Outcome) => Promise<void> | void
+  /** Progress and warnings, one line each (stderr). */
+  say: (line: string) => void
+}
+
+/** The server's words about a refused setting, with every secret of that setting masked, on one short line. */
+function refusalText(error: ApiError, raw: unknown): string {
+  return oneLine(redactText(error.error.message, secretsOf(raw)), 400)
+}
+
+class Run {
+  private posted = false
+  private stopped: string | null = null
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly options: ApplyOptions,
+  ) {}
+
+  async all(projects: readonly ProjectToApply[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = []
+    for (const project of projects) {
+      if (this.stopped === null && this.options.stopRequested()) this.stopped = 'interrupted: not sent'
+      const outcome = this.stopped === null ? await this.one(project) : {id: project.id, path: project.path, status: 'not-sent' as const, detail: this.stopped}
+      outcomes.push(outcome)
+      await this.options.onOutcome(outcome)
+    }
+    return outcomes
+  }
+
+  private outcome(project: ProjectToApply, status: Status, detail: string, undo?: AppliedProject): Outcome {
+    return {id: project.id, path: project.path, status, detail, ...(undo ? {undo} : {})}
+  }
+
+  private async one(project: ProjectToApply): Promise<Outcome> {
+    let fresh: unknown
+    try {
+      fresh = await readProjectSetting(this.client, project.id)
+    } catch (error) {
+      if (error instanceof ApiError) return this.outcome(project, 'unreadable', `${error.error.message}; nothing was sent`)
+      throw error
+    }
+    const applied = applyPlanned(fresh, project.edits, editProblem)
+    if ('conflict' in applied) {
+      const what = 'absent' in applied.conflict ? `something is now at ${applied.conflict.path}` : `${applied.conflict.path} no longer holds what the plan saw`
+      return this.outcome(project, 'conflict', `changed since the plan was made: ${what} (for the edit of ${applied.edit.path}); nothing was sent`)
+    }
+    if ('problem' in applied) return this.outcome(project, 'conflict', `the plan cannot be applied: ${applied.problem}; nothing was sent`)
+
+    const judge = this.options.findings
+    const before = judge?.findings(project.id, fresh)
+    if (before && 'error' in before) return this.outcome(project, 'unreadable', `${before.error}; nothing was sent`)
+
+    const first = !this.posted
+    this.posted = true
+    try {
+      await writeProjectSetting(this.client, project.id, applied.result)
+    } catch (error) {
+      const failure = postFailure(error)
+      if (!failure) throw error
+      if (failure.kind === 'not-offered' && first) {
+        this.stopped = `not sent: the server does not offer POST ${this.client.apiPrefix}/projects/{id}/setting`
+        return this.outcome(project, 'not-offered', `the server does not offer POST ${this.client.apiPrefix}/projects/${project.id}/setting (status ${failure.error.status}): it speaks only the contract's read endpoints; nothing was changed`)
+      }
+      const said = refusalText(error as ApiError, fresh)
+      // A refusal should change nothing; an answer that never came may have: read it back to know.
+      return this.settleAfterFailedPost(project, fresh, applied, failure.kind === 'no-answer' ? `the POST got no answer (${said})` : `refused by the server: ${said}`)
+    }
+    return this.verify(project, fresh, applied, before)
+  }
+
+  /** After a POST that failed: nothing changed (refused), the change is there after all (verify it), or something else is (roll back). */
+  private async settleAfterFailedPost(project: ProjectToApply, fresh: unknown, applied: {result: unknown; inserted: Set<object>; added: string[]}, why: string): Promise<Outcome> {
+    let now: unknown
+    try {
+      now = await readProjectSetting(this.client, project.id)
+    } catch {
+      return this.rollback(project, fresh, `${why}, and the setting could not be read back`)
+    }
+    if (differences(now, fresh).length === 0) return this.outcome(project, 'refused', `${why}; the setting is unchanged`)
+    if (differences(now, applied.result, applied.inserted).length === 0) {
+      const before = this.options.findings?.findings(project.id, fresh)
+      return this.check(project, fresh, applied, before, now)
+    }
+    return this.rollback(project, fresh, `${why}, and the setting read back is neither the old one nor the new one`)
+  }
+
+  private async verify(project: ProjectToApply, fresh: unknown, applied: {result: unknown; inserted: Set<object>; added: string[]}, before: Finding[] | {error: string} | undefined): Promise<Outcome> {
+    let readBack: unknown
+    try {
+      readBack = await readProjectSetting(this.client, project.id)
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      return this.rollback(project, fresh, `the setting could not be read back to verify it (${error.error.message})`)
+    }
+    return this.check(project, fresh, applied, before, readBack)
+  }
+
+  private async check(
+    project: ProjectToApply,
+    fresh: unknown,
+    applied: {result: unknown; inserted: Set<object>; added: string[]},
+    before: Finding[] | {error: string} | undefined,
+    readBack: unknown,
+  ): Promise<Outcome> {
+    const lost = differences(readBack, applied.result, applied.inserted)
+    if (lost.length > 0) return this.rollback(project, fresh, `verification failed: the setting read back differs from what was sent at ${describePointers(lost)}`)
+    const judge = this.options.findings
+    if (judge && before && !('error' in before)) {
+      const after = judge.findings(project.id, readBack)
+      if ('error' in after) return this.rollback(project, fresh, `verification failed: ${after.error}`)
+      const present = new Set(before.map((f) => f.fingerprint))
+      const verdict = judgeChange(before, after, project.clears.filter((f) => present.has(f)), {holder: project.id, paths: applied.added})
+      if ('reason' in verdict) return this.rollback(project, fresh, `verification failed: ${verdict.reason}`)
+    }
+    let undo: AppliedProject
+    try {
+      undo = undoRecord(project, project.edits, readBack)
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error
+      return this.rollback(project, fresh, `the change could not be recorded for undo (${error.message})`)
+    }
+    judge?.settle(project.id, redactDeep(readBack))
+    return this.outcome(project, 'applied', `applied and verified: ${project.edits.length} edit${project.edits.length === 1 ? '' : 's'}`, undo)
+  }
+
+  /** POST the setting as it was (from memory), read it back, and say how that went. */
+  private async rollback(project: ProjectToApply, fresh: unknown, why: string): Promise<Outcome> {
+    this.options.say(escapeControl(`onedev-audit: ${project.path} (#${project.id}): ${why}; rolling back`))
+    try {
+      await writeProjectSetting(this.client, project.id, fresh)
+      const now = await readProjectSetting(this.client, project.id)
+      const left = differences(now, fresh)
+      if (left.length === 0) return this.outcome(project, 'rolled-back', `${why}; rolled back: the setting is as it was`)
+      return this.outcome(project, 'rollback-failed', `${why}; ROLLBACK INCOMPLETE: the setting read back differs from the original at ${describePointers(left)}: check it in Project Settings`)
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      return this.outcome(project, 'rollback-failed', `${why}; ROLLBACK FAILED (${refusalText(error, fresh)}): check the setting in Project Settings`)
+    }
+  }
+}
+
+/** Applies each project's edits in order; every outcome is handed to `onOutcome` as it is settled. */
+export function applyProjects(client: ApiClient, projects: readonly ProjectToApply[], options: ApplyOptions): Promise<Outcome[]> {
+  return new Run(client, options).all(projects)
+}

@@ -1,0 +1,275 @@
+/**
+ * Applying fix edits (RFC 6902 `replace`, `add`, `remove`, and the `set-scheme` extension: see
+ * src/engine/fix.ts) to a project setting payload, and what each edit expects to find first.
+ *
+ * The same code runs on the redacted payload when a plan is made and on the real one, in memory,
+ * when it is applied. Member access reads own properties only and writes `__proto__` as a plain
+ * member, so a hostile key never reaches a prototype. Errors name the path, never a value.
+ */
+import type {FixEdit} from '../engine/fix.js'
+import {joinPointer, parsePointer} from '../model/pointer.js'
+import {redactDeep} from '../model/redact.js'
+import {sameJson} from '../diff/compare.js'
+
+/**
+ * What an edit expects of the payload before it is applied, in redacted form: the value at a
+ * pointer (a member that exists, holding this value), or that nothing is there.
+ */
+export type Expectation = {path: string; value: unknown} | {path: string; absent: true}
+
+/** An edit together with what it expects: the unit of a plan and of an undo record. */
+export type PlannedEdit = FixEdit & {expect: Expectation[]}
+
+export class PatchError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'PatchError'
+  }
+}
+
+type Json = Record<string, unknown>
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function hasOwn(object: Json, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key)
+}
+
+function setOwn(object: Json, key: string, value: unknown): void {
+  Object.defineProperty(object, key, {value, enumerable: true, writable: true, configurable: true})
+}
+
+/** A deep copy of a JSON value (own members only, `__proto__` kept as a member). */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneJson) as T
+  if (!isObject(value)) return value
+  const out: Json = {}
+  for (const key of Object.keys(value)) setOwn(out, key, cloneJson(value[key]))
+  return out as T
+}
+
+const INDEX = /^(0|[1-9][0-9]*)$/
+
+function tokensOf(path: string): readonly string[] {
+  const tokens = parsePointer(path)
+  if (tokens === null) throw new PatchError(`${path}: not a JSON pointer`)
+  if (tokens.length === 0) throw new PatchError('an edit must name a member inside the setting, not the whole setting')
+  return tokens
+}
+
+/** The container a path's last token lives in, and that token. */
+function locate(document: unknown, path: string): {parent: unknown; last: string; tokens: readonly string[]} {
+  const tokens = tokensOf(path)
+  let parent: unknown = document
+  for (const token of tokens.slice(0, -1)) {
+    if (Array.isArray(parent)) {
+      if (!INDEX.test(token) || Number(token) >= parent.length) throw new PatchError(`${path}: no such item`)
+      parent = parent[Number(token)]
+    } else if (isObject(parent)) {
+      if (!hasOwn(parent, token)) throw new PatchError(`${path}: no such member`)
+      parent = parent[token]
+    } else {
+      throw new PatchError(`${path}: not inside an object or list`)
+    }
+  }
+  return {parent, last: tokens.at(-1)!, tokens}
+}
+
+/** Whether the path names an existing member or item (one holding null exists). */
+function exists(document: unknown, path: string): boolean {
+  try {
+    const {parent, last} = locate(document, path)
+    if (Array.isArray(parent)) return INDEX.test(last) && Number(last) < parent.length
+    return isObject(parent) && hasOwn(parent, last)
+  } catch (error) {
+    if (error instanceof PatchError) return false
+    throw error
+  }
+}
+
+/** The value at an existing path. */
+function valueAt(document: unknown, path: string): unknown {
+  const {parent, last} = locate(document, path)
+  if (Array.isArray(parent)) return parent[Number(last)]
+  return (parent as Json)[last]
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i
+
+/** The URL with another scheme, everything after the colon kept byte for byte. */
+export function withScheme(url: unknown, scheme: string, path: string): string {
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new PatchError(`${path}: set-scheme needs an http:// or https:// URL there`)
+  return url.replace(SCHEME, `${scheme}:`)
+}
+
+/**
+ * Applies one edit to `document` in place (give it a copy). Returns the value it put there (a copy
+ * of the edit's), or undefined. Throws PatchError when the path does not fit.
+ */
+export function applyEdit(document: unknown, edit: FixEdit): unknown {
+  const {parent, last} = locate(document, edit.path)
+  const value = edit.op === 'add' || edit.op === 'replace' ? cloneJson(edit.value) : undefined
+  if (Array.isArray(parent)) {
+    const append = edit.op === 'add' && last === '-'
+    if (!append && !INDEX.test(last)) throw new PatchError(`${edit.path}: not a list index`)
+    const index = append ? parent.length : Number(last)
+    const limit = edit.op === 'add' ? parent.length : parent.length - 1
+    if (index > limit) throw new PatchError(`${edit.path}: no such item`)
+    if (edit.op === 'add') parent.splice(index, 0, value)
+    else if (edit.op === 'remove') parent.splice(index, 1)
+    else if (edit.op === 'replace') parent[index] = value
+    else parent[index] = withScheme(parent[index], edit.value, edit.path)
+    return value
+  }
+  if (!isObject(parent)) throw new PatchError(`${edit.path}: not inside an object or list`)
+  if (edit.op !== 'add' && !hasOwn(parent, last)) throw new PatchError(`${edit.path}: no such member`)
+  if (edit.op === 'remove') delete parent[last]
+  else if (edit.op === 'set-scheme') setOwn(parent, last, withScheme(parent[last], edit.value, edit.path))
+  else setOwn(parent, last, value)
+  return value
+}
+
+/** The path of the list item an edit is inside (`/branchProtections/1` for `/branchProtections/1/enabled`), or null. */
+export function containingItem(path: string): string | null {
+  const tokens = tokensOf(path)
+  for (let i = tokens.length - 2; i >= 1; i--) {
+    if (INDEX.test(tokens[i]!)) return joinPointer('', ...tokens.slice(0, i + 1))
+  }
+  return null
+}
+
+function parentPath(path: string): string {
+  return joinPointer('', ...tokensOf(path).slice(0, -1))
+}
+
+/** The redacted value at a path of the redacted payload. */
+function seen(view: unknown, path: string): Expectation {
+  return exists(view, path) ? {path, value: cloneJson(valueAt(view, path))} : {path, absent: true}
+}
+
+/**
+ * What `edit` expects of `view` (the REDACTED payload as it is before the edit): the value it
+ * changes, and the whole list item that holds it, so that a protection moved to another position
+ * (the same old value at the same pointer, in another protection) is a conflict; for an insertion or
+ * removal in a list, the whole list as it was.
+ */
+export function expectationsOf(view: unknown, edit: FixEdit): Expectation[] {
+  const {parent} = locate(view, edit.path)
+  if (Array.isArray(parent) && (edit.op === 'add' || edit.op === 'remove')) return [seen(view, parentPath(edit.path))]
+  const out = [seen(view, edit.path)]
+  const item = containingItem(edit.path)
+  if (item !== null && item !== edit.path) out.push(seen(view, item))
+  return out
+}
+
+/** The first expectation `view` does not meet, or null. Values compare as JSON (member order aside). */
+export function unmet(view: unknown, expectations: readonly Expectation[]): Expectation | null {
+  for (const expectation of expectations) {
+    const there = exists(view, expectation.path)
+    if ('absent' in expectation) {
+      if (there) return expectation
+    } else if (!there || !sameJson(valueAt(view, expectation.path), expectation.value)) {
+      return expectation
+    }
+  }
+  return null
+}
+
+/** What planning edits gives: each with its expectations, the payload they make, and the list items they add; or why not. */
+export type Planned = {edits: PlannedEdit[]; result: unknown; added: string[]} | {problem: string}
+
+/**
+ * The edits applied in order to a copy of `payload`, each with what it expected of the redacted
+ * payload before it: how a plan records its edits. `payload` must be the REDACTED payload.
+ * `problemOf` judges each edit first (the guard); an edit whose path does not fit is a problem too.
+ */
+export function planEdits(payload: unknown, edits: readonly FixEdit[], problemOf: (view: unknown, edit: FixEdit) => string | null = () => null): Planned {
+  const view = cloneJson(payload)
+  const planned: PlannedEdit[] = []
+  const added: string[] = []
+  try {
+    for (const edit of edits) {
+      const problem = problemOf(view, edit)
+      if (problem) return {problem}
+      planned.push({...edit, expect: expectationsOf(view, edit)} as PlannedEdit)
+      applyEdit(view, edit)
+      added.push(...addedItems(view, edit))
+    }
+  } catch (error) {
+    if (error instanceof PatchError) return {problem: error.message}
+    throw error
+  }
+  return {edits: planned, result: view, added}
+}
+
+/** Where an `add` put its value, once applied (`/branchProtections/-` → `/branchProtections/3`); null for other edits. */
+export function insertedAt(document: unknown, edit: FixEdit): string | null {
+  if (edit.op !== 'add') return null
+  const tokens = tokensOf(edit.path)
+  if (tokens.at(-1) !== '-') return edit.path
+  const list = valueAt(document, parentPath(edit.path))
+  return Array.isArray(list) ? joinPointer(parentPath(edit.path), list.length - 1) : edit.path
+}
+
+/**
+ * The list items an edit adds, once applied: the item an `add` inserts into a list, or each item of a
+ * list an `add` or `replace` puts where there was none (`tagProtections: null` → one protection).
+ */
+export function addedItems(document: unknown, edit: FixEdit): string[] {
+  const at = insertedAt(document, edit)
+  if (edit.op !== 'add' && edit.op !== 'replace') return []
+  const path = at ?? edit.path
+  if (at !== null && at !== edit.path) return [at]
+  if (Array.isArray(edit.value)) return edit.value.map((_, index) => joinPointer(path, index))
+  return edit.op === 'add' && Array.isArray(valueAt(document, parentPath(path))) ? [path] : []
+}
+
+/** A plan's or undo record's edit without its expectations: the operation alone. */
+export function operationOf(edit: PlannedEdit): FixEdit {
+  if (edit.op === 'remove') return {op: 'remove', path: edit.path}
+  return {op: edit.op, path: edit.path, value: edit.value} as FixEdit
+}
+
+/** What applying a plan's edits to the real payload gives. */
+export type Applied =
+  | {
+      result: unknown
+      /** The objects the edits put in (a new protection), which the server may send back with its defaults added. */
+      inserted: Set<object>
+      /** Where `add` edits put their values. */
+      added: string[]
+    }
+  | {conflict: Expectation; edit: PlannedEdit}
+  | {problem: string}
+
+/**
+ * The edits applied in order to a copy of the REAL payload, each checked first against the redacted
+ * view of the payload as it is at that point: its expectations (a conflict when one is not met: the
+ * payload is not what the plan saw) and the guard (a plan file edited to touch a secret). Nothing of
+ * the real payload reaches a conflict or problem: only the plan's own expectation, or our words.
+ */
+export function applyPlanned(payload: unknown, edits: readonly PlannedEdit[], problemOf: (view: unknown, edit: FixEdit) => string | null): Applied {
+  const real = cloneJson(payload)
+  const view = redactDeep(payload)
+  const inserted = new Set<object>()
+  const added: string[] = []
+  for (const edit of edits) {
+    const missing = unmet(view, edit.expect)
+    if (missing) return {conflict: missing, edit}
+    const operation = operationOf(edit)
+    const problem = problemOf(view, operation)
+    if (problem) return {problem}
+    try {
+      const value = applyEdit(real, operation)
+      for (const item of Array.isArray(value) ? value : [value]) if (item !== null && typeof item === 'object' && !Array.isArray(item)) inserted.add(item)
+      applyEdit(view, operation)
+    } catch (error) {
+      if (error instanceof PatchError) return {problem: error.message}
+      throw error
+    }
+    added.push(...addedItems(view, operation))
+  }
+  return {result: real, inserted, added}
+}

@@ -1,0 +1,380 @@
+/**
+ * `onedev-audit fix` against a loopback server that stores what is posted: plan → apply → verify →
+ * undo, in both payload generations, with every failure the issue names (conflict, refusal, a server
+ * that drops a field, 405, Ctrl-C), and no secret in any plan, undo record or output.
+ */
+import {spawn} from 'node:child_process'
+import {readFile, stat, writeFile} from 'node:fs/promises'
+import {join} from 'node:path'
+
+import {afterEach, beforeAll, describe, expect, it} from 'vitest'
+
+import {expectNoCanary} from '../helpers/canaries.js'
+import {BIN, ROOT, runCli} from '../helpers/cli.js'
+import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
+import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
+import {tempDir} from '../helpers/temp-dir.js'
+
+let dir: string
+let servers: OneDevServer[] = []
+
+beforeAll(async () => {
+  dir = await tempDir('oda-fix')
+})
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()))
+  servers = []
+})
+
+/** The fixture server (acme #1 with acme/app #2 current, legacy/tool #3 legacy, acme/empty #4), with overrides. */
+async function start(overrides: OneDevServerOptions = {}): Promise<OneDevServer> {
+  const server = await startOneDevServer(fixtureServerOptions({access: EMPTY_ACCESS, admin: {}, ...overrides}))
+  servers.push(server)
+  return server
+}
+
+let fileCount = 0
+const file = (name: string) => join(dir, `${++fileCount}-${name}`)
+
+const settingRequests = (server: OneDevServer) => server.requests.filter((r) => /\/projects\/\d+\/setting$/.test(r.path)).map((r) => `${r.method} ${r.path}`)
+
+async function readJson(path: string): Promise<any> {
+  return JSON.parse(await readFile(path, 'utf8'))
+}
+
+function clean(...texts: string[]): void {
+  for (const text of texts) expectNoCanary(text)
+}
+
+describe('plan, apply, undo against a current and a legacy project', () => {
+  it('plans with GET requests only, applies with exactly GET, POST, GET per changed project, keeps every secret byte for byte, and undoes', async () => {
+    const server = await start()
+    const plan = file('plan.json')
+    const planned = await runCli(['fix', '--all-projects', '--output', plan, '--debug'], {env: serverEnv(server)})
+    expect(planned.code, planned.stderr).toBe(1)
+    expect(server.requests.every((r) => r.method === 'GET')).toBe(true)
+    expect(planned.stdout).toContain('/branchProtections/3/preventDeletion: false -> true')
+    expect(planned.stdout).toContain('/branchProtections/1/preventForcedPush: false -> true')
+    expect((await stat(plan)).mode & 0o777).toBe(0o600)
+    const document = await readJson(plan)
+    expect(document.projects.map((p: any) => [p.id, p.generation, p.changes.map((c: any) => c.edits.map((e: any) => [e.op, e.path, e.value]))])).toEqual([
+      [3, 'legacy', [[['replace', '/branchProtections/1/preventForcedPush', true]]]],
+      [2, 'current', [[['replace', '/branchProtections/3/preventDeletion', true]]]],
+    ])
+    clean(planned.stdout, planned.stderr, await readFile(plan, 'utf8'))
+
+    const before2 = structuredClone(server.settings[2]) as any
+    const before3 = structuredClone(server.settings[3]) as any
+    server.reset()
+    const undo = file('undo.json')
+    const applied = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo, '--debug'], {env: serverEnv(server)})
+    expect(applied.code, applied.stderr).toBe(0)
+    expect(settingRequests(server)).toEqual([
+      'GET /~api/projects/3/setting',
+      'POST /~api/projects/3/setting',
+      'GET /~api/projects/3/setting',
+      'GET /~api/projects/2/setting',
+      'POST /~api/projects/2/setting',
+      'GET /~api/projects/2/setting',
+    ])
+    expect(server.requests).toHaveLength(6)
+    expect(applied.stdout).toContain('Applied 2 of 2 projects.')
+    expect(applied.stderr).toContain(`onedev-audit: undo record ${undo}: 2 projects applied; undo with: onedev-audit fix --undo ${undo} --apply`)
+
+    // Exactly the planned field changed; everything else (secrets, unknown keys, nulls) as it was.
+    const expected2 = structuredClone(before2)
+    expected2.branchProtections[3].preventDeletion = true
+    expect(server.settings[2]).toEqual(expected2)
+    const expected3 = structuredClone(before3)
+    expected3.branchProtections[1].preventForcedPush = true
+    expect(server.settings[3]).toEqual(expected3)
+    // The secrets went back as the server sent them, byte for byte, in the body posted.
+    const post2 = server.requests.find((r) => r.method === 'POST' && r.path === '/~api/projects/2/setting')!.body
+    for (const secret of before2.buildSetting.jobSecrets.map((s: any) => s.value)) expect(post2).toContain(JSON.stringify(secret))
+    expect(post2).toContain(JSON.stringify(before2.webHooks[0].secret))
+    expect(post2).toContain(JSON.stringify(before2.contributedSettings[0].notifications[0].webhookUrl))
+    const record = await readJson(undo)
+    expect(record.complete).toBe(true)
+    expect(record.projects.map((p: any) => [p.id, p.applied])).toEqual([
+      [3, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', old: false, new: true}]],
+      [2, [{op: 'replace', path: '/branchProtections/3/preventDeletion', old: false, new: true}]],
+    ])
+    expect((await stat(undo)).mode & 0o777).toBe(0o600)
+    clean(applied.stdout, applied.stderr, await readFile(undo, 'utf8'))
+
+    // The findings are gone: planning again has nothing to change.
+    const again = await runCli(['fix', '--all-projects'], {env: serverEnv(server)})
+    expect(again.code, again.stdout + again.stderr).toBe(0)
+    expect(again.stdout).toContain('Nothing to change')
+
+    server.reset()
+    const undone = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo-of-undo.json')], {env: serverEnv(server)})
+    expect(undone.code, undone.stderr).toBe(0)
+    expect(server.settings[2]).toEqual(before2)
+    expect(server.settings[3]).toEqual(before3)
+    expect(server.requests).toHaveLength(6)
+    clean(undone.stdout, undone.stderr)
+  }, 60_000)
+})
+
+/** Plans for every project into a file, from the live server; the server's request log is cleared after. */
+async function planFile(server: OneDevServer, extra: string[] = []): Promise<string> {
+  const plan = file('plan.json')
+  const result = await runCli(['fix', '--all-projects', '--output', plan, ...extra], {env: serverEnv(server)})
+  expect(result.code, result.stdout + result.stderr).toBe(1)
+  server.reset()
+  return plan
+}
+
+describe('where changes go', () => {
+  it('a fix of a protection inherited from the parent is posted to the parent, and verified on the child', async () => {
+    const parent = {...fixture('current/setting-full.json'), branchProtections: [{enabled: true, branches: 'main', userMatch: 'anyone', preventForcedPush: false, preventDeletion: true, preventCreation: true, commitSignatureRequired: true, reviewRequirement: 'group(core-devs):2', jobNames: ['ci'], fileProtections: [{paths: '.onedev-buildspec.yml', reviewRequirement: 'group(devops)', jobNames: []}]}], tagProtections: []}
+    const server = await start({
+      projects: [{id: 1, path: 'acme', parentId: null}, {id: 5, path: 'acme/kid', parentId: 1}],
+      settings: {1: parent, 5: {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []}},
+      repositories: {1: {defaultBranch: 'main', tags: []}, 5: {defaultBranch: 'main', tags: []}},
+    })
+    const result = await runCli(['fix', '--project', '5', '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).toContain('acme (#1), current payload (not audited itself: its other child projects were not judged)')
+    expect(result.stdout).toContain('/branchProtections/0/preventForcedPush: false -> true')
+    expect(result.stdout).toContain('clears low branch-protection/force-push-allowed "main" in acme/kid')
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/1/setting'])
+    expect((server.settings[1] as any).branchProtections[0].preventForcedPush).toBe(true)
+    clean(result.stdout, result.stderr)
+  }, 30_000)
+
+  it('a new protection goes where it really applies under first match: before the broader protection of the same project', async () => {
+    const own = {branchProtections: [{enabled: true, branches: '**', userMatch: 'group(devs)', preventForcedPush: false, preventDeletion: false, preventCreation: false, commitSignatureRequired: false, reviewRequirement: null, jobNames: [], fileProtections: []}], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []}
+    const server = await start({projects: [{id: 7, path: 'solo', parentId: null}], settings: {7: own}, repositories: {7: {defaultBranch: 'main', tags: []}}})
+    const result = await runCli(['fix', '--all-projects', '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    const stored = (server.settings[7] as any).branchProtections
+    expect(stored.map((p: any) => [p.branches, p.userMatch, p.preventForcedPush, p.preventDeletion])).toEqual([
+      ['main', 'anyone', true, true],
+      ['**', 'group(devs)', false, false],
+    ])
+  }, 30_000)
+})
+
+describe('when the server disagrees', () => {
+  it('a protection reordered since the plan (the same old value at the pointer) is a conflict: that project is skipped, nothing sent; the others are applied; exit 2', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const setting = server.settings[2] as any
+    // Someone moved the "**" protection (the plan's /branchProtections/3) to the top; /branchProtections/3 is now
+    // the disabled hotfix/* one. Its preventDeletion is true, so the old value alone would not tell; make it false.
+    setting.branchProtections.unshift(setting.branchProtections.pop())
+    setting.branchProtections[3].preventDeletion = false
+    const undo = file('undo.json')
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('CONFLICT        acme/app (#2): changed since the plan was made: /branchProtections/3 no longer holds what the plan saw (for the edit of /branchProtections/3/preventDeletion); nothing was sent')
+    expect(result.stdout).toContain('applied         legacy/tool (#3): applied and verified: 1 edit')
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/3/setting'])
+    expect((await readJson(undo)).projects.map((p: any) => p.id)).toEqual([3])
+  }, 30_000)
+
+  it('a 500 refusal is shown with every secret of the setting masked; the project is reported refused, the others applied; exit 2', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const before = structuredClone(server.settings[2])
+    const quoted = 'CANARY-jobsecret-deploy-token-7f3a'
+    server.override('POST /projects/2/setting', {status: 500, text: `buildSetting.jobSecrets[0].value: "${quoted}" is not valid\n\u001b[31mand https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H/CANARY-slack-path-7f3a too`})
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json'), '--debug'], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('REFUSED         acme/app (#2): refused by the server: POST /~api/projects/2/setting: 500 Internal Server Error: buildSetting.jobSecrets[0].value: "<redacted>" is not valid \\x1b[31mand <redacted> too; the setting is unchanged')
+    expect(result.stdout).toContain('applied         legacy/tool (#3)')
+    expect(server.settings[2]).toEqual(before)
+    expect(settingRequests(server).filter((r) => r.endsWith('/2/setting'))).toEqual(['GET /~api/projects/2/setting', 'POST /~api/projects/2/setting', 'GET /~api/projects/2/setting'])
+    clean(result.stdout, result.stderr)
+  }, 30_000)
+
+  it('a server that silently drops a field: verification catches it, the rollback restores the setting, exit 2', async () => {
+    let posts = 0
+    const server = await start({
+      storeSetting: (id, posted: any) => {
+        // The first setting posted to acme/app loses its web hook secrets; what is posted later is kept.
+        if (id === 2 && posts++ === 0) for (const hook of posted.webHooks) hook.secret = null
+        return posted
+      },
+    })
+    const plan = await planFile(server)
+    const before = structuredClone(server.settings[2])
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('ROLLED BACK     acme/app (#2): verification failed: the setting read back differs from what was sent at /webHooks/0/secret and /webHooks/2/secret; rolled back: the setting is as it was')
+    expect(result.stderr).toContain('onedev-audit: acme/app (#2): verification failed: the setting read back differs from what was sent at /webHooks/0/secret and /webHooks/2/secret; rolling back')
+    expect(server.settings[2]).toEqual(before)
+    expect(settingRequests(server).filter((r) => r.endsWith('/2/setting'))).toEqual([
+      'GET /~api/projects/2/setting',
+      'POST /~api/projects/2/setting',
+      'GET /~api/projects/2/setting',
+      'POST /~api/projects/2/setting',
+      'GET /~api/projects/2/setting',
+    ])
+    clean(result.stdout, result.stderr)
+  }, 30_000)
+
+  it('405 on the first POST stops the run before any other request and prints the remaining changes as manual steps', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    server.override('POST /projects/*/setting', {status: 405, text: 'HTTP 405 Method Not Allowed'})
+    const undo = file('undo.json')
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /~api/projects/3/setting', 'POST /~api/projects/3/setting'])
+    expect(result.stdout).toContain('NOT OFFERED     legacy/tool (#3): the server does not offer POST /~api/projects/3/setting (status 405)')
+    expect(result.stdout).toContain('not sent        acme/app (#2): not sent: the server does not offer POST /~api/projects/{id}/setting')
+    expect(result.stdout).toContain(
+      [
+        'The server does not offer POST /projects/{id}/setting: make these changes by hand:',
+        '  legacy/tool: Project Settings > Branch Protection: Check "Prevent Forced Push" on the branch protection /branchProtections/1 ("develop")',
+        '      /branchProtections/1/preventForcedPush: false -> true',
+        '  acme/app: Project Settings > Branch Protection: Check "Prevent Deletion" on the branch protection /branchProtections/3 ("**")',
+        '      /branchProtections/3/preventDeletion: false -> true',
+      ].join('\n'),
+    )
+    expect(await readJson(undo)).toMatchObject({complete: false, projects: []})
+  }, 30_000)
+
+  it('a setting holding a number JavaScript cannot carry exactly is not rewritten', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    // Served as text: the number must reach the client exactly as a server would write it.
+    const text = JSON.stringify(server.settings[3], null, 2).replace('"count": 20', '"count": 9007199254740993')
+    server.setHandler('GET /projects/3/setting', (_request, response) => {
+      response.writeHead(200, {'content-type': 'application/json'})
+      response.end(text)
+    })
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toMatch(/NOT READ +legacy\/tool \(#3\): GET \/~api\/projects\/3\/setting: the setting holds a number JavaScript cannot carry exactly \(line \d+, column \d+\): it is not rewritten, so that the number is not changed; nothing was sent/)
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/2/setting'])
+  }, 30_000)
+})
+
+describe('undo', () => {
+  it('restores only where the field still holds the new value; a field changed since is a conflict', async () => {
+    const server = await start()
+    const undo = file('undo.json')
+    const applied = await runCli(['fix', '--all-projects', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    ;(server.settings[3] as any).branchProtections[1].preventForcedPush = false
+    server.reset()
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('CONFLICT        legacy/tool (#3): changed since the plan was made: /branchProtections/1/preventForcedPush no longer holds what the plan saw')
+    expect(result.stdout).toContain('applied         acme/app (#2)')
+    expect((server.settings[2] as any).branchProtections[3].preventDeletion).toBe(false)
+  }, 60_000)
+})
+
+describe('plan files', () => {
+  it('a plan made from a snapshot, with no server, is applied live', async () => {
+    const server = await start()
+    const snapshot = file('snapshot.json')
+    expect((await runCli(['collect', '--all-projects', '--output', snapshot], {env: serverEnv(server)})).code).toBe(0)
+    server.reset()
+    const plan = file('plan.json')
+    const planned = await runCli(['fix', '--snapshot', snapshot, '--output', plan])
+    expect(planned.code, planned.stderr).toBe(1)
+    expect(server.requests).toEqual([])
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2)
+  }, 60_000)
+
+  it('a plan for another server or prefix, of an unknown version, or edited into nonsense is refused with one line, and nothing is sent', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const other = await start()
+    const cases: Array<[Record<string, string>, string, string]> = [
+      [serverEnv(other), plan, `onedev-audit: error: ${plan} is for ${server.url}, not ${other.url}: nothing was sent`],
+      [{...serverEnv(server), ONEDEV_API_PREFIX: '/api'}, plan, `onedev-audit: error: ${plan} is for the API prefix /~api of that server, not /api: nothing was sent`],
+    ]
+    const document = await readJson(plan)
+    const newer = file('newer.json')
+    await writeFile(newer, JSON.stringify({...document, planVersion: 2}))
+    cases.push([serverEnv(server), newer, `onedev-audit: error: ${newer}: plan format 2 is newer than this onedev-audit reads (1): upgrade onedev-audit`])
+    const nonsense = file('nonsense.json')
+    document.projects[0].changes[0].edits[0].op = 'move'
+    await writeFile(nonsense, JSON.stringify(document))
+    cases.push([serverEnv(server), nonsense, `onedev-audit: error: ${nonsense}: not a valid plan file: /projects/0/changes/0/edits/0: Invalid input`])
+    for (const [env, path, error] of cases) {
+      const result = await runCli(['fix', '--plan', path, '--apply', '--undo-output', file('undo.json')], {env})
+      expect(result.code).toBe(2)
+      expect(result.stderr.trim().split('\n').at(-1)).toBe(error)
+    }
+    expect(server.requests).toEqual([])
+    expect(other.requests).toEqual([])
+  }, 60_000)
+})
+
+describe('a legacy server under the contract prefix', () => {
+  it('plans and applies in one run in the 8.x shape, after the prefix probe', async () => {
+    const server = await start({prefix: '/api', projects: [{id: 3, path: 'legacy/tool', parentId: null}], settings: {3: fixture('legacy/setting-full.json')}})
+    const before = structuredClone(server.settings[3]) as any
+    const {ONEDEV_API_PREFIX: _prefix, ...env} = serverEnv(server)
+    const result = await runCli(['fix', '--all-projects', '--apply', '--suggestions', '--undo-output', file('undo.json')], {env})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    const stored = server.settings[3] as any
+    expect(stored.branchProtections[1]).toMatchObject({preventForcedPush: true, signatureRequired: true})
+    expect(stored.branchProtections[1]).not.toHaveProperty('commitSignatureRequired')
+    expect(stored.buildSetting.jobSecrets.map((s: any) => [s.name, s.value, s.authorizedBranches])).toEqual(
+      before.buildSetting.jobSecrets.map((s: any) => [s.name, s.value, s.name === 'deploy-token' ? 'main' : 'develop']),
+    )
+    clean(result.stdout, result.stderr)
+  }, 60_000)
+})
+
+describe('Ctrl-C while applying', () => {
+  it('finishes the project in flight, sends nothing after it, writes the undo record of what was applied, and exits 2', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    server.override('POST /projects/3/setting', {delayMs: 2000})
+    const undo = file('undo.json')
+    const child = spawn(process.execPath, [BIN, 'fix', '--plan', plan, '--apply', '--undo-output', undo], {cwd: ROOT, env: {...process.env, ...serverEnv(server), NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    for (let waited = 0; !server.requests.some((r) => r.method === 'POST'); waited += 25) {
+      if (waited > 15_000) throw new Error(`the POST never started; stderr: ${stderr}`)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    child.kill('SIGINT')
+    expect(await exited).toBe(2)
+    expect(stderr).toContain('onedev-audit: interrupted: finishing the project in flight (or rolling it back), then stopping; the undo record keeps what was applied')
+    expect(stdout).toContain('applied         legacy/tool (#3)')
+    expect(stdout).toContain('not sent        acme/app (#2): interrupted: not sent')
+    expect(settingRequests(server)).toEqual(['GET /~api/projects/3/setting', 'POST /~api/projects/3/setting', 'GET /~api/projects/3/setting'])
+    expect(await readJson(undo)).toMatchObject({complete: false, projects: [{id: 3, path: 'legacy/tool'}]})
+    clean(stdout, stderr, await readFile(undo, 'utf8'))
+  }, 40_000)
+})
+
+describe('flags', () => {
+  it('what cannot be combined, an unknown rule, and nothing to plan are one-line errors, exit 2, before any request', async () => {
+    const cases: Array<[string[], string]> = [
+      [[], 'nothing to plan: give --project ID (repeatable), --all-projects or --snapshot PATH; or --plan PLAN or --undo UNDO'],
+      [['--snapshot', 'examples/snapshot.json', '--apply'], '--apply sends to a server: write the plan from the snapshot with --output, review it, then apply it with --plan PLAN --apply'],
+      [['--plan', 'p.json', '--rule', 'branch-protection/force-push-allowed'], '--plan uses the file as it is: it cannot be combined with --project, --all-projects, --snapshot, --rule, --suggestions or --output'],
+      [['--snapshot', 'examples/snapshot.json', '--undo-output', 'u.json'], '--undo-output names the undo record --apply writes: give --apply'],
+      [['--snapshot', 'examples/snapshot.json', '--rule', 'nope/nope'], '--rule nope/nope: no such rule (see onedev-audit rules)'],
+    ]
+    for (const [args, message] of cases) {
+      const result = await runCli(['fix', ...args])
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr).toBe(`onedev-audit: error: ${message}\n`)
+    }
+  }, 60_000)
+
+  it('--rule plans only that rule\'s findings, its suggestions included', async () => {
+    const result = await runCli(['fix', '--snapshot', 'examples/snapshot.json', '--rule', 'job-secret/broad-branches'])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain('suggestion job-secret/broad-branches: Authorize job secret "npm-token" for the default branch "master" only (authorization: on branch "master")')
+    expect(result.stdout).not.toMatch(/branch-protection\//)
+  }, 30_000)
+})

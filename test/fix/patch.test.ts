@@ -1,0 +1,149 @@
+/** Edits, what they expect, conflicts, verification and undo records: the pure pieces applying is made of. */
+import {describe, expect, it} from 'vitest'
+
+import {applyEdit, applyPlanned, cloneJson, planEdits, PatchError} from '../../src/fix/patch.js'
+import {editProblem} from '../../src/fix/guard.js'
+import {undoRecord} from '../../src/fix/undo.js'
+import {differences} from '../../src/fix/verify.js'
+import {redactDeep, secretsOf} from '../../src/model/redact.js'
+import {inexactNumber} from '../../src/util/json.js'
+import {branchProtection, currentSetting} from '../helpers/fix-builders.js'
+
+const secret = 'CANARY-patch-secret-7f3a'
+
+function payload(): any {
+  return currentSetting({
+    branchProtections: [branchProtection({branches: 'main', preventForcedPush: false}), branchProtection({branches: 'develop', preventForcedPush: false})],
+    buildSetting: {jobSecrets: [{name: 'token', value: secret, authorization: 'on branch "**"', archived: false}], buildPreservations: [], unknownFutureKey: {kept: [1, null]}},
+    webHooks: [{postUrl: `http://ci.internal/hook?token=${secret}`, eventTypes: ['CODE_PUSH'], secret, headers: [{name: 'X-Key', value: secret}]}],
+  })
+}
+
+/** The plan of `edits`, made as the planner makes it: on the redacted payload. */
+function plan(raw: unknown, edits: Parameters<typeof planEdits>[1]) {
+  const planned = planEdits(redactDeep(raw), edits)
+  if ('problem' in planned) throw new Error(planned.problem)
+  return planned.edits
+}
+
+describe('applying a plan to the real payload', () => {
+  it('changes only the planned field: secrets, unknown keys and nulls come through as they were', () => {
+    const raw = payload()
+    const edits = plan(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
+    const applied = applyPlanned(raw, edits, editProblem)
+    if (!('result' in applied)) throw new Error('not applied')
+    const expected = payload()
+    expected.branchProtections[1].preventForcedPush = true
+    expect(applied.result).toEqual(expected)
+    expect(JSON.stringify(applied.result)).toContain(JSON.stringify(`http://ci.internal/hook?token=${secret}`))
+    expect(raw).toEqual(payload())
+  })
+
+  it('the same old value at the same pointer in another protection (the list was reordered) is a conflict', () => {
+    const raw = payload()
+    const edits = plan(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
+    const reordered = payload()
+    reordered.branchProtections.reverse()
+    // `/branchProtections/1/preventForcedPush` is false in both: only the whole protection tells them apart.
+    expect(applyPlanned(reordered, edits, editProblem)).toEqual({conflict: {path: '/branchProtections/1', value: expect.objectContaining({branches: 'develop'})}, edit: edits[0]})
+  })
+
+  it('an insertion expects the whole list as the plan saw it', () => {
+    const raw = payload()
+    const edits = plan(raw, [{op: 'add', path: '/branchProtections/0', value: branchProtection({branches: 'release'})}])
+    const changed = payload()
+    changed.branchProtections[1].userMatch = 'user(bob)'
+    expect(applyPlanned(changed, edits, editProblem)).toMatchObject({conflict: {path: '/branchProtections'}})
+    expect('result' in applyPlanned(payload(), edits, editProblem)).toBe(true)
+  })
+
+  it('a secret changed on the server since the plan is no conflict when the plan does not touch it; the new value goes back as it is', () => {
+    const edits = plan(payload(), [{op: 'replace', path: '/branchProtections/0/preventForcedPush', value: true}])
+    const rotated = payload()
+    rotated.buildSetting.jobSecrets[0].value = 'CANARY-rotated-7f3a'
+    const applied = applyPlanned(rotated, edits, editProblem)
+    expect('result' in applied && (applied.result as any).buildSetting.jobSecrets[0].value).toBe('CANARY-rotated-7f3a')
+  })
+
+  it('set-scheme moves a URL with secret parts to https:// without the plan holding them', () => {
+    const edits = plan(payload(), [{op: 'set-scheme', path: '/webHooks/0/postUrl', value: 'https'}])
+    expect(JSON.stringify(edits)).not.toContain(secret)
+    const applied = applyPlanned(payload(), edits, editProblem)
+    expect('result' in applied && (applied.result as any).webHooks[0].postUrl).toBe(`https://ci.internal/hook?token=${secret}`)
+  })
+
+  it('a plan file edited to write a secret field is refused before anything is built', () => {
+    const edits = plan(payload(), [{op: 'replace', path: '/branchProtections/0/preventForcedPush', value: true}])
+    const tampered = [{...edits[0]!, path: '/webHooks/0/secret', value: 'attacker', expect: [{path: '/webHooks/0/secret', value: '<redacted>'}]}] as typeof edits
+    expect(applyPlanned(payload(), tampered, editProblem)).toEqual({problem: '/webHooks/0/secret: it holds a secret, which a plan never changes'})
+  })
+
+  it('member access never reaches a prototype', () => {
+    const document = JSON.parse('{"a": {}}')
+    applyEdit(document, {op: 'add', path: '/a/__proto__', value: {polluted: true}})
+    expect(({} as any).polluted).toBeUndefined()
+    expect(Object.prototype.hasOwnProperty.call(document.a, '__proto__')).toBe(true)
+    expect(() => applyEdit(document, {op: 'replace', path: '/a/constructor', value: 1})).toThrow(PatchError)
+  })
+})
+
+describe('verification', () => {
+  it('names the pointer of every difference, never a value; a new object may come back with the server\'s defaults added', () => {
+    const sent = payload()
+    const added = branchProtection({branches: 'release'})
+    delete (added as any).requireStrictBuilds
+    sent.branchProtections.push(added)
+    const back = cloneJson(sent)
+    back.branchProtections[2].requireStrictBuilds = false
+    expect(differences(back, sent, new Set([sent.branchProtections[2]]))).toEqual([])
+    expect(differences(back, sent)).toEqual(['/branchProtections/2/requireStrictBuilds'])
+    back.branchProtections[1].preventForcedPush = true
+    delete back.webHooks[0].secret
+    expect(differences(back, sent, new Set([sent.branchProtections[2]]))).toEqual(['/branchProtections/1/preventForcedPush', '/webHooks/0/secret'])
+  })
+
+  it('the secrets of a payload, to mask them in a server\'s error text: each value, and the secret parts of URLs', () => {
+    const secrets = secretsOf(payload())
+    expect(secrets).toContain(secret)
+    expect(secrets).toContain(`http://ci.internal/hook?token=${secret}`)
+    expect(secrets).not.toContain('on branch "**"')
+  })
+})
+
+describe('undo records', () => {
+  it('restoring edits bring every kind of change back, each expecting what the change left', () => {
+    const raw = payload()
+    const edits = plan(raw, [
+      {op: 'add', path: '/branchProtections/0', value: branchProtection({branches: 'release'})},
+      {op: 'replace', path: '/branchProtections/2/preventForcedPush', value: true},
+      {op: 'add', path: '/branchProtections/2/newMember', value: 1},
+      {op: 'remove', path: '/branchProtections/1'},
+      {op: 'set-scheme', path: '/webHooks/0/postUrl', value: 'https'},
+    ])
+    const applied = applyPlanned(raw, edits, editProblem)
+    if (!('result' in applied)) throw new Error('not applied')
+    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result)
+    expect(record.applied.map((a) => [a.op, a.path, a.old !== undefined, a.new])).toEqual([
+      ['add', '/branchProtections/0', false, expect.objectContaining({branches: 'release'})],
+      ['replace', '/branchProtections/2/preventForcedPush', true, true],
+      ['add', '/branchProtections/2/newMember', false, 1],
+      ['remove', '/branchProtections/1', true, undefined],
+      ['set-scheme', '/webHooks/0/postUrl', true, 'https'],
+    ])
+    expect(JSON.stringify(record)).not.toContain(secret)
+    const restored = applyPlanned(applied.result, record.restore, editProblem)
+    expect('result' in restored && restored.result).toEqual(payload())
+    // Once the field no longer holds what the change put there, the undo is a conflict.
+    const edited = cloneJson(applied.result) as any
+    edited.branchProtections[1].preventForcedPush = false
+    expect(applyPlanned(edited, record.restore, editProblem)).toHaveProperty('conflict')
+  })
+})
+
+describe('numbers JavaScript cannot carry exactly', () => {
+  it('an integer beyond 2^53 or a number too large to be finite is found; exact ones and fractions are not', () => {
+    expect(inexactNumber('{"a": 9007199254740993}')).toEqual({offset: 6, number: '9007199254740993'})
+    expect(inexactNumber('{"a": [1, -1e400]}')).toEqual({offset: 10, number: '-1e400'})
+    expect(inexactNumber('{"a": 9007199254740992, "b": 1.5, "c": 0.1, "d": "9007199254740993", "e": "\\" 1e999"}')).toBeNull()
+  })
+})
