@@ -11,7 +11,8 @@ import {join} from 'node:path'
 
 import {buildProjects, buildRoles, buildSetting} from './simulator.mjs'
 
-function snapshotOf(projects, roles, settingOf) {
+/** A snapshot of these projects and roles, each project's setting made by `settingOf` (also bench/html.mjs). */
+export function snapshotOf(projects, roles, settingOf) {
   return {
     snapshotVersion: 1,
     tool: {name: 'onedev-audit', version: 'bench'},

@@ -8,6 +8,8 @@
  *   node bench/run.mjs --projects 10000 --latency 50 --concurrency 32   (the live case of a large real server)
  *   node bench/run.mjs --phases baseline,cli --live-only   (only those phases, no offline part: see PHASES)
  *   node bench/run.mjs --diff | --diff-only   (adds, or runs only, diff of two snapshots with 1 % changed: bench/diff.mjs)
+ *   node bench/run.mjs --html-only   (only the HTML report of the offline snapshot: its size, time to write, and
+ *       its load and first filter in headless Chromium: bench/html.mjs; part of every run with the offline part)
  *   node bench/run.mjs --fix | --fix-only [--fix-latency 10]   (adds, or runs only, fix: planning the offline snapshot,
  *       and the requests per changed project when applying the plan: bench/fix.mjs)
  *   node bench/run.mjs --arrival [--arrival-sizes 2000,10000] [--arrival-padding-kb 0,8]   (only the live full scan's
@@ -71,6 +73,7 @@ const {values: flags} = parseArgs({
     'offline-only': {type: 'boolean', default: false},
     diff: {type: 'boolean', default: false},
     'diff-only': {type: 'boolean', default: false},
+    'html-only': {type: 'boolean', default: false},
     fix: {type: 'boolean', default: false},
     'fix-only': {type: 'boolean', default: false},
     'fix-latency': {type: 'string', default: '10'},
@@ -510,6 +513,13 @@ async function main() {
     process.stdout.write(flags.json ? `${JSON.stringify({diff}, null, 2)}\n` : `${diffLines(diff, runs).join('\n')}\n`)
     return
   }
+  if (flags['html-only']) {
+    const {htmlBench, htmlLines} = await import('./html.mjs')
+    const runs = Math.max(1, Number(flags.runs))
+    const html = await htmlBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
+    process.stdout.write(flags.json ? `${JSON.stringify({html}, null, 2)}\n` : `${htmlLines(html, runs).join('\n')}\n`)
+    return
+  }
   if (flags['fix-only']) {
     const {fixBench, fixLines} = await import('./fix.mjs')
     const runs = Math.max(1, Number(flags.runs))
@@ -593,6 +603,8 @@ async function main() {
   }
   const offline = flags['live-only'] ? undefined : await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
   report.offline = offline
+  const htmlModule = offline ? await import('./html.mjs') : undefined
+  if (htmlModule) report.html = await htmlModule.htmlBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.fix) report.fix = await (await import('./fix.mjs')).fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir})
   if (flags.json) {
@@ -615,6 +627,7 @@ async function main() {
     ...(audit ? [`audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`] : []),
     ...(all ? costLines(summary, report.projects, ms) : []),
     ...(offline ? ['', ...offlineLines(offline, runs)] : []),
+    ...(report.html ? ['', ...htmlModule.htmlLines(report.html, runs)] : []),
     ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
     ...(report.fix ? ['', ...(await import('./fix.mjs')).fixLines(report.fix, runs)] : []),
   ]

@@ -16,7 +16,7 @@ import {applyBaseline, applySuppressions, writeBaseline} from '../engine/suppres
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditModel} from '../model/types.js'
 import {complianceLine} from '../report/compliance.js'
-import {locationSourceFromModel, reportChunks, type ReportFormat, type ReportInput} from '../report/index.js'
+import {loadReportChunks, locationSourceFromModel, type ReportFormat, type ReportInput} from '../report/index.js'
 import {type FindingLocation, locateFindings} from '../report/locate.js'
 import {noticeLine, shownNotices} from '../report/notices.js'
 import type {Finding, Source} from '../types/report-types.js'
@@ -181,7 +181,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     ...(compliance ? {compliance} : {}),
   }
   // Written as it is formatted: a large report is never one string in memory.
-  const report = reportChunks(request.format, input)
+  const report = await loadReportChunks(request.format, input)
   const toTerminal = request.output === undefined
   if (toTerminal) await writeChunksTo(process.stdout, report.chunks)
   else await writeChunksAtomic(request.output!, report.chunks)

@@ -11,7 +11,7 @@ import {diffModels} from '../diff/diff.js'
 import type {Side} from '../diff/diff-types.js'
 import type {Severity} from '../engine/rule.js'
 import type {AuditError, AuditModel} from '../model/types.js'
-import {formatDiff} from '../report/diff-format.js'
+import {loadDiffReport} from '../report/diff-format.js'
 import type {ReportFormat} from '../report/input.js'
 import {locationSourceFromModel} from '../report/locate.js'
 import {escapeControl} from '../util/escape.js'
@@ -87,7 +87,7 @@ export async function diffAndReport(prepared: Prepared, before: DiffSide, after:
     today: new Date().toISOString().slice(0, 10),
   })
   timer(`compared: ${result.changes.length} changes, ${result.findings.new.length} new and ${result.findings.fixed.length} fixed findings`)
-  const report = formatDiff(request.format, {
+  const report = await loadDiffReport(request.format, {
     tool: {name: 'onedev-audit', version: request.version},
     generatedAt: new Date().toISOString(),
     old: before.side,

@@ -41,7 +41,7 @@ export const reportFlags = {
     char: 'f',
     options: [...REPORT_FORMATS],
     default: 'stylish' as const,
-    description: 'Report format: stylish (a table for people), json, sarif (code scanning) or markdown (CI summaries).',
+    description: 'Report format: stylish (a table for people), json, sarif (code scanning), markdown (CI summaries) or html (one self-contained page to open in a browser, print or attach to a CI run).',
   })(),
   output: Flags.string({char: 'o', description: 'Write the report to this file instead of standard output.', helpValue: 'FILE'}),
   category: Flags.string({description: 'SARIF runAutomationDetails.id (GitHub\'s upload category). Default: onedev-audit/<server host>/.', helpValue: 'ID'}),

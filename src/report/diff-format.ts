@@ -1,14 +1,18 @@
-/** The diff formatters: `formatDiff(format, input)` → the report's text, plus warnings for stderr. */
+/**
+ * The diff formatters: `formatDiff(format, input)` → the report's text, plus warnings for stderr;
+ * `loadDiffReport` also writes HTML, whose formatter is imported only then (as for scan: index.ts).
+ */
+import {textOf} from './chunks.js'
 import type {DiffReportInput} from './diff-input.js'
 import {formatDiffJson} from './diff-json.js'
 import {formatDiffMarkdown} from './diff-markdown.js'
 import {formatDiffSarif} from './diff-sarif.js'
 import {formatDiffStylish} from './diff-stylish.js'
-import type {FormattedReport, ReportFormat} from './input.js'
+import type {FormattedReport, ReportFormat, TextFormat} from './input.js'
 
 export type {DiffReportInput} from './diff-input.js'
 
-export function formatDiff(format: ReportFormat, input: DiffReportInput): FormattedReport {
+export function formatDiff(format: TextFormat, input: DiffReportInput): FormattedReport {
   switch (format) {
     case 'sarif':
       return formatDiffSarif(input)
@@ -23,4 +27,11 @@ export function formatDiff(format: ReportFormat, input: DiffReportInput): Format
       throw new Error(`unknown report format: ${String(unknown)}`)
     }
   }
+}
+
+/** Any format's diff report. */
+export async function loadDiffReport(format: ReportFormat, input: DiffReportInput): Promise<FormattedReport> {
+  if (format !== 'html') return formatDiff(format, input)
+  const {diffHtmlChunks} = await import('./diff-html.js')
+  return {text: textOf(diffHtmlChunks(input)), warnings: []}
 }

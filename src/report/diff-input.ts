@@ -53,8 +53,8 @@ export function summaryPhrase(summary: DiffSummary): string {
   )
 }
 
-/** Where a change belongs when grouped: its project's path, `roles`, or `server`. */
-export function changeGroup(change: Change): string {
+/** Where a change (or a finding) belongs when grouped: its project's path, `roles`, or `server`. */
+export function changeGroup(change: Pick<Change, 'project' | 'role'>): string {
   return change.project ? change.project.path : change.role ? 'roles' : 'server'
 }
 

@@ -8,9 +8,11 @@ import type {AuditError} from '../model/types.js'
 import type {LocationSource} from './locate.js'
 import type {ComplianceFramework, Finding, Severity, Source, SuppressedFinding} from '../types/report-types.js'
 
-export type ReportFormat = 'sarif' | 'json' | 'stylish' | 'markdown'
+/** The formats written by code every run loads; html's is imported when asked for (src/report/index.ts). */
+export type TextFormat = 'sarif' | 'json' | 'stylish' | 'markdown'
+export type ReportFormat = TextFormat | 'html'
 
-export const REPORT_FORMATS: readonly ReportFormat[] = ['stylish', 'json', 'sarif', 'markdown']
+export const REPORT_FORMATS: readonly ReportFormat[] = ['stylish', 'json', 'sarif', 'markdown', 'html']
 
 export interface ReportRule {
   meta: RuleMeta

@@ -12,7 +12,7 @@ import type {ControlStatus, Finding} from '../types/report-types.js'
 import {shownNotices, SOME_NOT_EVALUATED, someNotEvaluated} from './notices.js'
 import {countBySeverity, plural, scopePhrase} from './summary.js'
 import {safeServerUrl} from '../util/server-url.js'
-import {groupFindings} from './stylish.js'
+import {groupFindings, messageOf, subjectOf} from './stylish.js'
 
 /** Findings listed in full; the rest are counted (job summaries hold 1 MiB, comments 65,536 characters). */
 export const MARKDOWN_MAX_FINDINGS = 500
@@ -41,9 +41,7 @@ function errorItem(error: AuditError): string {
 }
 
 function findingRow(finding: Finding): string[] {
-  const subject = finding.subject !== '' ? finding.subject : (finding.role?.name ?? '')
-  const message = finding.source ? `${finding.message} (inherited from ${finding.source.path})` : finding.message
-  return [`**${finding.severity}**`, md(finding.ruleId), md(subject), md(message)]
+  return [`**${finding.severity}**`, md(finding.ruleId), md(subjectOf(finding)), md(messageOf(finding))]
 }
 
 const STATUS_MARK: Record<ControlStatus, string> = {fail: '✖ fail', pass: '✔ pass', 'not-evaluated': 'not evaluated', manual: 'manual'}

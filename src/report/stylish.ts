@@ -63,22 +63,24 @@ export function groupFindings(findings: readonly Finding[]): Group[] {
 }
 
 /** Subject column text: the role's name for role findings without a subject of their own. */
-function subjectOf(finding: Finding): string {
+export function subjectOf(finding: Finding): string {
   if (finding.subject !== '') return finding.subject
   return finding.role?.name ?? ''
 }
 
-function messageOf(finding: Finding): string {
+/** The message, with the ancestor whose setting decides it. */
+export function messageOf(finding: Finding): string {
   return finding.source ? `${finding.message} (inherited from ${finding.source.path})` : finding.message
 }
 
-function errorLine(error: AuditError): string {
+/** `where: message (HTTP status)`. Not escaped. */
+export function errorLine(error: Pick<AuditError, 'path' | 'project' | 'message' | 'status'>): string {
   const where = error.path ?? error.project?.path
   const status = error.status === undefined ? '' : ` (HTTP ${error.status})`
   return `${where === undefined ? '' : `${where}: `}${error.message}${status}`
 }
 
-function noticeLabel(notice: Notice): string {
+export function noticeLabel(notice: Notice): string {
   return notice.kind === 'warning' || notice.kind === 'truncated' ? 'warning' : 'notice'
 }
 

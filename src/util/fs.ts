@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import {unlinkSync} from 'node:fs'
-import {type FileHandle, open, rename, rm} from 'node:fs/promises'
+import {type FileHandle, open, realpath, rename, rm, stat} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 
 /** Pieces of text are written in batches of about this many characters. */
@@ -20,14 +20,53 @@ export function* batched(chunks: Iterable<string>, size = WRITE_BATCH): Generato
 }
 
 /**
+ * Where a write to `path` really goes: the file a symbolic link leads to (the link is kept), and
+ * whether that is something other than a regular file (a device such as /dev/null, a pipe), which is
+ * written into as it is: renaming a file onto it would replace it, /dev/null included.
+ */
+async function writeTarget(path: string): Promise<{path: string; special: boolean}> {
+  const found = await stat(path).catch(() => null)
+  if (found === null) return {path, special: false}
+  return {path: await realpath(path), special: !found.isFile()}
+}
+
+/** Writes batches of text into an open file, one batch while the next is made. */
+async function writeBatches(handle: FileHandle, chunks: Iterable<string>): Promise<void> {
+  // One batch is written while the next is made: the text is produced during the write instead of
+  // after it (a 40 MB report is about 600 writes).
+  let writing: Promise<void> | undefined
+  try {
+    for (const batch of batched(chunks)) {
+      const bytes = Buffer.from(batch, 'utf8')
+      await writing
+      writing = writeAll(handle, bytes)
+    }
+    await writing
+  } finally {
+    await writing?.catch(() => undefined)
+  }
+}
+
+/**
  * Writes a file from pieces of text through a temporary sibling and a rename: readers (and a run
  * killed half-way) never see half a file; the previous file stays until the new one is complete.
  * The temporary file is removed when the process exits while writing (a second Ctrl-C during a
  * collection) or is stopped by SIGINT or SIGTERM that nothing else handles; only SIGKILL leaves it
- * (hidden, beside the previous report).
+ * (hidden, beside the previous report). A symbolic link is followed (the file it leads to is
+ * replaced, the link kept); a device or a pipe (`--output /dev/null`) is written into directly.
  */
 export async function writeChunksAtomic(path: string, chunks: Iterable<string>, mode = 0o644): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
+  const target = await writeTarget(path)
+  if (target.special) {
+    const handle = await open(target.path, 'w')
+    try {
+      await writeBatches(handle, chunks)
+    } finally {
+      await handle.close()
+    }
+    return
+  }
+  const temp = join(dirname(target.path), `.${basename(target.path)}.${randomBytes(6).toString('hex')}.tmp`)
   const removeTemp = () => {
     try {
       unlinkSync(temp)
@@ -46,22 +85,13 @@ export async function writeChunksAtomic(path: string, chunks: Iterable<string>, 
   process.once('exit', removeTemp)
   for (const signal of signals) process.once(signal, onSignal)
   let handle: FileHandle | undefined
-  // One batch is written while the next is made: the text is produced during the write instead of
-  // after it (a 40 MB report is about 600 writes).
-  let writing: Promise<void> | undefined
   try {
     handle = await open(temp, 'wx', mode)
-    for (const batch of batched(chunks)) {
-      const bytes = Buffer.from(batch, 'utf8')
-      await writing
-      writing = writeAll(handle, bytes)
-    }
-    await writing
+    await writeBatches(handle, chunks)
     await handle.close()
     handle = undefined
-    await rename(temp, path)
+    await rename(temp, target.path)
   } catch (error) {
-    await writing?.catch(() => undefined)
     await handle?.close().catch(() => undefined)
     await rm(temp, {force: true})
     throw error

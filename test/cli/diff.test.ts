@@ -75,7 +75,7 @@ describe('diff', () => {
   }, SLOW)
 
   it('secret values are never compared: NEW holding every secret in clear gives no change, and none of them in any output', async () => {
-    for (const format of ['stylish', 'json', 'markdown', 'sarif']) {
+    for (const format of ['stylish', 'json', 'markdown', 'sarif', 'html']) {
       const result = await runCli(['diff', oldFile, withSecrets, '--format', format])
       expect(result.code, result.stderr).toBe(0)
       expectNoCanary(result.stdout)

@@ -2,9 +2,9 @@
  * How the report reaches its file or reader: a run stopped while writing never leaves half a report
  * where the previous one was, and a reader that stops reading is not an error.
  */
-import {spawn} from 'node:child_process'
+import {execFileSync, spawn} from 'node:child_process'
 import {watch} from 'node:fs'
-import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
+import {lstat, mkdir, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {beforeAll, describe, expect, it} from 'vitest'
@@ -95,6 +95,33 @@ describe('a report file', () => {
     const written = JSON.parse(await readFile(report, 'utf8')) as {summary: {projects: number; findings: number}}
     expect(written.summary.projects).toBe(6000)
     expect((await readdir(dir)).filter((name) => name.startsWith('.whole.json'))).toEqual([])
+  }, 60_000)
+
+  it('goes into a pipe as it is, which stays a pipe (as /dev/null stays a device: a rename onto it would replace it)', async () => {
+    const fifo = join(dir, 'reader.fifo')
+    execFileSync('mkfifo', [fifo])
+    // The reader opens the pipe first: the scan's open for writing then does not wait.
+    const reader = spawn('cat', [fifo], {stdio: ['ignore', 'pipe', 'ignore']})
+    let received = ''
+    reader.stdout.setEncoding('utf8').on('data', (chunk: string) => (received += chunk))
+    const closed = new Promise<void>((resolve) => reader.on('close', () => resolve()))
+    const result = await runCli(['scan', '--snapshot', join(ROOT, 'examples', 'snapshot.json'), '--format', 'json', '--output', fifo, '--fail-on', 'none'])
+    await closed
+    expect(result.code).toBe(0)
+    expect((JSON.parse(received) as {summary: {projects: number}}).summary.projects).toBe(4)
+    expect((await lstat(fifo)).isFIFO()).toBe(true)
+    expect((await readdir(dir)).filter((name) => name.startsWith('.reader.fifo'))).toEqual([])
+  }, 60_000)
+
+  it('through a symbolic link replaces the file it leads to and keeps the link', async () => {
+    const target = join(dir, 'target.json')
+    const link = join(dir, 'link.json')
+    await writeFile(target, PREVIOUS)
+    await symlink(target, link)
+    const result = await runCli(['scan', '--snapshot', join(ROOT, 'examples', 'snapshot.json'), '--format', 'json', '--output', link, '--fail-on', 'none'])
+    expect(result.code).toBe(0)
+    expect((await lstat(link)).isSymbolicLink()).toBe(true)
+    expect((JSON.parse(await readFile(target, 'utf8')) as {summary: {projects: number}}).summary.projects).toBe(4)
   }, 60_000)
 })
 

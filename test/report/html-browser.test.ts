@@ -1,0 +1,300 @@
+/**
+ * The HTML reports opened in a real browser (Debian's Chromium, test/helpers/browser.ts), as a person
+ * opens them: written by the CLI from snapshots, loaded from their file:// URL. No request leaves the
+ * page, nothing logs an error (a Content-Security-Policy violation would), hostile names stay text,
+ * and the tables filter, sort and page to exactly the rows the JSON report says.
+ */
+import {readFile, writeFile} from 'node:fs/promises'
+import {join} from 'node:path'
+
+import type {Browser} from 'playwright-core'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import type {DiffReport} from '../../src/diff/diff-types.js'
+import {textOf} from '../../src/report/chunks.js'
+import {HTML_TABLE_ROWS, htmlChunks} from '../../src/report/html.js'
+import type {AuditReport, Finding, Severity} from '../../src/types/report-types.js'
+import {launchChromium, openReport, screenshot, shownRows} from '../helpers/browser.js'
+import {runCli} from '../helpers/cli.js'
+import {tempDir} from '../helpers/temp-dir.js'
+import {finding, sampleInput} from './sample-input.js'
+
+let dir: string
+let launched: Promise<Browser> | undefined
+
+/** The browser, started by the first test that needs it: without Chromium each test fails, saying how to install it. */
+const browser = () => (launched ??= launchChromium())
+
+beforeAll(async () => {
+  dir = await tempDir('oda-html')
+})
+afterAll(async () => {
+  await (await launched?.catch(() => undefined))?.close()
+})
+
+const IMG = '<img src=x onerror=window.pwned=1>'
+const SCRIPT = '</script><script>window.pwned=2</script>'
+
+/** The example snapshot with two projects renamed to markup, and a branch named like it. */
+async function hostileSnapshot(): Promise<string> {
+  const snapshot = JSON.parse(await readFile('examples/snapshot.json', 'utf8')) as {projects: {path: string; repository?: {defaultBranch?: string; branches?: string[]}}[]}
+  for (const project of snapshot.projects) {
+    if (project.path === 'acme/app') project.path = `acme/${IMG}`
+    if (project.path === 'legacy/tool') project.path = `legacy/${SCRIPT}`
+  }
+  const file = join(dir, 'hostile.json')
+  await writeFile(file, JSON.stringify(snapshot))
+  return file
+}
+
+/** The report of `args` in HTML (a file) and the same as JSON. */
+async function scanReports(args: string[], name: string): Promise<{file: string; json: AuditReport}> {
+  const file = join(dir, `${name}.html`)
+  const html = await runCli([...args, '--format', 'html', '--output', file, '--fail-on', 'none'])
+  expect(html.code, html.stderr).toBe(0)
+  const json = await runCli([...args, '--format', 'json', '--fail-on', 'none'])
+  return {file, json: JSON.parse(json.stdout) as AuditReport}
+}
+
+const SEVERITY_ORDER: Severity[] = ['critical', 'high', 'medium', 'low', 'info']
+
+/** What the findings table shows of a finding: severity, rule, project (or roles, file, server), subject, message. */
+function row(f: Finding): string[] {
+  const where = f.project ? f.project.path : f.role ? 'roles' : (f.file ?? 'server')
+  const subject = f.subject !== '' ? f.subject : (f.role?.name ?? '')
+  return [f.severity, f.ruleId, where, subject, f.source ? `${f.message} (inherited from ${f.source.path})` : f.message]
+}
+
+const findingsSelect = (column: number) => `section[data-table="findings"] select[data-column="${column}"]`
+const search = (table: string) => `section[data-table="${table}"] input[data-search]`
+
+describe('the scan report in a browser', () => {
+  it('the example: loads nothing, logs nothing, and filters, sorts and links to exactly the findings of the JSON report', async () => {
+    const {file, json} = await scanReports(['scan', '--snapshot', 'examples/snapshot.json'], 'example')
+    // Tall enough for the screenshot to show the summary and the first findings (docs/html-report.png is this one).
+    const {page, requests, problems, context} = await openReport(await browser(), file, {height: 1500})
+    try {
+      expect(requests).toEqual([])
+      expect(await page.locator('section[data-table="findings"] .controls').isVisible()).toBe(true)
+      const all = json.findings.map(row)
+      expect(await shownRows(page, 'findings')).toEqual(all)
+      expect(await page.locator('section[data-table="findings"] .pager .count').textContent()).toBe(`Showing 1–${all.length} of ${all.length} findings`)
+      await screenshot(page, 'html-report-example.png')
+
+      await page.selectOption(findingsSelect(0), {label: `critical (${json.summary.bySeverity.critical})`})
+      expect(await shownRows(page, 'findings')).toEqual(all.filter((r) => r[0] === 'critical'))
+      await page.selectOption(findingsSelect(0), '')
+
+      await page.fill(search('findings'), 'NPM-token')
+      const matching = all.filter((r) => r.some((cell) => cell.toLowerCase().includes('npm-token')))
+      expect(matching.length).toBeGreaterThan(2)
+      expect(matching.length).toBeLessThan(all.length)
+      await expect.poll(() => shownRows(page, 'findings')).toEqual(matching)
+      await page.fill(search('findings'), '')
+      await expect.poll(() => shownRows(page, 'findings')).toEqual(all)
+
+      const ruleHeader = page.locator('section[data-table="findings"] thead th', {hasText: 'Rule'})
+      await ruleHeader.locator('button').click()
+      const byRule = [...all].sort((a, b) => (a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0))
+      expect(await shownRows(page, 'findings')).toEqual(byRule)
+      expect(await ruleHeader.getAttribute('aria-sort')).toBe('ascending')
+      await ruleHeader.locator('button').click()
+      expect((await shownRows(page, 'findings')).map((r) => r[1])).toEqual(byRule.map((r) => r[1]).reverse())
+      const severityHeader = page.locator('section[data-table="findings"] thead th', {hasText: 'Severity'})
+      await severityHeader.locator('button').click()
+      expect((await shownRows(page, 'findings')).map((r) => r[0])).toEqual(all.map((r) => r[0]).sort((a, b) => SEVERITY_ORDER.indexOf(a as Severity) - SEVERITY_ORDER.indexOf(b as Severity)))
+
+      // A project's name in the projects table shows its findings.
+      await page.locator('section[data-table="projects"] button.link', {hasText: 'legacy/tool'}).click()
+      expect(await page.evaluate(`document.querySelector('${findingsSelect(2)}').selectedOptions[0].textContent`)).toMatch(/^legacy\/tool \(\d+\)$/)
+      expect((await shownRows(page, 'findings')).map((r) => r[2])).toEqual(all.filter((r) => r[2] === 'legacy/tool').map(() => 'legacy/tool'))
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('project names made of markup show as text and never run, with and without JavaScript', async () => {
+    const {file, json} = await scanReports(['scan', '--snapshot', await hostileSnapshot()], 'hostile')
+    expect(json.findings.some((f) => f.project?.path === `acme/${IMG}`)).toBe(true)
+    for (const javaScript of [true, false]) {
+      const {page, requests, problems, context} = await openReport(await browser(), file, {javaScript})
+      try {
+        await page.waitForTimeout(200)
+        expect(requests).toEqual([])
+        expect(problems).toEqual([])
+        expect(await page.locator('img').count()).toBe(0)
+        // One script runs; every other script element is a JSON data block.
+        expect(await page.locator('script:not([type])').count()).toBe(1)
+        expect(await page.locator('script[type]:not([type="application/json"])').count()).toBe(0)
+        for (const name of [`acme/${IMG}`, `legacy/${SCRIPT}`]) {
+          expect(await page.locator('section[data-table="projects"] td', {hasText: name}).first().textContent()).toBe(name)
+          expect(await page.locator('section[data-table="findings"] td', {hasText: name}).count()).toBeGreaterThan(0)
+        }
+        if (javaScript) expect(await page.evaluate('window.pwned')).toBeUndefined()
+      } finally {
+        await context.close()
+      }
+    }
+  })
+
+  it('without JavaScript: every table is there as HTML, the controls are not', async () => {
+    const {file, json} = await scanReports(['scan', '--snapshot', 'examples/snapshot.json'], 'example-nojs')
+    const {page, problems, context} = await openReport(await browser(), file, {javaScript: false})
+    try {
+      expect(await shownRows(page, 'findings')).toEqual(json.findings.map(row))
+      expect(await page.locator('.controls').first().isVisible()).toBe(false)
+      expect(await page.locator('.pager').count()).toBe(0)
+      expect(await page.locator('.nojs').count()).toBe(0)
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('lists the suppressed findings with the reason, apart from the findings', async () => {
+    const {file, json} = await scanReports(['scan', '--snapshot', 'examples/snapshot.json', '--config', 'examples/onedev-audit.config.json'], 'example-config')
+    expect(json.suppressed.length).toBeGreaterThan(0)
+    const {page, problems, context} = await openReport(await browser(), file)
+    try {
+      const why = (reason: AuditReport['suppressed'][number]['reason']) =>
+        reason.kind === 'baseline' ? 'in the baseline' : `suppressed${reason.expires ? ` until ${reason.expires}` : ''}${reason.justification ? `: ${reason.justification}` : ''}`
+      expect(await shownRows(page, 'suppressed')).toEqual(json.suppressed.map((s) => [...row(s.finding), why(s.reason)]))
+      expect(await shownRows(page, 'findings')).toEqual(json.findings.map(row))
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe('the compliance tables in a browser', () => {
+  it('show each judged control with the status, findings and suppressed counts of the JSON report, and filter by status', async () => {
+    // One well-protected project and no server data: controls that pass, fail and were not evaluated.
+    const snapshot = JSON.parse(await readFile('examples/snapshot.json', 'utf8')) as {projects: {path: string}[]; serverData?: unknown; notEvaluated?: unknown}
+    snapshot.projects = snapshot.projects.filter((p) => p.path === 'acme')
+    delete snapshot.serverData
+    delete snapshot.notEvaluated
+    const snapshotFile = join(dir, 'acme-only.json')
+    await writeFile(snapshotFile, JSON.stringify(snapshot))
+    const {file, json} = await scanReports(['scan', '--snapshot', snapshotFile], 'compliance')
+    const frameworks = json.compliance!
+    expect(frameworks.map((f) => f.framework)).toEqual(['cis', 'osps'])
+    const statuses = new Set(frameworks.flatMap((f) => f.controls.map((c) => c.status)))
+    expect([...statuses].sort()).toEqual(['fail', 'manual', 'not-evaluated', 'pass'])
+
+    const {page, requests, problems, context} = await openReport(await browser(), file)
+    try {
+      const word = (status: string) => (status === 'not-evaluated' ? 'not evaluated' : status)
+      for (const framework of frameworks) {
+        const table = `compliance-${framework.framework}`
+        const judged = framework.controls.filter((c) => c.status !== 'manual')
+        const expected = judged.map((c) => [`${c.id}${c.approximate ? ' ≈' : ''}`, c.title, word(c.status), String(c.findings), String(c.suppressed)])
+        expect((await shownRows(page, table)).map((r) => r.slice(0, 5))).toEqual(expected)
+        // Each status in its colour.
+        for (const status of ['pass', 'fail', 'not-evaluated']) {
+          expect(await page.locator(`section[data-table="${table}"] .badge.b-${status}`).count()).toBe(judged.filter((c) => c.status === status).length)
+        }
+        const pass = expected.filter((r) => r[2] === 'pass')
+        expect(pass.length).toBe(framework.counts.pass)
+        await page.selectOption(`section[data-table="${table}"] select[data-column="2"]`, {label: `pass (${pass.length})`})
+        expect((await shownRows(page, table)).map((r) => r[0])).toEqual(pass.map((r) => r[0]))
+        const manual = framework.controls.filter((c) => c.status === 'manual').length
+        expect(await page.locator('details.manual summary', {hasText: `${framework.counts.manual} manual controls`}).count()).toBe(1)
+        expect(manual).toBe(framework.counts.manual)
+      }
+      expect(requests).toEqual([])
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe('a large report', () => {
+  // 1,234 findings over 300 projects: more than the rows written as HTML.
+  const many = Array.from({length: 1234}, (_, i) =>
+    finding({
+      ruleId: i % 3 === 0 ? 'tag-protection/updatable' : 'job-secret/unrestricted',
+      severity: SEVERITY_ORDER[i % 5]!,
+      subject: `subject-${i}`,
+      pointer: '/tagProtections/0',
+      project: {id: 100 + (i % 300), path: `group/project-${String(i % 300).padStart(3, '0')}`},
+    }),
+  )
+  let file: string
+
+  beforeAll(async () => {
+    file = join(dir, 'large.html')
+    await writeFile(file, textOf(htmlChunks(sampleInput({findings: many, errors: [], notices: []}))))
+  })
+
+  it('with JavaScript: pages of 100 rows through all findings, and finds one far past the HTML rows', async () => {
+    const {page, problems, context} = await openReport(await browser(), file)
+    try {
+      const count = page.locator('section[data-table="findings"] .pager .count')
+      expect((await shownRows(page, 'findings')).length).toBe(100)
+      expect(await count.textContent()).toBe('Showing 1–100 of 1,234 findings')
+      expect(await page.locator('.nojs').first().isVisible()).toBe(false)
+      await page.locator('section[data-table="findings"] .pager button.next').click()
+      expect(await count.textContent()).toBe('Showing 101–200 of 1,234 findings')
+      await page.fill(search('findings'), 'subject-1201')
+      await expect.poll(() => shownRows(page, 'findings')).toEqual([row(many[1201]!)])
+      expect(await count.textContent()).toBe('Showing 1–1 of 1 findings (1,234 in all)')
+      await page.fill(search('findings'), '')
+      await page.selectOption(findingsSelect(2), {label: 'group/project-007 (5)'})
+      await expect.poll(() => shownRows(page, 'findings')).toEqual(many.filter((f) => f.project!.path === 'group/project-007').map(row))
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it(`without JavaScript: the first ${HTML_TABLE_ROWS} findings, and a note saying so`, async () => {
+    const {page, context} = await openReport(await browser(), file, {javaScript: false})
+    try {
+      expect(await shownRows(page, 'findings')).toEqual(many.slice(0, HTML_TABLE_ROWS).map(row))
+      expect(await page.locator('section[data-table="findings"] .nojs').textContent()).toContain(`The first ${HTML_TABLE_ROWS} of 1,234 findings are shown here.`)
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe('the diff report in a browser', () => {
+  it('shows the changes and the new and fixed findings of the JSON diff, and filters them', async () => {
+    const before = JSON.parse(await readFile('examples/snapshot.json', 'utf8')) as {projects: {path: string; setting: {branchProtections: {preventForcedPush: boolean}[]} | null}[]}
+    const after = structuredClone(before)
+    const acme = after.projects.find((p) => p.path === 'acme')!
+    acme.setting!.branchProtections[0]!.preventForcedPush = false
+    after.projects.find((p) => p.path === 'acme/app')!.path = `acme/${IMG}`
+    const oldFile = join(dir, 'old.json')
+    const newFile = join(dir, 'new.json')
+    await writeFile(oldFile, JSON.stringify(before))
+    await writeFile(newFile, JSON.stringify(after))
+    const file = join(dir, 'diff.html')
+    const html = await runCli(['diff', oldFile, newFile, '--format', 'html', '--output', file, '--fail-on', 'none'])
+    expect(html.code, html.stderr).toBe(0)
+    const json = JSON.parse((await runCli(['diff', oldFile, newFile, '--format', 'json', '--fail-on', 'none'])).stdout) as DiffReport
+    expect(json.changes.some((c) => c.classification === 'weakened')).toBe(true)
+    expect(json.findings.new.length).toBeGreaterThan(0)
+
+    const {page, requests, problems, context} = await openReport(await browser(), file)
+    try {
+      expect(requests).toEqual([])
+      const changes = json.changes.map((c) => [c.classification, c.severity ?? '', c.project?.path ?? (c.role ? 'roles' : 'server'), c.message, c.ruleId ?? ''])
+      expect(await shownRows(page, 'changes')).toEqual(changes)
+      // The rename: its project cell and the message that quotes it.
+      expect(await page.locator('section[data-table="changes"] td', {hasText: `acme/${IMG}`}).count()).toBe(2)
+      await page.selectOption('section[data-table="changes"] select[data-column="0"]', {label: `weakened (${changes.filter((c) => c[0] === 'weakened').length})`})
+      expect(await shownRows(page, 'changes')).toEqual(changes.filter((c) => c[0] === 'weakened'))
+      const findings = [...json.findings.new.map((f) => ['new', ...row(f)]), ...json.findings.fixed.map((f) => ['fixed', ...row(f)])].map(([state, severity, rule, where, subject, message]) => [state!, severity!, rule!, where!, subject!, message!])
+      expect(await shownRows(page, 'finding-changes')).toEqual(findings)
+      expect(await page.evaluate('window.pwned')).toBeUndefined()
+      await screenshot(page, 'html-diff.png', true)
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
