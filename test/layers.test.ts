@@ -4,11 +4,12 @@
  * TypeScript's own scanner (ts.preProcessFile), which sees `import type`, `export ... from`,
  * `import('...')` calls and `import('...')` types alike: a type-only import is a dependency too.
  */
-import {readdirSync, readFileSync} from 'node:fs'
-import {join, posix} from 'node:path'
+import {posix} from 'node:path'
 
 import ts from 'typescript'
 import {describe, expect, it} from 'vitest'
+
+import {sourceFiles} from './helpers/source-files.js'
 
 const BOTTOM = ['src/util', 'src/types']
 /** The model and what stands directly on it: HTTP, the server's semantics, snapshot files. */
@@ -87,21 +88,9 @@ function importProblems(sources: ReadonlyMap<string, string>): string[] {
   return problems
 }
 
-function repositorySources(): Map<string, string> {
-  const sources = new Map<string, string>()
-  for (const dir of ['src', 'rules']) {
-    for (const entry of readdirSync(dir, {recursive: true, withFileTypes: true})) {
-      if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue
-      const file = join(entry.parentPath, entry.name).split('\\').join('/')
-      sources.set(file, readFileSync(file, 'utf8'))
-    }
-  }
-  return sources
-}
-
 describe('imports point down', () => {
   it('every import of src/ and rules/ goes to a layer below or the same folder, and no cycle exists', () => {
-    const sources = repositorySources()
+    const sources = sourceFiles(['src', 'rules'])
     expect(sources.size).toBeGreaterThan(150)
     // The scanner found the imports (an empty graph would pass anything).
     expect(importGraph(sources).graph.get('rules/index.ts')).toContain('src/engine/rule.ts')

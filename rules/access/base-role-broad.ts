@@ -2,7 +2,6 @@
  * Base (default) roles that give every logged-in user more than reading.
  */
 import {defineRule, type FindingDraft, type Severity} from '../../src/engine/rule.js'
-import {projectAuthorizationsOf} from '../../src/model/access-data.js'
 import {joinPointer} from '../../src/model/pointer.js'
 import {type Breadth, projectChain, roleBreadth} from '../../src/onedev/access.js'
 
@@ -46,7 +45,7 @@ export default defineRule({
     const findings: FindingDraft[] = []
     for (const owner of projectChain(model, project)) {
       if (owner !== project && audited.has(owner.id)) continue
-      for (const authorization of projectAuthorizationsOf(model, owner).base ?? []) {
+      for (const authorization of context.facts.server.authorizationsOf(owner).base ?? []) {
         const role = model.roles.find((r) => r.id === authorization.roleId)
         if (!role) continue
         const breadth = roleBreadth(role)

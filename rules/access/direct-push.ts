@@ -2,9 +2,8 @@
  * Principals with code write who can update a checked branch with no review and no required build.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {branchAccess, codeWriters} from '../../src/onedev/access.js'
 import {describePrincipalList} from '../support/access-findings.js'
-import {at, branchPhrase, checkedBranchesOf, listPointer} from '../support/protection-findings.js'
+import {at, branchPhrase, listPointer} from '../support/protection-findings.js'
 
 const MAX_NAMED = 10
 
@@ -34,16 +33,16 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'project') return []
-    const {model, project, ancestors, settings} = context
-    const principals = codeWriters(model, project, ancestors)
+    const {project, facts} = context
+    const principals = facts.codeWriters
     if (!principals) return []
     const findings: FindingDraft[] = []
-    for (const ref of checkedBranchesOf(context)) {
-      const pushers = principals.filter((p) => branchAccess(project, ancestors, ref.name, p, settings.protectionSemantics).pushWithoutReview)
+    for (const ref of context.facts.checkedBranches) {
+      const pushers = principals.filter((p) => facts.branchAccess(ref.name, p).pushWithoutReview)
       if (pushers.length === 0) continue
       const everyone = pushers.some((p) => p.kind === 'everyone')
       const shown = describePrincipalList(pushers, MAX_NAMED)
-      const effective = branchAccess(project, ancestors, ref.name, pushers[0]!, settings.protectionSemantics).effective
+      const effective = facts.branchAccess(ref.name, pushers[0]!).effective
       const location = effective ? at(context, effective.sources[0]!, effective.sources[0]!.item.pointer) : {pointer: listPointer(project, 'branchProtections')}
       findings.push({
         subject: ref.name,

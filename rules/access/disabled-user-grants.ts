@@ -2,9 +2,7 @@
  * Disabled users who still hold user authorizations or group memberships (dead grants).
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {membershipsOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
-import {accessDataOf} from '../../src/onedev/access.js'
 import {listPhrase} from '../support/protection-findings.js'
 
 const USER_AUTHORIZATIONS = /^projects\/(\d+)\/user-authorizations$/
@@ -32,8 +30,9 @@ export default defineRule({
     requires: ['/groups', '/groups/{id}/memberships', '/users', '/users/{id}', '/projects', '/projects/{id}/user-authorizations'],
   },
   check(context) {
+    if (context.scope !== 'server') return []
     const {model} = context
-    const data = accessDataOf(model)
+    const {data, groups: groupsById, groupIdsByUser} = context.facts.access
     if (!data.users || !data.groups) return []
     const disabled = data.users.filter((u) => u.disabled && u.id !== null)
     if (disabled.length === 0) return []
@@ -52,7 +51,7 @@ export default defineRule({
     }
     const findings: FindingDraft[] = []
     for (const user of disabled) {
-      const groups = data.groups.filter((g) => membershipsOf(model, g.id)?.some((m) => m.userId === user.id)).map((g) => g.name)
+      const groups = (groupIdsByUser.get(user.id!) ?? []).map((id) => groupsById.get(id)!.name)
       const projects = (authorizations.get(user.id!) ?? []).sort()
       if (groups.length === 0 && projects.length === 0) continue
       const held: string[] = []

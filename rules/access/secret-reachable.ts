@@ -2,9 +2,9 @@
  * Principals who can get a job secret into a job whose build spec they control.
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {codeWriters, type PrincipalAccess, type SecretRoute, secretRoutes} from '../../src/onedev/access.js'
+import type {PrincipalAccess, SecretRoute} from '../../src/onedev/access.js'
 import {describePrincipalList} from '../support/access-findings.js'
-import {checkedBranchesOf} from '../support/protection-findings.js'
+
 
 const MAX_NAMED = 10
 
@@ -40,14 +40,13 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'project') return []
-    const {model, project, ancestors, settings} = context
-    const principals = codeWriters(model, project, ancestors)
+    const {project, facts} = context
+    const principals = facts.codeWriters
     if (!principals) return []
-    const branches = checkedBranchesOf(context)
     // Per secret, the principals grouped by how they reach it.
     const bySecret = new Map<string, {route: SecretRoute; ways: Map<string, PrincipalAccess[]>; everyone: boolean}>()
     for (const principal of principals) {
-      for (const route of secretRoutes(project, ancestors, branches, principal, settings.protectionSemantics)) {
+      for (const route of facts.secretRoutes(principal)) {
         const entry = bySecret.get(route.secret.name) ?? {route, ways: new Map(), everyone: false}
         const way = how(route)
         entry.ways.set(way, [...(entry.ways.get(way) ?? []), principal])

@@ -1,7 +1,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {DEFAULT_NEW_PROTECTIONS} from '../../src/engine/fix.js'
 import {protectionMemberFix} from '../support/fixes.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../support/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -27,7 +27,7 @@ export default defineRule({
     const findings: FindingDraft[] = []
     // Which jobs must pass is the owner's decision: offered only when the configuration names them (fix.branchProtection.jobNames).
     const jobs = (context.settings.fix ?? DEFAULT_NEW_PROTECTIONS).branch.jobNames
-    for (const {branch, ref, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of context.facts.protectedBranches) {
       if (effective.jobNames.length > 0) continue
       const source = effective.sources[0]!
       findings.push({

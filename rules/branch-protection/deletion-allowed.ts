@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {protectionMemberFix} from '../support/fixes.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../support/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -24,7 +24,7 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
-    for (const {branch, ref, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of context.facts.protectedBranches) {
       if (effective.preventDeletion) continue
       const source = effective.sources[0]!
       findings.push({

@@ -1,7 +1,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {protectionMemberFix} from '../support/fixes.js'
 import {forcePushBlockedByReviews} from '../../src/onedev/protection.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../support/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -28,7 +28,7 @@ export default defineRule({
     if (context.scope !== 'project') return []
     const semantics = context.settings.protectionSemantics
     const findings: FindingDraft[] = []
-    for (const {branch, ref, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of context.facts.protectedBranches) {
       if (effective.preventForcedPush) continue
       const source = effective.sources[0]!
       const blocked = forcePushBlockedByReviews(effective, semantics)

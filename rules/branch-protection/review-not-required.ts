@@ -1,7 +1,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {DEFAULT_NEW_PROTECTIONS} from '../../src/engine/fix.js'
 import {protectionMemberFix} from '../support/fixes.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../support/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 import {hasReviewers} from '../../src/onedev/review-requirement.js'
 
 export default defineRule({
@@ -28,7 +28,7 @@ export default defineRule({
     const findings: FindingDraft[] = []
     // Who must review is the owner's decision: offered only when the configuration names them (fix.branchProtection.reviewRequirement).
     const reviewers = (context.settings.fix ?? DEFAULT_NEW_PROTECTIONS).branch.reviewRequirement
-    for (const {branch, ref, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of context.facts.protectedBranches) {
       if (hasReviewers(effective.reviewRequirement)) continue
       const source = effective.sources[0]!
       findings.push({

@@ -1,6 +1,5 @@
 import {ownedKey, protectionKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {branchProtectionHierarchy} from '../../src/onedev/protection.js'
 import {removeProtectionFix} from '../support/fixes.js'
 import {at, BRANCH_PROTECTION_UI, describeProtection, fixWhere} from '../support/protection-findings.js'
 import {shadowerOf} from '../../src/onedev/protection-judgement.js'
@@ -28,7 +27,7 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     if (context.settings.protectionSemantics === 'merged') return []
-    const hierarchy = branchProtectionHierarchy(context.project, context.ancestors)
+    const hierarchy = context.facts.branchHierarchy
     const findings: FindingDraft[] = []
     hierarchy.forEach((shadowed, index) => {
       const shadower = shadowerOf(hierarchy, index)

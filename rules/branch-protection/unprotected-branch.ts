@@ -1,7 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {newBranchProtectionFixes} from '../support/fixes.js'
-import {branchProtectionHierarchy, effectiveBranchProtection} from '../../src/onedev/protection.js'
-import {BRANCH_PROTECTION_UI, branchPhrase, checkedBranchesOf, listPointer} from '../support/protection-findings.js'
+import {BRANCH_PROTECTION_UI, branchPhrase, listPointer} from '../support/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
 export default defineRule({
@@ -29,12 +28,12 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'project') return []
-    const hierarchy = branchProtectionHierarchy(context.project, context.ancestors)
+    const {facts} = context
     const findings: FindingDraft[] = []
-    for (const ref of checkedBranchesOf(context)) {
+    for (const ref of context.facts.checkedBranches) {
       const branch = ref.name
-      if (effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, context.settings.protectionSemantics)) continue
-      const hints = nearMisses(hierarchy, branch)
+      if (facts.effectiveBranchProtection(branch, {kind: 'others'})) continue
+      const hints = nearMisses(facts.branchHierarchy, branch)
       findings.push({
         subject: branch,
         pointer: listPointer(context.project, 'branchProtections'),

@@ -1,7 +1,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
-import {branchProtectionHierarchy, effectiveBranchProtection, principalClasses} from '../../src/onedev/protection.js'
+import {principalClasses} from '../../src/onedev/protection.js'
 import {exceptionFix} from '../support/fixes.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, listPhrase, branchPhrase, checkedBranchesOf, memberPointer} from '../support/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, listPhrase, branchPhrase, memberPointer} from '../support/protection-findings.js'
 import {weakerThanOthers} from '../../src/onedev/protection-judgement.js'
 import {describePrincipal} from '../../src/onedev/user-match.js'
 
@@ -27,15 +27,15 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const semantics = context.settings.protectionSemantics
-    const hierarchy = branchProtectionHierarchy(context.project, context.ancestors)
-    const principals = principalClasses(hierarchy).filter((p) => p.kind !== 'others')
+    const {facts} = context
+    const principals = principalClasses(facts.branchHierarchy).filter((p) => p.kind !== 'others')
     const findings: FindingDraft[] = []
-    for (const ref of checkedBranchesOf(context)) {
+    for (const ref of context.facts.checkedBranches) {
       const branch = ref.name
-      const forOthers = effectiveBranchProtection(hierarchy, branch, {kind: 'others'}, semantics)
+      const forOthers = facts.effectiveBranchProtection(branch, {kind: 'others'})
       if (!forOthers) continue
       for (const principal of principals) {
-        const forPrincipal = effectiveBranchProtection(hierarchy, branch, principal, semantics)
+        const forPrincipal = facts.effectiveBranchProtection(branch, principal)
         const weaker = weakerThanOthers(forPrincipal, forOthers, semantics)
         if (weaker.length === 0) continue
         const who = describePrincipal(principal)

@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {effectiveFileProtection} from '../../src/onedev/protection.js'
-import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase, protectedBranches} from '../support/protection-findings.js'
+import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 import {hasReviewers} from '../../src/onedev/review-requirement.js'
 
 /** `BuildSpec.BLOB_PATH`: where OneDev reads a project's CI definition. */
@@ -27,7 +27,7 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
-    for (const {branch, ref, effective} of protectedBranches(context)) {
+    for (const {branch, ref, effective} of context.facts.protectedBranches) {
       if (hasReviewers(effective.reviewRequirement)) continue
       const fileProtection = effectiveFileProtection(effective, BUILD_SPEC)
       if (fileProtection && hasReviewers(fileProtection.reviewRequirement)) continue

@@ -4,7 +4,7 @@
  */
 import {defineRule, type FindingDraft, oneLevelLower, type Severity} from '../../src/engine/rule.js'
 import type {JobSecret, Project} from '../../src/model/types.js'
-import {assessSecretAuthorization, type SecretAuthorizationAssessment} from '../../src/onedev/job-match.js'
+import type {SecretAuthorizationAssessment} from '../../src/onedev/job-match.js'
 import {narrowSecretFix} from '../support/fixes.js'
 import {reportedOwners} from '../../src/onedev/url.js'
 
@@ -20,8 +20,7 @@ function why(secret: JobSecret, assessment: SecretAuthorizationAssessment): stri
   return `its authorization \`${assessment.text}\` admits builds on branches anyone can create: anyone who can push a branch can run a job that reads it`
 }
 
-function draft(secret: JobSecret, owner: Project, project: Project): FindingDraft | null {
-  const assessment = assessSecretAuthorization(secret.authorization)
+function draft(secret: JobSecret, assessment: SecretAuthorizationAssessment, owner: Project, project: Project): FindingDraft | null {
   if (assessment.breadth !== 'any-job' && assessment.breadth !== 'arbitrary-branches') return null
   const base: Severity = assessment.breadth === 'any-job' ? 'critical' : 'high'
   const inherited = owner.id === project.id ? '' : ` (inherited from ${owner.path})`
@@ -81,7 +80,7 @@ export default defineRule({
     for (const owner of [project, ...ancestors]) {
       if (!owners.has(owner.id)) continue
       for (const secret of owner.setting?.jobSecrets ?? []) {
-        const found = draft(secret, owner, project)
+        const found = draft(secret, context.facts.server.secretAuthorization(secret.authorization), owner, project)
         if (found) drafts.push(found)
       }
     }

@@ -12,7 +12,7 @@
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import type {JobSecret} from '../../src/model/types.js'
-import {assessSecretAuthorization, type SecretAuthorizationAssessment, isProvablyWithin} from '../../src/onedev/job-match.js'
+import {type SecretAuthorizationAssessment, isProvablyWithin} from '../../src/onedev/job-match.js'
 
 function describe(assessment: SecretAuthorizationAssessment, legacy: boolean): string {
   if (assessment.breadth === 'any-job') return 'any job, including pull requests from forks'
@@ -53,12 +53,13 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const {project, ancestors} = context
+    const assess = (secret: JobSecret) => context.facts.server.secretAuthorization(secret.authorization)
     const drafts: FindingDraft[] = []
     // The project's own secrets by name: a build any of them admits never reaches an ancestor's.
     const ownByName = new Map<string, JobSecret[]>()
     for (const secret of project.setting?.jobSecrets ?? []) ownByName.set(secret.name, [...(ownByName.get(secret.name) ?? []), secret])
     for (const [name, secrets] of ownByName) {
-      const own = secrets.map((secret) => ({secret, assessment: assessSecretAuthorization(secret.authorization)}))
+      const own = secrets.map((secret) => ({secret, assessment: assess(secret)}))
       if (own.some((o) => o.assessment.breadth === 'any-job')) continue
       const judged = own.filter((o) => o.assessment.breadth !== 'invalid')
       if (judged.length === 0) continue
@@ -66,7 +67,7 @@ export default defineRule({
       for (const ancestor of ancestors) {
         for (const inherited of ancestor.setting?.jobSecrets ?? []) {
           if (inherited.name !== name) continue
-          const theirs = assessSecretAuthorization(inherited.authorization)
+          const theirs = assess(inherited)
           if (theirs.breadth === 'invalid' || judged.some((o) => isProvablyWithin(theirs, o.assessment))) continue
           const legacy = inherited.authorization.kind === 'branches'
           drafts.push({

@@ -42,7 +42,7 @@ export default defineRule({
     // manageProject implies everything; role/over-privileged judges it.
     if (role.manageProject) return []
     const drafts: FindingDraft[] = []
-    const held = holdingNote(context.model, role, 'medium')
+    const held = holdingNote(context.facts.roleHoldings, role, 'medium')
     if (role.manageBuilds) {
       drafts.push({
         subject: role.name,

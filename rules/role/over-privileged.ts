@@ -61,7 +61,7 @@ export default defineRule<Options>({
     if (context.scope !== 'role') return []
     const {role, settings, options} = context
     if (settings.allowedAdminRoles.includes(role.name)) return []
-    const held = holdingNote(context.model, role, 'high')
+    const held = holdingNote(context.facts.roleHoldings, role, 'high')
     if (role.manageProject) {
       return [
         {
@@ -78,7 +78,7 @@ export default defineRule<Options>({
     const flags = MANAGE_FLAGS.filter((flag) => role[flag as keyof Role] === true)
     const max = typeof options.maxManagePrivileges === 'number' ? options.maxManagePrivileges : 2
     if (flags.length <= max) return []
-    const lesser = holdingNote(context.model, role, 'medium')
+    const lesser = holdingNote(context.facts.roleHoldings, role, 'medium')
     const finding: FindingDraft = {
       subject: role.name,
       message:

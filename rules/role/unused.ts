@@ -2,7 +2,6 @@
  * Roles no authorization references.
  */
 import {defineRule} from '../../src/engine/rule.js'
-import {roleHoldingsOf} from '../../src/onedev/access.js'
 
 export default defineRule({
   meta: {
@@ -29,8 +28,8 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'role') return []
-    const {model, role} = context
-    const holdings = roleHoldingsOf(model)
+    const {role, facts} = context
+    const holdings = facts.roleHoldings
     if (!holdings || holdings.byRole.has(role.id)) return []
     return [
       {

@@ -4,7 +4,7 @@
 import {defineRule} from '../../src/engine/rule.js'
 import {securitySettingOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
-import {chainAuthorizations, roleReadsCode} from '../../src/onedev/access.js'
+import {roleReadsCode} from '../../src/onedev/access.js'
 import {examplesPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
@@ -33,13 +33,14 @@ export default defineRule({
     requires: ['/settings/security', '/roles', '/projects', '/projects/{id}/base-authorizations'],
   },
   check(context) {
-    const {model} = context
+    if (context.scope !== 'server') return []
+    const {model, facts} = context
     const security = securitySettingOf(model)
     if (!security?.enableAnonymousAccess) return []
     const readable: string[] = []
     const visible: string[] = []
     for (const project of model.projects) {
-      const chain = chainAuthorizations(model, project)
+      const chain = facts.chainAuthorizations(project)
       if (chain.missing.has('base')) continue
       const roles = chain.base.flatMap((e) => model.roles.filter((r) => r.id === e.authorization.roleId))
       if (roles.some(roleReadsCode)) readable.push(project.path)

@@ -4,7 +4,6 @@
 import {defineRule} from '../../src/engine/rule.js'
 import {groupAuthorizationsOf, securitySettingOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
-import {accessDataOf, chainAuthorizations} from '../../src/onedev/access.js'
 
 export default defineRule({
   meta: {
@@ -32,9 +31,10 @@ export default defineRule({
     requires: ['/settings/security', '/groups', '/groups/{id}/authorizations', '/projects', '/projects/{id}/group-authorizations'],
   },
   check(context) {
-    const {model} = context
+    if (context.scope !== 'server') return []
+    const {model, facts} = context
     const security = securitySettingOf(model)
-    const data = accessDataOf(model)
+    const {data} = facts.access
     if (!security || !data.groups) return []
     const legacy = security.defaultLoginGroupName !== null
     const name = security.defaultGroupName ?? security.defaultLoginGroupName
@@ -55,7 +55,7 @@ export default defineRule({
     const reasons: string[] = []
     let held = groupAuthorizationsOf(model, group.id)?.length ?? 0
     if (held === 0) {
-      for (const project of model.projects) held += chainAuthorizations(model, project).group.filter((e) => e.authorization.groupId === group.id && e.project.id === project.id).length
+      for (const project of model.projects) held += (facts.authorizationsOf(project).group ?? []).filter((a) => a.groupId === group.id).length
     }
     if (held > 0) reasons.push(`holds ${held} project authorization${held === 1 ? '' : 's'}`)
     if (group.createRootProjects) reasons.push('may create root projects')

@@ -4,7 +4,7 @@
 import {defineRule, type Severity} from '../../src/engine/rule.js'
 import {groupAuthorizationsOf, securitySettingOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
-import {accessDataOf, type Breadth, chainAuthorizations, roleBreadth} from '../../src/onedev/access.js'
+import {type Breadth, roleBreadth} from '../../src/onedev/access.js'
 import {examplesPhrase} from '../support/protection-findings.js'
 
 const STRONG: ReadonlySet<Breadth> = new Set(['manage', 'write', 'jobs'])
@@ -36,21 +36,22 @@ export default defineRule({
     requires: ['/settings/security', '/roles', '/projects', '/projects/{id}/base-authorizations', '/groups', '/groups/{id}/authorizations'],
   },
   check(context) {
-    const {model} = context
+    if (context.scope !== 'server') return []
+    const {model, facts} = context
     const security = securitySettingOf(model)
     if (!security || !security.enableSelfRegister || security.allowedSelfRegisterEmailDomain !== null) return []
     const strong: string[] = []
     const weak: string[] = []
     let anyBaseKnown = false
     for (const project of model.projects) {
-      const chain = chainAuthorizations(model, project)
+      const chain = facts.chainAuthorizations(project)
       if (chain.missing.has('base')) continue
       anyBaseKnown = true
       const breadths = chain.base.flatMap((e) => model.roles.filter((r) => r.id === e.authorization.roleId).map(roleBreadth))
       if (breadths.some((b) => STRONG.has(b))) strong.push(project.path)
       else if (breadths.length > 0) weak.push(project.path)
     }
-    const data = accessDataOf(model)
+    const {data} = facts.access
     const defaultGroup = security.defaultGroupName ? data.groups?.find((g) => g.name === security.defaultGroupName) : undefined
     const groupHolds = defaultGroup ? (groupAuthorizationsOf(model, defaultGroup.id) ?? []).length > 0 : false
     if (!anyBaseKnown && !defaultGroup) return []

@@ -4,7 +4,6 @@
 import {defineRule} from '../../src/engine/rule.js'
 import {GROUPS_KEY} from '../../src/model/access-data.js'
 import {joinPointer} from '../../src/model/pointer.js'
-import {administratorsOf} from '../../src/onedev/access.js'
 import {listPhrase} from '../support/protection-findings.js'
 
 interface Options {
@@ -42,8 +41,9 @@ export default defineRule<Options>({
     defaultOptions: {maxAdministrators: 3},
   },
   check(context) {
+    if (context.scope !== 'server') return []
     const {model, options} = context
-    const admins = administratorsOf(model)
+    const admins = context.facts.access.administrators
     if (!admins) return []
     const max = typeof options.maxAdministrators === 'number' ? options.maxAdministrators : 3
     if (admins.length <= max) return []

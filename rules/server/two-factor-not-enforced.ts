@@ -4,7 +4,6 @@
 import {defineRule} from '../../src/engine/rule.js'
 import {securitySettingOf} from '../../src/model/access-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
-import {accessDataOf, administratorsOf, groupIdsOfUser} from '../../src/onedev/access.js'
 import {examplesPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
@@ -35,14 +34,14 @@ export default defineRule({
     requires: ['/settings/security', '/groups', '/groups/{id}/memberships', '/users', '/users/{id}'],
   },
   check(context) {
+    if (context.scope !== 'server') return []
     const {model} = context
     const security = securitySettingOf(model)
-    const data = accessDataOf(model)
-    const admins = administratorsOf(model)
+    const {data, administrators: admins, groupIdsByUser} = context.facts.access
     if (!security || !data.groups || !admins) return []
     if (security.enforce2FA) return []
     const enforcing = new Set(data.groups.filter((g) => g.enforce2FA).map((g) => g.id))
-    const uncovered = admins.filter((a) => !groupIdsOfUser(model, a.user.id!, data.groups!).some((id) => enforcing.has(id)))
+    const uncovered = admins.filter((a) => !(groupIdsByUser.get(a.user.id!) ?? []).some((id) => enforcing.has(id)))
     if (uncovered.length === 0) return []
     return [
       {

@@ -4,8 +4,8 @@
  * something nobody holds. The judgements (who holds what, who can write) are in src/onedev/access.ts.
  */
 import {oneLevelLower, type Severity} from '../../src/engine/rule.js'
-import type {AuditModel, Role} from '../../src/model/types.js'
-import {type PrincipalAccess, type RoleHolding, roleHoldingsOf} from '../../src/onedev/access.js'
+import type {Role} from '../../src/model/types.js'
+import type {PrincipalAccess, RoleHolding, RoleHoldings} from '../../src/onedev/access.js'
 
 /** "every logged-in user on 2 projects, 1 group and 3 users": who holds a role, for messages. */
 export function describeHolding(holding: RoleHolding | undefined): string {
@@ -25,10 +25,10 @@ export function describeHolding(holding: RoleHolding | undefined): string {
 
 /**
  * For role findings: where the role is held and by how many principals (" It is held by ..."), and
- * the severity one level below `base` when nobody holds it. Nothing when holdings were not read.
+ * the severity one level below `base` when nobody holds it. Nothing when holdings were not read
+ * (`holdings`: the run's, `context.facts.roleHoldings`).
  */
-export function holdingNote(model: AuditModel, role: Role, base: Severity): {text: string; severity: {severity?: Severity}} {
-  const holdings = roleHoldingsOf(model)
+export function holdingNote(holdings: RoleHoldings | undefined, role: Role, base: Severity): {text: string; severity: {severity?: Severity}} {
   if (!holdings) return {text: '', severity: {}}
   const holding = holdings.byRole.get(role.id)
   if (!holding) return {text: ` It is held by nobody in the ${holdings.projectsRead} project${holdings.projectsRead === 1 ? '' : 's'} read, so the finding is one level lower.`, severity: {severity: oneLevelLower(base)}}

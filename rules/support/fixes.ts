@@ -10,7 +10,7 @@ import type {BranchProtection, JobSecret, PayloadGeneration, Project, TagProtect
 import {parseJobMatch, quoteJobMatchValue} from '../../src/onedev/job-match.js'
 import {pathMatcher} from '../../src/onedev/matchers.js'
 import {quotePattern} from '../../src/onedev/pattern-set.js'
-import {branchProtectionHierarchy, type Located, patternSetOf, tagProtectionHierarchy, userMatchOf} from '../../src/onedev/protection.js'
+import type {Located, ParsedProtection} from '../../src/onedev/protection.js'
 import {formatUserMatch, type Principal, withoutExceptionFor} from '../../src/onedev/user-match.js'
 
 type Context = ProjectContext<unknown>
@@ -73,8 +73,8 @@ export function removeProtectionFix(ctx: Context, located: Located<BranchProtect
 }
 
 /** The `except` clause that leaves `principal` out, removed from the protection's user match. */
-export function exceptionFix(ctx: Context, located: Located<BranchProtection>, principal: Principal, who: string): FixDraft[] {
-  const userMatch = userMatchOf(located.item)
+export function exceptionFix(ctx: Context, located: ParsedProtection<BranchProtection>, principal: Principal, who: string): FixDraft[] {
+  const {userMatch} = located
   const text = userMatch ? withoutExceptionFor(userMatch, principal) : null
   if (text === null || text === formatUserMatch(userMatch!)) return []
   return protectionMemberFix(ctx, located, 'userMatch', text, 'suggestion', `Apply to ${who} too (Applicable Users "${text}")`)
@@ -89,13 +89,13 @@ export function exceptionFix(ctx: Context, located: Located<BranchProtection>, p
 function newProtectionFixes(
   ctx: Context,
   key: 'branchProtections' | 'tagProtections',
-  own: ReadonlyArray<BranchProtection | TagProtection>,
-  matches: (item: BranchProtection | TagProtection) => boolean,
+  own: ReadonlyArray<ParsedProtection<BranchProtection | TagProtection>>,
+  matches: (protection: ParsedProtection<BranchProtection | TagProtection>) => boolean,
   item: Record<string, unknown>,
   what: string,
 ): FixDraft[] {
   const list = resolvePointer(ctx.project.raw, `/${key}`)
-  const applying = own.flatMap((p, index) => (p.enabled && userMatchOf(p) !== null && matches(p) ? [index] : []))
+  const applying = own.flatMap((p, index) => (p.item.enabled && p.userMatch !== null && matches(p) ? [index] : []))
   const points = applying.length === 0 || ctx.settings.protectionSemantics === 'merged' ? [own.length] : [...new Set([applying[0]!, applying.at(-1)! + 1])]
   const edits: FixEdit[] = Array.isArray(list)
     ? points.map((index) => ({op: 'add', path: `/${key}/${index === list.length ? '-' : index}`, value: item}))
@@ -128,8 +128,8 @@ export function newBranchProtectionFixes(ctx: Context, branch: string): FixDraft
     jobNames: fields.jobNames,
     fileProtections: [],
   }
-  const own = branchProtectionHierarchy(project, ctx.ancestors).filter((l) => l.projectId === project.id).map((l) => l.item)
-  const matches = (p: BranchProtection | TagProtection) => patternSetOf(p)?.matches(branch, pathMatcher) ?? false
+  const own = ctx.facts.branchHierarchy.filter((p) => p.projectId === project.id)
+  const matches = (p: ParsedProtection<BranchProtection | TagProtection>) => p.patterns?.matches(branch, pathMatcher) ?? false
   return newProtectionFixes(ctx, 'branchProtections', own, matches, item, `Add a branch protection for "${branch}" (Applicable Users: ${fields.userMatch})`)
 }
 
@@ -157,8 +157,8 @@ export function newTagProtectionFixes(ctx: Context, tags: readonly string[]): Fi
     preventCreation: fields.preventCreation,
     [signatureMember(project.setting.generation)]: fields.signatureRequired,
   }
-  const own = tagProtectionHierarchy(project, ctx.ancestors).filter((l) => l.projectId === project.id).map((l) => l.item)
-  const matches = (p: BranchProtection | TagProtection) => tags.some((tag) => patternSetOf(p)?.matches(tag, pathMatcher) ?? false)
+  const own = ctx.facts.tagHierarchy.filter((p) => p.projectId === project.id)
+  const matches = (p: ParsedProtection<BranchProtection | TagProtection>) => tags.some((tag) => p.patterns?.matches(tag, pathMatcher) ?? false)
   return newProtectionFixes(ctx, 'tagProtections', own, matches, item, `Add a tag protection for "${patterns}" (Applicable Users: ${fields.userMatch})`)
 }
 

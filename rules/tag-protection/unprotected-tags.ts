@@ -1,7 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {newTagProtectionFixes} from '../support/fixes.js'
-import {effectiveTagProtection, tagProtectionHierarchy} from '../../src/onedev/protection.js'
-import {checkedTagsOf, examplesPhrase, listPointer, TAG_PROTECTION_UI} from '../support/protection-findings.js'
+import {examplesPhrase, listPointer, TAG_PROTECTION_UI} from '../support/protection-findings.js'
 import {nearMisses} from '../../src/onedev/protection-judgement.js'
 
 export default defineRule({
@@ -25,13 +24,12 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'project') return []
-    const hierarchy = tagProtectionHierarchy(context.project, context.ancestors)
-    const unprotected = checkedTagsOf(context)
+    const unprotected = context.facts.checkedTags
       .map((ref) => ref.name)
-      .filter((tag) => !effectiveTagProtection(hierarchy, tag, {kind: 'others'}, context.settings.protectionSemantics))
+      .filter((tag) => !context.facts.effectiveTagProtection(tag, {kind: 'others'}))
     if (unprotected.length === 0) return []
     // One finding for all of them: the gap is the same, and a new release tag must not open a new alert.
-    const hints = nearMisses(hierarchy, unprotected[0]!)
+    const hints = nearMisses(context.facts.tagHierarchy, unprotected[0]!)
     const what = unprotected.length === 1 ? `tag "${unprotected[0]}"` : `${unprotected.length} tags (${examplesPhrase(unprotected)})`
     const findings: FindingDraft[] = [
       {

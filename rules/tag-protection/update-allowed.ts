@@ -1,7 +1,7 @@
 import {tagProtectionsKey} from '../../src/engine/identity.js'
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {protectionMemberFix} from '../support/fixes.js'
-import {at, describeSources, fixWhere, memberPointer, protectedTagGroups, TAG_PROTECTION_UI, tagGroupSubject, tagsPhrase} from '../support/protection-findings.js'
+import {at, describeSources, fixWhere, memberPointer, TAG_PROTECTION_UI, tagGroupSubject, tagsPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
   meta: {
@@ -25,7 +25,7 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'project') return []
     const findings: FindingDraft[] = []
-    for (const group of protectedTagGroups(context)) {
+    for (const group of context.facts.protectedTagGroups) {
       const {effective} = group
       if (effective.preventUpdate) continue
       const source = effective.sources[0]!

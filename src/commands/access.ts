@@ -5,8 +5,9 @@ import {checkWritable, prepare} from '../cli/audit.js'
 import {describeAuditError, EXIT, UsageError} from '../cli/errors.js'
 import {commonFlags, serverFlags} from '../cli/flags.js'
 import {readSnapshot} from '../cli/sources.js'
+import {ancestorsOf} from '../engine/evaluate.js'
+import {ProjectFacts, ServerFacts} from '../engine/facts.js'
 import {checkedBranches} from '../onedev/checked-refs.js'
-import {projectAccess} from '../onedev/access.js'
 import {type AccessReport, formatAccessJson, formatAccessTable} from '../report/access.js'
 import {oneLine} from '../util/escape.js'
 import {writeFileAtomic} from '../util/fs.js'
@@ -57,7 +58,8 @@ Exit codes: 0 answered; 2 bad flags, an unknown project or principal, or somethi
       throw new UsageError(`project ${flags.project} is not ${flags.snapshot ? 'an audited project of the snapshot' : 'readable on the server'}`)
     }
     const branch = flags.branch !== undefined ? {name: flags.branch, reason: 'given'} : (checkedBranches(project.repository, [])[0] ?? null)
-    const principals = projectAccess(model, project, branch, prepared.settings.protectionSemantics, flags.principal)
+    const facts = new ProjectFacts(new ServerFacts(model, prepared.settings), project, ancestorsOf(project, model))
+    const principals = facts.capabilities(branch, flags.principal)
     if (flags.principal !== undefined && principals.length === 0) {
       throw new UsageError(`no principal named "${oneLine(flags.principal, 100)}" on project ${oneLine(project.path, 200)} (#${project.id}): give a login name, a group name, everyone or anonymous`)
     }

@@ -4,6 +4,7 @@
  * compared by meaning (protections.ts, owned.ts, roles.ts).
  */
 import {ancestorsOf} from '../engine/evaluate.js'
+import {ProjectFacts, ServerFacts} from '../engine/facts.js'
 import type {AuditSettings} from '../engine/rule.js'
 import type {AuditModel, Project} from '../model/types.js'
 import {type Change, change, projectRef} from './change.js'
@@ -64,6 +65,7 @@ function sameSettings(before: AuditModel, after: AuditModel): (id: number) => bo
 export function compareModels(before: AuditModel, after: AuditModel, settings: AuditSettings): Change[] {
   const out: Change[] = []
   const unchanged = sameSettings(before, after)
+  const facts = {before: new ServerFacts(before, settings), after: new ServerFacts(after, settings)}
   const beforeAudited = new Map(before.projects.map((p) => [p.id, p]))
   const afterAudited = new Map(after.projects.map((p) => [p.id, p]))
   for (const project of after.projects) if (!beforeAudited.has(project.id)) out.push(projectAdded(project, true))
@@ -95,7 +97,9 @@ export function compareModels(before: AuditModel, after: AuditModel, settings: A
     for (const p of [now, ...afterAncestors, ...beforeAncestors]) owners.add(p.id)
     const sameHierarchy =
       unchanged(now.id) && beforeAncestors.length === afterAncestors.length && afterAncestors.every((a, i) => a.id === beforeAncestors[i]!.id && unchanged(a.id))
-    if (old.setting && now.setting && !sameHierarchy) out.push(...compareProtections({before: old, after: now, beforeAncestors, afterAncestors}, settings))
+    if (old.setting && now.setting && !sameHierarchy) {
+      out.push(...compareProtections({before: new ProjectFacts(facts.before, old, beforeAncestors), after: new ProjectFacts(facts.after, now, afterAncestors)}, settings))
+    }
   }
   for (const id of owners) {
     const old = before.projectsById.get(id)

@@ -2,35 +2,24 @@
  * Branch and tag protections compared by what they do: for each checked name and each user class
  * the rules already distinguish (everyone else, and every user and group a userMatch names), the
  * effective protection before and after, as the server applies it (first match or merged,
- * inheritance included). Reordering, rewording or moving a protection changes nothing here unless
- * what applies changes.
+ * inheritance included), read from each side's project facts (src/engine/facts.ts: the checked
+ * names, the hierarchies and what applies are the rules' own). Reordering, rewording or moving a
+ * protection changes nothing here unless what applies changes.
  */
+import type {ProjectFacts} from '../engine/facts.js'
 import type {AuditSettings} from '../engine/rule.js'
-import type {BranchProtection, Project, TagProtection} from '../model/types.js'
+import type {Project} from '../model/types.js'
+import type {CheckedRef} from '../onedev/checked-refs.js'
 import {canForcePush} from '../onedev/protection-judgement.js'
-import {
-  branchProtectionHierarchy,
-  type EffectiveBranchProtection,
-  type EffectiveTagProtection,
-  effectiveBranchProtection,
-  effectiveFileProtection,
-  effectiveTagProtection,
-  type Hierarchy,
-  type Located,
-  principalClasses,
-  tagProtectionHierarchy,
-} from '../onedev/protection.js'
+import {type EffectiveBranchProtection, type EffectiveTagProtection, effectiveFileProtection, type Hierarchy, type Located, principalClasses} from '../onedev/protection.js'
 import {formatReviewRequirement, missingReviews, type ReviewRequirement} from '../onedev/review-requirement.js'
 import {describePrincipal, type Principal, samePrincipal} from '../onedev/user-match.js'
 import {type Change, change, type Classification, classify, projectRef} from './change.js'
-import {checkedBranchesOf, checkedTagsOf, unionOf} from './checked.js'
 
-/** One project on both sides, with its ancestors (nearest first) on each side. */
+/** One project on both sides, each with its facts (its ancestors, nearest first, on that side). */
 export interface ProjectPair {
-  before: Project
-  after: Project
-  beforeAncestors: Project[]
-  afterAncestors: Project[]
+  before: ProjectFacts
+  after: ProjectFacts
 }
 
 interface AspectChange {
@@ -93,8 +82,8 @@ function presence(pair: ProjectPair, before: Sourced | null, after: Sourced | nu
   return [
     {
       aspect: 'protection',
-      before: before ? sourcesText(pair.before, before.sources) : 'none',
-      after: after ? sourcesText(pair.after, after.sources) : 'none',
+      before: before ? sourcesText(pair.before.project, before.sources) : 'none',
+      after: after ? sourcesText(pair.after.project, after.sources) : 'none',
       classification: after === null ? 'weakened' : 'strengthened',
       ruleId,
     },
@@ -148,7 +137,7 @@ function branchAspects(
   }
   out.push(...buildSpecReviews(before, after))
   if (sourcesKey(before.sources) !== sourcesKey(after.sources)) {
-    out.push({aspect: 'decided by', before: sourcesText(pair.before, before.sources), after: sourcesText(pair.after, after.sources), classification: 'neutral'})
+    out.push({aspect: 'decided by', before: sourcesText(pair.before.project, before.sources), after: sourcesText(pair.after.project, after.sources), classification: 'neutral'})
   }
   return out
 }
@@ -183,7 +172,7 @@ function tagAspects(pair: ProjectPair, before: EffectiveTagProtection | null, af
     ...flag('unsigned tags', !before.signatureRequired, !after.signatureRequired, 'tag-protection/signature-not-required'),
   ]
   if (sourcesKey(before.sources) !== sourcesKey(after.sources)) {
-    out.push({aspect: 'decided by', before: sourcesText(pair.before, before.sources), after: sourcesText(pair.after, after.sources), classification: 'neutral'})
+    out.push({aspect: 'decided by', before: sourcesText(pair.before.project, before.sources), after: sourcesText(pair.after.project, after.sources), classification: 'neutral'})
   }
   return out
 }
@@ -229,7 +218,7 @@ function toChanges(
       change: 'changed',
       classification: aspect.classification,
       ...(ruleId ? {ruleId} : {}),
-      project: projectRef(pair.after),
+      project: projectRef(pair.after.project),
       subject: name,
       aspect: aspect.aspect,
       principals: names,
@@ -240,41 +229,45 @@ function toChanges(
   })
 }
 
+/** Both sides' checked names, each once, the old side's order first. */
+function unionOf(a: readonly CheckedRef[], b: readonly CheckedRef[]): string[] {
+  return [...new Set([...a, ...b].map((ref) => ref.name))]
+}
+
 /** For each name and each principal class either side distinguishes: what changed, grouped across principals. */
-function compareNames<T extends (BranchProtection | TagProtection) & {enabled: boolean; userMatch: string}, E>(
+function compareNames<E>(
   kind: 'branch-protection' | 'tag-protection',
   pair: ProjectPair,
   names: string[],
-  hierarchies: [Hierarchy<T>, Hierarchy<T>],
-  effective: (hierarchy: Hierarchy<T>, name: string, principal: Principal) => E | null,
+  hierarchies: [Hierarchy<{enabled: boolean; userMatch: string}>, Hierarchy<{enabled: boolean; userMatch: string}>],
+  effective: (facts: ProjectFacts, name: string, principal: Principal) => E | null,
   aspects: (before: E | null, after: E | null) => AspectChange[],
 ): Change[] {
-  const [before, after] = hierarchies
-  const principals = principalsOf(before, after)
+  const principals = principalsOf(...hierarchies)
   return names.flatMap((name) => {
-    const perPrincipal = principals.map((principal) => ({principal, aspects: aspects(effective(before, name, principal), effective(after, name, principal))}))
+    const perPrincipal = principals.map((principal) => ({principal, aspects: aspects(effective(pair.before, name, principal), effective(pair.after, name, principal))}))
     return toChanges(kind, pair, name, grouped(perPrincipal))
   })
 }
 
 export function compareProtections(pair: ProjectPair, settings: AuditSettings): Change[] {
-  const semantics = settings.protectionSemantics
+  const {before, after} = pair
   return [
     ...compareNames(
       'branch-protection',
       pair,
-      unionOf(checkedBranchesOf(pair.before, settings), checkedBranchesOf(pair.after, settings)),
-      [branchProtectionHierarchy(pair.before, pair.beforeAncestors), branchProtectionHierarchy(pair.after, pair.afterAncestors)],
-      (hierarchy, name, principal) => effectiveBranchProtection(hierarchy, name, principal, semantics),
-      (before, after) => branchAspects(pair, before, after, settings),
+      unionOf(before.checkedBranches, after.checkedBranches),
+      [before.branchHierarchy, after.branchHierarchy],
+      (facts, name, principal) => facts.effectiveBranchProtection(name, principal),
+      (was, is) => branchAspects(pair, was, is, settings),
     ),
     ...compareNames(
       'tag-protection',
       pair,
-      unionOf(checkedTagsOf(pair.before, settings), checkedTagsOf(pair.after, settings)),
-      [tagProtectionHierarchy(pair.before, pair.beforeAncestors), tagProtectionHierarchy(pair.after, pair.afterAncestors)],
-      (hierarchy, name, principal) => effectiveTagProtection(hierarchy, name, principal, semantics),
-      (before, after) => tagAspects(pair, before, after),
+      unionOf(before.checkedTags, after.checkedTags),
+      [before.tagHierarchy, after.tagHierarchy],
+      (facts, name, principal) => facts.effectiveTagProtection(name, principal),
+      (was, is) => tagAspects(pair, was, is),
     ),
   ]
 }

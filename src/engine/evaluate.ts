@@ -10,6 +10,7 @@ import {hash} from 'node:crypto'
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
 import type {ProjectRef, RoleRef} from '../types/report-types.js'
+import {ProjectFacts, ServerFacts} from './facts.js'
 import type {AuditSettings, Finding, FindingDraft, Rule, RuleContext, Severity} from './rule.js'
 import {SEVERITIES} from './rule.js'
 
@@ -123,12 +124,17 @@ export function sharedOwners(model: AuditModel): Set<string> {
   return shared
 }
 
-/** The target of one audited project with a setting; `ancestors` computed once for all its rules. */
-export function projectTarget(project: Project, model: AuditModel, audited: ReadonlySet<number>, settings: AuditSettings): Target {
+/**
+ * The target of one audited project with a setting: `ancestors` computed once for all its rules, and
+ * the project's facts, which live as long as the target. `facts`: the run's server-wide facts (one for
+ * every project of a run; a new one when not given).
+ */
+export function projectTarget(project: Project, model: AuditModel, audited: ReadonlySet<number>, settings: AuditSettings, facts = new ServerFacts(model, settings)): Target {
   const ancestors = ancestorsOf(project, model)
+  const projectFacts = new ProjectFacts(facts, project, ancestors)
   return {
     scope: 'project',
-    context: (options) => ({scope: 'project', project, ancestors, audited, settings, model, options}),
+    context: (options) => ({scope: 'project', project, ancestors, audited, settings, model, options, facts: projectFacts}),
     owner: projectOwner(project),
     project: {id: project.id, path: project.path},
     role: null,
@@ -136,22 +142,25 @@ export function projectTarget(project: Project, model: AuditModel, audited: Read
   }
 }
 
-/**
- * Every object of every scope. All rules of a project get the same ancestors list (computed once
- * per project), which is what rule helpers key their per-project memos on.
- */
+/** Every object of every scope, with the run's facts. */
 function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
   const audited = new Set(model.projects.map((p) => p.id))
-  for (const project of model.projects) if (project.setting) yield projectTarget(project, model, audited, settings)
-  yield* wholeServerTargets(model, settings, issueSetting)
+  const facts = new ServerFacts(model, settings)
+  for (const project of model.projects) if (project.setting) yield projectTarget(project, model, audited, settings, facts)
+  yield* wholeServerTargets(model, settings, issueSetting, facts)
 }
 
 /** The targets after the projects: roles, the server, the issue setting. */
-export function* wholeServerTargets(model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
+export function* wholeServerTargets(
+  model: AuditModel,
+  settings: AuditSettings,
+  issueSetting?: {setting: IssueSetting; file: string},
+  facts = new ServerFacts(model, settings),
+): Generator<Target> {
   for (const role of model.roles) {
     yield {
       scope: 'role',
-      context: (options) => ({scope: 'role', role, settings, model, options}),
+      context: (options) => ({scope: 'role', role, settings, model, options, facts}),
       owner: roleOwner(role),
       project: null,
       role: {id: role.id, name: role.name},
@@ -161,7 +170,7 @@ export function* wholeServerTargets(model: AuditModel, settings: AuditSettings, 
   // One server target: server rules read model.serverData and stay silent on what is not there.
   yield {
     scope: 'server',
-    context: (options) => ({scope: 'server', settings, model, options}),
+    context: (options) => ({scope: 'server', settings, model, options, facts}),
     owner: 'server',
     project: null,
     role: null,
@@ -171,7 +180,7 @@ export function* wholeServerTargets(model: AuditModel, settings: AuditSettings, 
   if (issueSetting) {
     yield {
       scope: 'issue-setting',
-      context: (options) => ({scope: 'issue-setting', issueSetting: issueSetting.setting, settings, model, options}),
+      context: (options) => ({scope: 'issue-setting', issueSetting: issueSetting.setting, settings, model, options, facts}),
       owner: 'issue-setting',
       project: null,
       role: null,

@@ -22,6 +22,7 @@ import type {IssueSetting} from '../model/issue-setting.js'
 import {serverDataGrowsWithProjects} from '../model/access-data.js'
 import type {AuditError, AuditModel, Project} from '../model/types.js'
 import {type ActiveRule, compareFindings, describeError, type Evaluation, judge, projectOwner, projectTarget, renumber, serverKey, sharedOwners, wholeServerTargets} from './evaluate.js'
+import {ServerFacts} from './facts.js'
 import type {AuditSettings, Finding} from './rule.js'
 
 export interface ArrivalOptions {
@@ -64,6 +65,8 @@ export class ArrivalEvaluator {
   private readonly judgedProjects = new Map<number, Judged>()
   private readonly audited = new Set<number>()
   private model: AuditModel | undefined
+  /** The facts of the model being collected, shared by the projects judged on arrival (from `ready`). */
+  private facts: ServerFacts | undefined
   private expectedAll = false
   /** Audited projects whose chain reaches a project whose parent is not known yet, by that project. */
   private readonly waitingOn = new Map<number, number[]>()
@@ -117,6 +120,7 @@ export class ArrivalEvaluator {
     // Users resolved one by one as projects name them: the server data grows until the last project.
     if (serverDataGrowsWithProjects(model.serverData)) return
     this.model = model
+    this.facts = new ServerFacts(model, this.options.settings)
     this.early(() => {
       for (const node of [...this.nodes.values()]) if (node.audited && !node.judged && this.chainLoaded(node)) this.judgeProject(node)
     })
@@ -134,6 +138,7 @@ export class ArrivalEvaluator {
     } catch (error) {
       this.failure = error
       this.model = undefined
+      this.facts = undefined
     }
   }
 
@@ -149,20 +154,23 @@ export class ArrivalEvaluator {
     if (this.failure !== undefined) errors.push({kind: 'internal', message: `judging projects as they arrived failed (${describeError(this.failure)}); the projects not judged by then were judged at the end`, project: null})
     const audited = new Set(model.projects.map((p) => p.id))
     const shared = new Map([...sharedOwners(model)].map((owner) => [owner, new Map<string, number>()]))
+    // The final model's own facts: its server data document is not the one collected into.
+    this.facts = undefined
+    const facts = new ServerFacts(model, settings)
     for (const project of model.projects) {
       if (!project.setting) continue
       const owner = projectOwner(project)
       const counts = shared.get(owner)
       const judged = this.judgedProjects.get(project.id)
       if (!judged) {
-        judge(projectTarget(project, model, audited, settings), rules, model, server, counts, findings, errors)
+        judge(projectTarget(project, model, audited, settings, facts), rules, model, server, counts, findings, errors)
         continue
       }
       if (counts) judged.findings.forEach((finding, i) => renumber(finding, owner, judged.keys[i], server, counts))
       for (const finding of judged.findings) findings.push(finding)
       for (const error of judged.errors) errors.push(error)
     }
-    for (const target of wholeServerTargets(model, settings, issueSetting)) judge(target, rules, model, server, shared.get(target.owner), findings, errors)
+    for (const target of wholeServerTargets(model, settings, issueSetting, facts)) judge(target, rules, model, server, shared.get(target.owner), findings, errors)
     findings.sort(compareFindings)
     return {findings, errors}
   }
@@ -248,7 +256,7 @@ export class ArrivalEvaluator {
     node.judged = true
     if (project.setting) {
       const judged: Judged = {findings: [], keys: [], errors: []}
-      judge(projectTarget(project, model, this.audited, this.options.settings), this.options.rules, model, serverKey(model), undefined, judged.findings, judged.errors, judged.keys)
+      judge(projectTarget(project, model, this.audited, this.options.settings, this.facts), this.options.rules, model, serverKey(model), undefined, judged.findings, judged.errors, judged.keys)
       this.judgedProjects.set(project.id, judged)
       this.options.onJudged?.(judged.findings, (id) => (this.holds(id) ? this.nodes.get(id)!.project!.raw : undefined))
     } else {

@@ -8,6 +8,7 @@
 import type {AuditModel, Project, Role} from '../model/types.js'
 import type {ProtectionSemantics} from '../onedev/protection.js'
 import type {Finding, Severity} from '../types/report-types.js'
+import type {ProjectFacts, ServerFacts} from './facts.js'
 import type {FixDraft, FixEdit, FixKind, NewProtectionSettings} from './fix.js'
 
 export type {Finding, FixDraft, FixEdit, FixKind, Severity}
@@ -64,7 +65,7 @@ export interface RuleMeta {
 export interface AuditSettings {
   /**
    * Branch patterns judged besides each project's default branch (default none). Which branches are
-   * checked in a project: src/onedev/checked-refs.ts (rules use checkedBranchesOf).
+   * checked in a project: src/onedev/checked-refs.ts (rules read `context.facts.checkedBranches`).
    */
   branches: string[]
   /** Tag patterns judged (default none: every existing tag). */
@@ -90,22 +91,33 @@ export interface ProjectContext<O> extends ContextBase<O> {
   ancestors: Project[]
   /** Ids of the audited projects (model.projects), computed once per evaluation. */
   audited: ReadonlySet<number>
+  /**
+   * What the project's rules share, derived once for this project (hierarchies, checked branches,
+   * effective protections, code writers...) and the run's server-wide facts as `facts.server`:
+   * src/engine/facts.ts.
+   */
+  facts: ProjectFacts
 }
 
 export interface RoleContext<O> extends ContextBase<O> {
   scope: 'role'
   role: Role
+  /** The run's server-wide facts (access index, role holdings...): src/engine/facts.ts. */
+  facts: ServerFacts
 }
 
 /** The whole server, once per audit: rules read `model.serverData` through the typed views in src/model/. */
 export interface ServerContext<O> extends ContextBase<O> {
   scope: 'server'
+  /** The run's server-wide facts (access index, administrators...): src/engine/facts.ts. */
+  facts: ServerFacts
 }
 
 export interface IssueSettingContext<O> extends ContextBase<O> {
   scope: 'issue-setting'
   /** The parsed issue setting (see src/model/issue-setting.ts). */
   issueSetting: import('../model/issue-setting.js').IssueSetting
+  facts: ServerFacts
 }
 
 export type RuleContext<O = Record<string, unknown>> = ProjectContext<O> | RoleContext<O> | ServerContext<O> | IssueSettingContext<O>

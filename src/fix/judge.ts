@@ -4,6 +4,7 @@
  * after a change; applying judges it again on what the server sends back.
  */
 import {type ActiveRule, judge, projectTarget, serverKey} from '../engine/evaluate.js'
+import {ServerFacts} from '../engine/facts.js'
 import type {FixDraft} from '../engine/fix.js'
 import type {AuditSettings, Finding, FindingDraft} from '../engine/rule.js'
 import type {AuditError, AuditModel, Project} from '../model/types.js'
@@ -23,6 +24,12 @@ export interface Judged {
 export class FixJudge {
   private readonly recording: ActiveRule[]
   private drafts: FindingDraft[] = []
+  /**
+   * The facts of the model being judged (src/engine/facts.ts), shared by every project judged in it:
+   * what they derive is server-wide (access index, authorizations, parsed texts), and a plan changes
+   * project settings only. A project's own facts are new each time it is judged.
+   */
+  private facts: ServerFacts | undefined
 
   constructor(
     rules: readonly ActiveRule[],
@@ -48,7 +55,8 @@ export class FixJudge {
     if (!project.setting) return []
     const findings: Finding[] = []
     this.drafts = []
-    judge(projectTarget(project, model, audited, this.settings), this.recording, model, serverKey(model), undefined, findings, errors)
+    if (this.facts?.model !== model) this.facts = new ServerFacts(model, this.settings)
+    judge(projectTarget(project, model, audited, this.settings, this.facts), this.recording, model, serverKey(model), undefined, findings, errors)
     const drafts = this.drafts
     this.drafts = []
     return findings.map((finding, i) => ({finding, fixes: drafts[i]?.fixes ?? [], owner: drafts[i]?.sourceProjectId ?? project.id}))

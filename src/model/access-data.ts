@@ -1,9 +1,10 @@
 /**
  * Typed views of the access data in the server data document (model.serverData, redacted at ingest):
  * the security setting, groups, memberships, users and the per-project authorizations
- * (onedev-access-reference.md §3.1, §4, §5). Each view is parsed once per model (memoized on the
- * document) and is `undefined` when the data was not fetched or not offered: rules then stay silent
- * (the not-evaluated notice covers it). Items that do not have the expected shape are left out.
+ * (onedev-access-reference.md §3.1, §4, §5). Each view parses the document when asked (the facts of a
+ * run, src/engine/facts.ts, ask once) and is `undefined` when the data was not fetched or not offered:
+ * rules then stay silent (the not-evaluated notice covers it). Items that do not have the expected
+ * shape are left out.
  *
  * Pointers are JSON pointers into the server data document, e.g. `/settings~1security/enforce2FA`,
  * `/groups/1`, `/projects~142~1base-authorizations/0`.
@@ -118,41 +119,15 @@ function has(data: ServerData | undefined, key: string): data is ServerData {
   return data !== undefined && hasOwn(data, key)
 }
 
-// ---------------------------------------------------------------- memo per document
-
-interface Views {
-  security?: SecuritySetting | null
-  groups?: Group[] | null
-  users?: User[] | null
-  memberships?: Map<number, Membership[] | undefined>
-}
-
-const memo = new WeakMap<ServerData, Views>()
-
-function viewsOf(model: Pick<AuditModel, 'serverData'>): {data: ServerData; views: Views} | undefined {
-  const data = model.serverData
-  if (!data) return undefined
-  let views = memo.get(data)
-  if (!views) memo.set(data, (views = {}))
-  return {data, views}
-}
-
 // ---------------------------------------------------------------- security setting
 
 /** GET /settings/security, or undefined when it was not read. */
 export function securitySettingOf(model: Pick<AuditModel, 'serverData'>): SecuritySetting | undefined {
-  const found = viewsOf(model)
-  if (!found) return undefined
-  const {data, views} = found
-  if (views.security === undefined) views.security = parseSecurity(data)
-  return views.security ?? undefined
-}
-
-function parseSecurity(data: ServerData): SecuritySetting | null {
-  if (!has(data, SECURITY_KEY)) return null
+  const data = model.serverData
+  if (!has(data, SECURITY_KEY)) return undefined
   const raw = data[SECURITY_KEY]
   const parsed = SecuritySchema.safeParse(raw)
-  if (!parsed.success || !isObject(raw)) return null
+  if (!parsed.success || !isObject(raw)) return undefined
   const s = parsed.data
   const policy = isObject(s.passwordPolicy) ? s.passwordPolicy : null
   const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback)
@@ -184,17 +159,11 @@ function parseSecurity(data: ServerData): SecuritySetting | null {
 
 /** Every group (GET /groups, de-duplicated by id, first occurrence kept), or undefined when not read. */
 export function groupsOf(model: Pick<AuditModel, 'serverData'>): Group[] | undefined {
-  const found = viewsOf(model)
-  if (!found) return undefined
-  const {data, views} = found
-  if (views.groups === undefined) views.groups = has(data, GROUPS_KEY) ? parseGroups(data[GROUPS_KEY]) : null
-  return views.groups ?? undefined
-}
-
-function parseGroups(value: unknown): Group[] {
+  const data = model.serverData
+  if (!has(data, GROUPS_KEY)) return undefined
   const seen = new Set<number>()
   const out: Group[] = []
-  for (const {item, index} of items(value, GroupSchema)) {
+  for (const {item, index} of items(data[GROUPS_KEY], GroupSchema)) {
     if (seen.has(item.id)) continue
     seen.add(item.id)
     out.push({
@@ -211,20 +180,10 @@ function parseGroups(value: unknown): Group[] {
 
 /** The memberships of one group (GET /groups/{id}/memberships), or undefined when not read. */
 export function membershipsOf(model: Pick<AuditModel, 'serverData'>, groupId: number): Membership[] | undefined {
-  const found = viewsOf(model)
-  if (!found) return undefined
-  const {data, views} = found
-  views.memberships ??= new Map()
-  if (!views.memberships.has(groupId)) {
-    const key = membershipsKey(groupId)
-    views.memberships.set(
-      groupId,
-      has(data, key)
-        ? items(data[key], MembershipSchema).map(({item, index}) => ({pointer: joinPointer('', key, index), id: item.id ?? null, userId: item.userId, groupId}))
-        : undefined,
-    )
-  }
-  return views.memberships.get(groupId)
+  const data = model.serverData
+  const key = membershipsKey(groupId)
+  if (!has(data, key)) return undefined
+  return items(data[key], MembershipSchema).map(({item, index}) => ({pointer: joinPointer('', key, index), id: item.id ?? null, userId: item.userId, groupId}))
 }
 
 // ---------------------------------------------------------------- users
@@ -241,16 +200,8 @@ function userType(item: z.infer<typeof S.UserSchema>): UserType {
  * resolved are kept with `id: null`. undefined when neither was read.
  */
 export function usersOf(model: Pick<AuditModel, 'serverData'>): User[] | undefined {
-  const found = viewsOf(model)
-  if (!found) return undefined
-  const {data, views} = found
-  if (views.users === undefined) views.users = parseUsers(data)
-  return views.users ?? undefined
-}
-
-const USER_KEY = /^users\/(\d+)$/
-
-function parseUsers(data: ServerData): User[] | null {
+  const data = model.serverData
+  if (!data) return undefined
   const byId = new Map<number, User>()
   let any = false
   // Users resolved by id first: their id comes from the path, whatever the item says.
@@ -275,9 +226,11 @@ function parseUsers(data: ServerData): User[] | null {
       else out.push(user)
     }
   }
-  if (!any) return null
+  if (!any) return undefined
   return [...[...byId.values()].sort((a, b) => a.id! - b.id!), ...out]
 }
+
+const USER_KEY = /^users\/(\d+)$/
 
 function toUser(item: z.infer<typeof S.UserSchema>, id: number | null, pointer: string): User {
   return {pointer, id, name: item.name, fullName: item.fullName ?? null, disabled: item.disabled ?? false, type: userType(item)}

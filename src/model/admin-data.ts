@@ -2,9 +2,10 @@
  * Typed views of the administration settings in the server data document (model.serverData,
  * redacted at ingest): job executors, groovy scripts, the system setting, the external
  * authenticator, SSO providers (or the SSO connectors of servers up to 12.0) and each user's access
- * tokens (onedev-access-reference.md §3.2, §3.3, §5). Each view is parsed once per document and is
- * `undefined` when the data was not fetched or not offered: rules then stay silent (the not-evaluated
- * notice covers it). Items that do not have the expected shape are left out.
+ * tokens (onedev-access-reference.md §3.2, §3.3, §5). Each view parses the document when asked (a few
+ * server rules ask, once per run) and is `undefined` when the data was not fetched or not offered:
+ * rules then stay silent (the not-evaluated notice covers it). Items that do not have the expected
+ * shape are left out.
  *
  * Pointers are JSON pointers into the server data document, e.g. `/settings~1job-executors/0`.
  */
@@ -114,33 +115,17 @@ const TokenSchema = parser<z.infer<typeof S.TokenSchema>>(checks.isToken)
 
 const blankToNull = (value: string | null | undefined): string | null => (value === null || value === undefined || value.trim() === '' ? null : value)
 
-// ---------------------------------------------------------------- memo per document
-
-interface Views {
-  executors?: JobExecutor[] | null
-  groovy?: GroovyScript[] | null
-  system?: SystemSetting | null
-  authenticator?: Authenticator | null | 'none'
-  sso?: SsoProvider[] | null
-  tokens?: AccessToken[][] | null
-}
-
-const memo = new WeakMap<ServerData, Views>()
-
-function view<K extends keyof Views>(model: Model, name: K, parse: (data: ServerData) => NonNullable<Views[K]> | null): NonNullable<Views[K]> | undefined {
+/** A view of the document: `parse` runs when it holds data, and its null means "not read". */
+function view<T>(model: Model, parse: (data: ServerData) => T | null): T | undefined {
   const data = model.serverData
-  if (!data) return undefined
-  let views = memo.get(data)
-  if (!views) memo.set(data, (views = {}))
-  if (views[name] === undefined) views[name] = parse(data) as Views[K]
-  return (views[name] ?? undefined) as NonNullable<Views[K]> | undefined
+  return data ? (parse(data) ?? undefined) : undefined
 }
 
 // ---------------------------------------------------------------- job executors
 
 /** GET /settings/job-executors, in the server's order (the first applicable executor runs a job); undefined when not read. */
 export function jobExecutorsOf(model: Model): JobExecutor[] | undefined {
-  return view(model, 'executors', (data) => {
+  return view(model, (data) => {
     if (!hasOwn(data, JOB_EXECUTORS_KEY)) return null
     const list = validItems(data[JOB_EXECUTORS_KEY], ExecutorSchema)
     return list?.map(({item, index}) => toExecutor(item, index, data[JOB_EXECUTORS_KEY] as unknown[])) ?? null
@@ -167,7 +152,7 @@ function toExecutor(item: z.infer<typeof S.ExecutorSchema>, index: number, list:
 
 /** GET /settings/groovy-scripts (the content is never kept); undefined when not read. */
 export function groovyScriptsOf(model: Model): GroovyScript[] | undefined {
-  return view(model, 'groovy', (data) => {
+  return view(model, (data) => {
     if (!hasOwn(data, GROOVY_SCRIPTS_KEY)) return null
     return (
       validItems(data[GROOVY_SCRIPTS_KEY], GroovySchema)?.map(({item, index}) => ({
@@ -184,7 +169,7 @@ export function groovyScriptsOf(model: Model): GroovyScript[] | undefined {
 
 /** GET /settings/system; undefined when not read. */
 export function systemSettingOf(model: Model): SystemSetting | undefined {
-  return view(model, 'system', (data) => {
+  return view(model, (data) => {
     if (!hasOwn(data, SYSTEM_KEY)) return null
     const parsed = SystemSchema.safeParse(data[SYSTEM_KEY])
     return parsed.success ? {pointer: joinPointer('', SYSTEM_KEY), serverUrl: blankToNull(parsed.data.serverUrl)} : null
@@ -195,7 +180,7 @@ export function systemSettingOf(model: Model): SystemSetting | undefined {
 
 /** GET /settings/authenticator: null when the server has none (204), undefined when not read. */
 export function authenticatorOf(model: Model): Authenticator | null | undefined {
-  const found = view(model, 'authenticator', (data) => {
+  const found = view<Authenticator | 'none'>(model, (data) => {
     if (!hasOwn(data, AUTHENTICATOR_KEY)) return null
     const raw = data[AUTHENTICATOR_KEY]
     if (raw === null) return 'none'
@@ -215,7 +200,7 @@ export function authenticatorOf(model: Model): Authenticator | null | undefined 
 
 /** GET /sso-providers (v13.1.7+) or /settings/sso-connectors (up to v12.0.8); undefined when neither was read. */
 export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
-  return view(model, 'sso', (data) => {
+  return view(model, (data) => {
     if (hasOwn(data, SSO_PROVIDERS_KEY)) {
       return (
         validItems(data[SSO_PROVIDERS_KEY], ProviderSchema)?.map(({item, index}) => {
@@ -257,7 +242,7 @@ const TOKENS_KEY = /^users\/(\d+)\/access-tokens$/
  * the values were redacted at ingest), by user id then position; undefined when none was read.
  */
 export function accessTokensOf(model: Model): AccessToken[] | undefined {
-  const lists = view(model, 'tokens', (data) => {
+  const lists = view(model, (data) => {
     const out: {userId: number; tokens: AccessToken[]}[] = []
     for (const key of Object.keys(data)) {
       const match = TOKENS_KEY.exec(key)

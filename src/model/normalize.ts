@@ -12,7 +12,7 @@ import type {z} from 'zod'
 import {oneLine} from '../util/escape.js'
 import * as checks from './payload-checks.js'
 import {EXPECTED_INTEGER} from './parser.js'
-import {joinPointer, pointerOf, resolvePointer, sharedPointer} from './pointer.js'
+import {joinPointer, pointerOf, resolvePointer} from './pointer.js'
 import {redactUrl} from './redact.js'
 import type * as schemas from './schemas.js'
 import type {
@@ -222,14 +222,14 @@ export function normalizeProjectSetting(raw: unknown): ProjectSetting {
   const scheme = secretScheme(secrets, generation)
   return {
     generation,
-    branchProtections: (setting.branchProtections ?? []).map((p, i) => branchProtection(p, sharedPointer('', 'branchProtections', i))),
-    tagProtections: (setting.tagProtections ?? []).map((p, i) => tagProtection(p, sharedPointer('', 'tagProtections', i))),
-    jobSecrets: secrets.map((s, i) => jobSecret(s, sharedPointer('', 'buildSetting', 'jobSecrets', i), scheme)),
+    branchProtections: (setting.branchProtections ?? []).map((p, i) => branchProtection(p, joinPointer('', 'branchProtections', i))),
+    tagProtections: (setting.tagProtections ?? []).map((p, i) => tagProtection(p, joinPointer('', 'tagProtections', i))),
+    jobSecrets: secrets.map((s, i) => jobSecret(s, joinPointer('', 'buildSetting', 'jobSecrets', i), scheme)),
     actionAuthorizations: (buildSetting.actionAuthorizations ?? []).map((a, i) =>
-      actionAuthorization(a, sharedPointer('', 'buildSetting', 'actionAuthorizations', i)),
+      actionAuthorization(a, joinPointer('', 'buildSetting', 'actionAuthorizations', i)),
     ),
     notifications: notifications(setting),
-    webHooks: (setting.webHooks ?? []).map((w, i) => webHook(w, sharedPointer('', 'webHooks', i))),
+    webHooks: (setting.webHooks ?? []).map((w, i) => webHook(w, joinPointer('', 'webHooks', i))),
   }
 }
 
@@ -240,7 +240,7 @@ function signatureKey(protection: Json): string {
 
 /** The pointer of a member when the payload has it; else of the object, so every pointer resolves. */
 function memberPointer(object: Json, pointer: string, key: string): string {
-  return has(object, key) ? sharedPointer(pointer, key) : pointer
+  return has(object, key) ? joinPointer(pointer, key) : pointer
 }
 
 /** null (and `""`, which the server reads as null) mean `anyone`. */
@@ -266,7 +266,7 @@ function branchProtection(p: BranchProtectionPayload, pointer: string): BranchPr
     signaturePointer: memberPointer(p, pointer, signature),
     reviewRequirement: p.reviewRequirement ?? null,
     jobNames: p.jobNames ?? [],
-    fileProtections: (p.fileProtections ?? []).map((f, i) => fileProtection(f, sharedPointer(pointer, 'fileProtections', i))),
+    fileProtections: (p.fileProtections ?? []).map((f, i) => fileProtection(f, joinPointer(pointer, 'fileProtections', i))),
   }
 }
 
@@ -333,7 +333,7 @@ function webHook(w: WebHookPayload, pointer: string): WebHook {
 function notifications(setting: ProjectSettingPayload): ChannelNotification[] {
   const out: ChannelNotification[] = []
   for (const [i, entry] of (setting.notifications ?? []).entries()) {
-    out.push(channelNotification(entry, sharedPointer('', 'notifications', i), null))
+    out.push(channelNotification(entry, joinPointer('', 'notifications', i), null))
   }
   for (const {key, item} of contributedEntries(setting.contributedSettings)) {
     if (!isObject(item)) continue
@@ -341,7 +341,7 @@ function notifications(setting: ProjectSettingPayload): ChannelNotification[] {
     if (channel === null) continue
     const list = (own(item, 'notifications') ?? []) as NotificationEntryPayload[]
     for (const [i, entry] of list.entries()) {
-      out.push(channelNotification(entry, sharedPointer('', 'contributedSettings', key, 'notifications', i), channel))
+      out.push(channelNotification(entry, joinPointer('', 'contributedSettings', key, 'notifications', i), channel))
     }
   }
   return out
@@ -361,7 +361,7 @@ function channelNotification(entry: NotificationEntryPayload, pointer: string, c
   const fields = wrapped ? entry.channelNotification! : entry
   const hook = url(fields.webhookUrl)
   return {
-    pointer: wrapped ? sharedPointer(pointer, 'channelNotification') : pointer,
+    pointer: wrapped ? joinPointer(pointer, 'channelNotification') : pointer,
     channel: channel ?? channelOfUrl(hook.facts),
     channelKnown: channel !== null && channel !== 'Unknown',
     webhookUrl: hook.url,
@@ -397,7 +397,7 @@ export function normalizeRole(r: RolePayload, index: number, raw: unknown): Role
     manageBuilds: r.manageBuilds ?? false,
     codePrivilege: r.codePrivilege ?? null,
     packPrivilege: r.packPrivilege ?? null,
-    jobPrivileges: (r.jobPrivileges ?? []).map((j, i) => jobPrivilege(j, sharedPointer('', 'jobPrivileges', i))),
+    jobPrivileges: (r.jobPrivileges ?? []).map((j, i) => jobPrivilege(j, joinPointer('', 'jobPrivileges', i))),
     raw,
   }
 }

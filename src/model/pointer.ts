@@ -17,60 +17,12 @@ export function joinPointer(base: string, ...tokens: (string | number)[]): strin
   return out
 }
 
-/**
- * Pointers built once and shared, `base` → token → `base/token`: the model's pointers are the same
- * few in every project (`/branchProtections/0`, `/buildSetting/jobSecrets/1/authorization`), so
- * 10,000 projects hold one copy of each instead of 10,000 (and the rules' parsePointer finds them by
- * a hash already computed). Bounded, so hostile input cannot grow it without limit.
- */
-const children = new Map<string, Map<string | number, string>>()
-const CHILDREN_MAX = 4096
-const TOKENS_MAX = 256
-
-/** joinPointer(base, ...tokens), the same string, shared with every earlier call that built it. */
-export function sharedPointer(base: string, ...tokens: (string | number)[]): string {
-  let out = base
-  for (const token of tokens) out = childPointer(out, token)
-  return out
-}
-
-function childPointer(base: string, token: string | number): string {
-  let known = children.get(base)
-  if (known === undefined) {
-    if (children.size >= CHILDREN_MAX) children.clear()
-    known = new Map()
-    children.set(base, known)
-  }
-  let pointer = known.get(token)
-  if (pointer === undefined) {
-    pointer = joinPointer(base, token)
-    if (known.size < TOKENS_MAX) known.set(token, pointer)
-  }
-  return pointer
-}
-
-/**
- * Parsed pointers, shared: rules check the same few pointers (`/branchProtections/0/preventForcedPush`)
- * in every project. Bounded, so hostile input cannot grow it without limit.
- */
-const parsed = new Map<string, readonly string[] | null>()
-const PARSED_MAX = 4096
-
-/** The reference tokens of a pointer, unescaped; null when it is not a valid pointer. Do not modify the result. */
-export function parsePointer(pointer: string): readonly string[] | null {
-  let tokens = parsed.get(pointer)
-  if (tokens === undefined) {
-    tokens = parseTokens(pointer)
-    if (parsed.size >= PARSED_MAX) parsed.clear()
-    parsed.set(pointer, tokens)
-  }
-  return tokens
-}
-
-function parseTokens(pointer: string): string[] | null {
+/** The reference tokens of a pointer, unescaped; null when it is not a valid pointer. */
+export function parsePointer(pointer: string): string[] | null {
   if (pointer === '') return []
   if (!pointer.startsWith('/')) return null
   const tokens = pointer.slice(1).split('/')
+  if (!pointer.includes('~')) return tokens
   for (const token of tokens) if (/~(?![01])/.test(token)) return null
   return tokens.map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
 }

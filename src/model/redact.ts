@@ -24,7 +24,7 @@ const SECRET_KEY = /pass(word)?|passwd|secret|token|api[-_]?key|credential|priva
  * secrets, and the security setting's password policy (`{minLength, mustContainUppercase, ...}`, no
  * secret in it; masked whole, the setting failed validation and every check that reads it was skipped).
  */
-const SECRET_CONTAINERS = new Set(['jobSecrets', 'passwordPolicy'])
+const SECRET_CONTAINERS: ReadonlySet<string> = new Set(['jobSecrets', 'passwordPolicy'])
 /** Keys that hold a URL: their whole string value goes through redactUrl. */
 const URL_KEY = /ur[li]$/i
 /** A string that starts like a URL with an authority (`scheme://`). */
@@ -43,7 +43,7 @@ type PathKey = string | number
 export function redactServerPayload(path: string, value: unknown, owned = false): unknown {
   const trail = path.split('/')
   // A string payload (an endpoint answering a bare value) is judged by its endpoint's last segment.
-  if (typeof value === 'string') return isSecretKey(trail.at(-1) ?? '') ? maskSecret(value) : redactString(value, trail.at(-1))
+  if (typeof value === 'string') return SECRET_KEY.test(trail.at(-1) ?? '') ? maskSecret(value) : redactString(value, trail.at(-1))
   return walk(value, trail, 0, owned)
 }
 
@@ -122,23 +122,11 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   else target[key] = value
 }
 
-/** Keys repeat across thousands of payloads: remember which ones look like credentials. */
-const secretKeys = new Map<string, boolean>()
-
-function isSecretKey(key: string): boolean {
-  let secret = secretKeys.get(key)
-  if (secret === undefined) {
-    secret = SECRET_KEY.test(key)
-    if (secretKeys.size < 10_000) secretKeys.set(key, secret)
-  }
-  return secret
-}
-
 /** Keys of personal data that the server data document never keeps (a user is named by login name). */
 const PERSONAL_KEY = /e-?mail/i
 
 function isSecretPlace(parent: Record<string, unknown>, key: string, child: unknown, trail: PathKey[]): boolean {
-  if (isSecretKey(key)) return !(SECRET_CONTAINERS.has(key) && child !== null && typeof child === 'object')
+  if (SECRET_KEY.test(key)) return !(SECRET_CONTAINERS.has(key) && child !== null && typeof child === 'object')
   // Server data (redactServerPayload): the trail starts with the endpoint's path segments.
   if (trail[0] === 'users' && PERSONAL_KEY.test(key)) return true
   if (key === 'content') return trail[0] === 'settings' && trail[1] === 'groovy-scripts'
@@ -148,7 +136,7 @@ function isSecretPlace(parent: Record<string, unknown>, key: string, child: unkn
   // Access-token and agent-token values are live credentials.
   if (n >= 2 && (trail[n - 2] === 'access-tokens' || trail[n - 2] === 'agent-tokens')) return true
   const name = Object.prototype.hasOwnProperty.call(parent, 'name') ? parent.name : undefined
-  return typeof name === 'string' && isSecretKey(name)
+  return typeof name === 'string' && SECRET_KEY.test(name)
 }
 
 /** A secret place keeps null, `""` and booleans (they reveal nothing); anything else is masked whole. */
@@ -159,20 +147,9 @@ function maskSecret(value: unknown): unknown {
 
 function redactString(value: string, key: PathKey | undefined): string {
   if (value === '') return value
-  if (typeof key === 'string' && isUrlKey(key)) return redactUrl(value).url
+  if (typeof key === 'string' && URL_KEY.test(key)) return redactUrl(value).url
   if (!value.includes('://')) return value
   return URL_START.test(value) ? redactUrl(value).url : redactUrlsInText(value)
-}
-
-const urlKeys = new Map<string, boolean>()
-
-function isUrlKey(key: string): boolean {
-  let url = urlKeys.get(key)
-  if (url === undefined) {
-    url = URL_KEY.test(key)
-    if (urlKeys.size < 10_000) urlKeys.set(key, url)
-  }
-  return url
 }
 
 /** Replaces every URL inside free text by its redacted form. */
@@ -198,7 +175,7 @@ export function redactText(text: string, secrets: readonly string[]): string {
 /** Query (and fragment) parameter names that carry credentials. */
 const SECRET_PARAM =
   /token|secret|passw|^pass$|^pwd$|^pw$|key$|^key|signature|^sig$|credential|^auth|^code$|^hash$|session|^jwt$|^otp$/i
-const ROUND_TRIP_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:'])
+const ROUND_TRIP_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:'])
 const SLACK_HOST = /(^|\.)slack\.com$/i
 const DISCORD_HOST = /(^|\.)discord(app)?\.com$/i
 
@@ -269,8 +246,6 @@ function discordTokenIndex(segments: string[]): number {
  * Idempotent: the facts are read from the redacted URL, so redacting it again gives the same result.
  */
 export function redactUrl(url: string): {url: string; facts: UrlFacts} {
-  const known = settled.get(url)
-  if (known !== undefined) return {url, facts: copyFacts(known)}
   let current = maskOnce(url)
   // Settle on a fixed point, which makes redactUrl idempotent by construction. The serialization of
   // special schemes (http, https, ws, wss, ftp) round-trips by the WHATWG URL standard and the masks
@@ -280,30 +255,10 @@ export function redactUrl(url: string): {url: string; facts: UrlFacts} {
     const settledAlready = (current.href === url && !current.changed) || ROUND_TRIP_SCHEMES.has(current.url.protocol)
     const next = settledAlready ? {...current, changed: false} : maskOnce(current.href)
     if (next === null) break
-    if (next.href === current.href && !next.changed) {
-      const facts = factsOf(next.url)
-      remember(next.href, facts)
-      return {url: next.href, facts: copyFacts(facts)}
-    }
+    if (next.href === current.href && !next.changed) return {url: next.href, facts: factsOf(next.url)}
     current = next
   }
   return unparsed()
-}
-
-/**
- * Redacted URLs already computed, keyed by the REDACTED form only (never by a URL holding a
- * secret): normalization asks again for the facts of each URL that redaction just settled.
- */
-const settled = new Map<string, UrlFacts>()
-const SETTLED_MAX = 4096
-
-function remember(url: string, facts: UrlFacts): void {
-  if (settled.size >= SETTLED_MAX) settled.clear()
-  settled.set(url, facts)
-}
-
-function copyFacts(facts: UrlFacts): UrlFacts {
-  return {...facts, secretQueryParams: [...facts.secretQueryParams]}
 }
 
 function maskOnce(text: string): {href: string; url: URL; changed: boolean} | null {

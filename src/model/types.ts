@@ -259,7 +259,7 @@ export interface NotEvaluated {
  * prefix and query: `settings/security`, `groups`, `groups/2/memberships`, `projects/42/base-authorizations`.
  * One JSON document: `collect --output-dir` writes it as server.json, and findings about it point into it.
  * A key that is absent was not fetched (or not offered: see `notEvaluated`). Typed views of it are
- * parsed in src/model/ (e.g. access-data.ts) and memoized per model.
+ * parsed in src/model/ (e.g. access-data.ts); the facts of a run (src/engine/facts.ts) parse them once.
  */
 export type ServerData = Record<string, unknown>
 

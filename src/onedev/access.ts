@@ -1,7 +1,9 @@
 /**
  * Who can do what on a project, as the server computes it (onedev-access-reference.md §4.2, §6).
  * Pure: it reads the model (project tree, roles, protections) and the typed access views of the
- * server data document, and decides.
+ * server data document, and decides. It keeps nothing: the lookups a run asks for again and again
+ * (the AccessIndex, each project's authorizations, principals and branch access) are derived once
+ * by the facts of src/engine/facts.ts and handed in.
  *
  * - Principals: anonymous users, every logged-in user ("everyone"), each group, each user,
  *   administrators (root, enabled members of `administrator` groups, and on servers before 11.9.2
@@ -20,6 +22,7 @@ import {
   type Group,
   groupsOf,
   membershipsOf,
+  type ProjectAuthorizations,
   projectAuthorizationsOf,
   ROOT_USER_ID,
   securitySettingOf,
@@ -27,21 +30,12 @@ import {
   type User,
   usersOf,
 } from '../model/access-data.js'
-import type {AuditModel, BranchProtection, JobSecret, Project, Role} from '../model/types.js'
-import {RecentMemo} from '../util/recent.js'
+import type {AuditModel, JobSecret, Project, Role} from '../model/types.js'
 import type {CheckedRef} from './checked-refs.js'
-import {assessSecretAuthorization, branchTruth, type JobMatchExpression, type SecretAuthorizationAssessment} from './job-match.js'
+import {branchTruth, type JobMatchExpression, type SecretAuthorizationAssessment} from './job-match.js'
 import {pathMatcher} from './matchers.js'
 import {tryParsePatternSet} from './pattern-set.js'
-import {
-  branchProtectionHierarchy,
-  type EffectiveBranchProtection,
-  effectiveBranchProtectionWhen,
-  effectiveFileProtection,
-  type Hierarchy,
-  type ProtectionSemantics,
-  userMatchOf,
-} from './protection.js'
+import {type BranchHierarchy, type EffectiveBranchProtection, effectiveBranchProtectionWhen, effectiveFileProtection, type ProtectionSemantics} from './protection.js'
 import {canForcePush} from './protection-judgement.js'
 import {hasReviewers} from './review-requirement.js'
 import {namedPrincipals, type UserMatch} from './user-match.js'
@@ -121,6 +115,7 @@ export interface AccessData {
   missing: string[]
 }
 
+/** The security setting, groups and users of the server data document, each parsed (not remembered). */
 export function accessDataOf(model: AuditModel): AccessData {
   const security = securitySettingOf(model)
   const groups = groupsOf(model)
@@ -155,93 +150,92 @@ export interface ChainAuthorizations {
   missing: Set<'base' | 'group' | 'user'>
 }
 
-const chainMemo = new WeakMap<Project, {model: AuditModel; value: ChainAuthorizations}>()
-
-/** Every authorization of the project and its ancestors. */
-export function chainAuthorizations(model: AuditModel, project: Project): ChainAuthorizations {
-  const known = chainMemo.get(project)
-  if (known && known.model === model) return known.value
+/**
+ * Every authorization of the project and its ancestors. `own` reads one project's own authorizations
+ * (the facts of a run parse each project's once: it is an ancestor of many).
+ */
+export function chainAuthorizations(model: AuditModel, project: Project, own: (p: Project) => ProjectAuthorizations = (p) => projectAuthorizationsOf(model, p)): ChainAuthorizations {
   const value: ChainAuthorizations = {base: [], group: [], user: [], missing: new Set()}
   for (const p of projectChain(model, project)) {
-    const own = projectAuthorizationsOf(model, p)
+    const lists = own(p)
     for (const kind of ['base', 'group', 'user'] as const) {
-      const list = own[kind]
+      const list = lists[kind]
       if (list === undefined) value.missing.add(kind)
       else for (const authorization of list) value[kind].push({authorization, project: p})
     }
   }
-  chainMemo.set(project, {model, value})
   return value
 }
 
-// Lookups asked for every principal of every project: built once per model (its roles, its groups).
-const rolesMemo = new WeakMap<readonly Role[], Map<number, Role>>()
+// ---------------------------------------------------------------- the server-wide index
 
-function roleById(model: AuditModel): Map<number, Role> {
-  let byId = rolesMemo.get(model.roles)
-  if (!byId) rolesMemo.set(model.roles, (byId = new Map(model.roles.map((role) => [role.id, role]))))
-  return byId
+export interface Administrator {
+  user: User
+  /** Why: `root`, or the administrator groups. */
+  reasons: string[]
 }
 
-const groupsMemo = new WeakMap<readonly Group[], {model: AuditModel; byId: Map<number, Group>; byUser: Map<number, number[]>}>()
+/**
+ * What every principal of every project is looked up in: the model's roles, groups, users and
+ * administrators, by id and by name. Built once per model judged (src/engine/facts.ts); read only.
+ */
+export interface AccessIndex {
+  data: AccessData
+  roles: ReadonlyMap<number, Role>
+  /** Groups by id (the first of an id). */
+  groups: ReadonlyMap<number, Group>
+  /** Each user's direct groups, in the order of the groups listing. */
+  groupIdsByUser: ReadonlyMap<number, readonly number[]>
+  /** Users (with an id) by id (the first of an id). */
+  users: ReadonlyMap<number, User>
+  /** The ids of the users (with an id) of each lower-cased login name. */
+  userIdsByName: ReadonlyMap<string, readonly number[]>
+  /**
+   * Every enabled administrator, by user id: root, and members of administrator groups. undefined
+   * when groups, memberships or users were not read. (On servers before 11.9.2 an administrator
+   * default login group makes every logged-in user one: see everyoneIsAdministrator.)
+   */
+  administrators: readonly Administrator[] | undefined
+  administratorsById: ReadonlyMap<number, Administrator>
+}
 
-/** The groups by id (first of an id kept), and each user's group ids in the order of `groups`. */
-function groupIndex(model: AuditModel, groups: readonly Group[]): {byId: Map<number, Group>; byUser: Map<number, number[]>} {
-  const known = groupsMemo.get(groups)
-  if (known && known.model === model) return known
-  const byId = new Map<number, Group>()
-  const byUser = new Map<number, number[]>()
-  for (const group of groups) {
-    if (!byId.has(group.id)) byId.set(group.id, group)
+export function accessIndexOf(model: AuditModel): AccessIndex {
+  const data = accessDataOf(model)
+  const groups = new Map<number, Group>()
+  const groupIdsByUser = new Map<number, number[]>()
+  for (const group of data.groups ?? []) {
+    if (!groups.has(group.id)) groups.set(group.id, group)
     for (const membership of membershipsOf(model, group.id) ?? []) {
-      const ids = byUser.get(membership.userId)
-      if (!ids) byUser.set(membership.userId, [group.id])
+      const ids = groupIdsByUser.get(membership.userId)
+      if (!ids) groupIdsByUser.set(membership.userId, [group.id])
       else if (ids[ids.length - 1] !== group.id) ids.push(group.id)
     }
   }
-  const index = {model, byId, byUser}
-  groupsMemo.set(groups, index)
-  return index
-}
-
-/** The group ids a user is a direct member of. */
-export function groupIdsOfUser(model: AuditModel, userId: number, groups: readonly Group[]): number[] {
-  return [...(groupIndex(model, groups).byUser.get(userId) ?? [])]
-}
-
-const usersMemo = new WeakMap<readonly User[], Map<number, User>>()
-
-function userById(users: readonly User[]): Map<number, User> {
-  let byId = usersMemo.get(users)
-  if (!byId) {
-    byId = new Map()
-    for (const user of users) if (user.id !== null && !byId.has(user.id)) byId.set(user.id, user)
-    usersMemo.set(users, byId)
+  const users = new Map<number, User>()
+  const userIdsByName = new Map<string, number[]>()
+  for (const user of data.users ?? []) {
+    if (user.id === null) continue
+    if (!users.has(user.id)) users.set(user.id, user)
+    const name = user.name.toLowerCase()
+    const ids = userIdsByName.get(name)
+    if (ids) ids.push(user.id)
+    else userIdsByName.set(name, [user.id])
   }
-  return byId
-}
-
-const namesMemo = new WeakMap<readonly User[], Map<string, number[]>>()
-
-/** The ids of the users (with an id) of each lower-cased login name. */
-function usersByLowerName(users: readonly User[]): Map<string, number[]> {
-  let byName = namesMemo.get(users)
-  if (!byName) {
-    byName = new Map()
-    for (const user of users) {
-      if (user.id === null) continue
-      const name = user.name.toLowerCase()
-      const ids = byName.get(name)
-      if (ids) ids.push(user.id)
-      else byName.set(name, [user.id])
-    }
-    namesMemo.set(users, byName)
+  const administrators = administratorsOf(model, data)
+  return {
+    data,
+    roles: new Map(model.roles.map((role) => [role.id, role])),
+    groups,
+    groupIdsByUser,
+    users,
+    userIdsByName,
+    administrators,
+    administratorsById: new Map((administrators ?? []).map((a) => [a.user.id!, a])),
   }
-  return byName
 }
 
 /** The enabled users of a group (by its memberships); undefined when its memberships were not read. */
-export function membersOf(model: AuditModel, group: Group, users: readonly User[]): User[] | undefined {
+function membersOf(model: AuditModel, group: Group, users: readonly User[]): User[] | undefined {
   const memberships = membershipsOf(model, group.id)
   if (!memberships) return undefined
   const byId = new Map(users.filter((u) => u.id !== null).map((u) => [u.id!, u]))
@@ -251,34 +245,7 @@ export function membersOf(model: AuditModel, group: Group, users: readonly User[
   })
 }
 
-/** The default login group of servers before 11.9.2: every logged-in user counts as a member. */
-export function defaultLoginGroup(data: AccessData): Group | undefined {
-  const name = data.security?.defaultLoginGroupName
-  return name ? data.groups?.find((g) => g.name === name) : undefined
-}
-
-export interface Administrator {
-  user: User
-  /** Why: `root`, or the administrator groups. */
-  reasons: string[]
-}
-
-/**
- * Every enabled administrator: root, and members of administrator groups. undefined when groups,
- * memberships or users were not read. (On servers before 11.9.2 an administrator default login
- * group makes every logged-in user one: see everyoneIsAdministrator.)
- */
-const adminMemo = new WeakMap<object, {value: Administrator[] | undefined}>()
-
-export function administratorsOf(model: AuditModel): Administrator[] | undefined {
-  if (!model.serverData) return undefined
-  let known = adminMemo.get(model.serverData)
-  if (!known) adminMemo.set(model.serverData, (known = {value: computeAdministrators(model)}))
-  return known.value
-}
-
-function computeAdministrators(model: AuditModel): Administrator[] | undefined {
-  const data = accessDataOf(model)
+function administratorsOf(model: AuditModel, data: AccessData): Administrator[] | undefined {
   if (!data.groups || !data.users) return undefined
   const byId = new Map<number, Administrator>()
   const root = data.users.find((u) => u.id === ROOT_USER_ID)
@@ -296,16 +263,10 @@ function computeAdministrators(model: AuditModel): Administrator[] | undefined {
   return [...byId.values()].sort((a, b) => a.user.id! - b.user.id!)
 }
 
-const adminIdsMemo = new WeakMap<readonly Administrator[], Map<number, Administrator>>()
-const NO_ADMINISTRATORS = new Map<number, Administrator>()
-
-/** administratorsOf by user id. */
-function administratorsById(model: AuditModel): ReadonlyMap<number, Administrator> {
-  const list = administratorsOf(model)
-  if (!list) return NO_ADMINISTRATORS
-  let byId = adminIdsMemo.get(list)
-  if (!byId) adminIdsMemo.set(list, (byId = new Map(list.map((a) => [a.user.id!, a]))))
-  return byId
+/** The default login group of servers before 11.9.2: every logged-in user counts as a member. */
+export function defaultLoginGroup(data: AccessData): Group | undefined {
+  const name = data.security?.defaultLoginGroupName
+  return name ? data.groups?.find((g) => g.name === name) : undefined
 }
 
 export function everyoneIsAdministrator(data: AccessData): boolean {
@@ -313,21 +274,18 @@ export function everyoneIsAdministrator(data: AccessData): boolean {
 }
 
 /**
- * The principals of a project and the roles each holds on it (own or inherited). Users listed:
- * those with a user authorization on the chain, those named in `extraUsers` (e.g. named by branch
- * protections or asked for), and administrators. Disabled users hold nothing and are left out.
+ * The principals of a project and the roles each holds on it (own or inherited), from the
+ * authorizations of its chain. Users listed: those with a user authorization on the chain, those
+ * named in `extraUsers` (e.g. named by branch protections or asked for), and administrators.
+ * Disabled users hold nothing and are left out.
  */
-export function principalsOf(model: AuditModel, project: Project, extraUsers: readonly string[] = []): PrincipalAccess[] {
-  const data = accessDataOf(model)
-  const roles = roleById(model)
-  const chain = chainAuthorizations(model, project)
+export function principalsOf(index: AccessIndex, chain: ChainAuthorizations, extraUsers: readonly string[] = []): PrincipalAccess[] {
+  const {data} = index
   const grantOf = (entry: {authorization: Authorization; project: Project}, source: Grant['source'], groupName?: string): Grant[] => {
-    const role = roles.get(entry.authorization.roleId)
+    const role = index.roles.get(entry.authorization.roleId)
     return role ? [{role, project: entry.project, source: entry.authorization.kind === 'default-role' ? 'default-role' : source, ...(groupName ? {groupName} : {}), authorization: entry.authorization}] : []
   }
-  const groups = data.groups ? groupIndex(model, data.groups) : undefined
-  const users = data.users ? userById(data.users) : undefined
-  const groupName = (id: number) => groups?.byId.get(id)?.name ?? `group #${id}`
+  const groupName = (id: number) => index.groups.get(id)?.name ?? `group #${id}`
   const base = chain.base.flatMap((entry) => grantOf(entry, 'base'))
   const computeGroupGrants = (groupId: number, source: Grant['source']) => chain.group.filter((e) => e.authorization.groupId === groupId).flatMap((e) => grantOf(e, source, groupName(groupId)))
   // A group's grants are the same for the group and each member listed (read-only, so shared).
@@ -354,7 +312,7 @@ export function principalsOf(model: AuditModel, project: Project, extraUsers: re
   })
   const groupIds = new Set<number>([...chain.group.map((e) => e.authorization.groupId!).filter((id) => id !== undefined), ...(data.groups ?? []).filter((g) => g.administrator).map((g) => g.id)])
   for (const id of [...groupIds].sort((a, b) => a - b)) {
-    const group = groups?.byId.get(id)
+    const group = index.groups.get(id)
     const name = groupName(id)
     principals.push({
       kind: 'group',
@@ -364,18 +322,15 @@ export function principalsOf(model: AuditModel, project: Project, extraUsers: re
       match: {user: null, groups: loginGroup && loginGroup.name !== name ? [name, loginGroup.name] : [name], anonymous: false},
     })
   }
-  const admins = administratorsById(model)
+  const admins = index.administratorsById
   const userIds = new Set<number>(chain.user.map((e) => e.authorization.userId!).filter((id) => id !== undefined))
-  if (extraUsers.length > 0 && data.users) {
-    const byName = usersByLowerName(data.users)
-    for (const name of extraUsers) for (const id of byName.get(name.toLowerCase()) ?? []) userIds.add(id)
-  }
+  if (data.users) for (const name of extraUsers) for (const id of index.userIdsByName.get(name.toLowerCase()) ?? []) userIds.add(id)
   for (const id of admins.keys()) userIds.add(id)
   for (const id of [...userIds].sort((a, b) => a - b)) {
-    const user = users?.get(id)
+    const user = index.users.get(id)
     if (user?.disabled) continue
     const name = user?.name ?? `user #${id}`
-    const memberOf = groups?.byUser.get(id) ?? []
+    const memberOf = index.groupIdsByUser.get(id) ?? []
     const admin = admins.get(id)
     principals.push({
       kind: admin ? 'administrator' : 'user',
@@ -442,24 +397,7 @@ export interface BranchAccess {
 export const BUILD_SPEC = '.onedev-buildspec.yml'
 
 /** What a principal with code write can do on one branch under the protection that applies to them. */
-export function branchAccess(project: Project, ancestors: Project[], branch: string, principal: PrincipalAccess, semantics: ProtectionSemantics): BranchAccess {
-  const hierarchy = branchProtectionHierarchy(project, ancestors)
-  // Asked per principal, branch and secret by both access rules of a project: answered once. Results
-  // are shared, so callers must not modify them.
-  const byPrincipal = accessMemo.get(hierarchy, () => new Map())
-  const key = principal as object
-  let byBranch = byPrincipal.get(key)
-  if (!byBranch) byPrincipal.set(key, (byBranch = new Map()))
-  const known = byBranch.get(branch)
-  if (known && known.semantics === semantics) return known.value
-  const value = computeBranchAccess(hierarchy, branch, principal, semantics)
-  byBranch.set(branch, {semantics, value})
-  return value
-}
-
-const accessMemo = new RecentMemo<object, Map<object, Map<string, {semantics: ProtectionSemantics; value: BranchAccess}>>>(2)
-
-function computeBranchAccess(hierarchy: Hierarchy<BranchProtection>, branch: string, principal: PrincipalAccess, semantics: ProtectionSemantics): BranchAccess {
+export function branchAccess(hierarchy: BranchHierarchy, branch: string, principal: PrincipalAccess, semantics: ProtectionSemantics): BranchAccess {
   const effective = effectiveBranchProtectionWhen(hierarchy, branch, (m) => userMatchApplies(m, principal), semantics)
   if (!effective) return {effective, pushWithoutReview: true, buildSpecWithoutReview: true, forcePush: true, delete: true, create: true}
   const pushWithoutReview = !hasReviewers(effective.reviewRequirement) && effective.jobNames.length === 0
@@ -476,23 +414,7 @@ function patternMatches(pattern: string, branch: string): boolean {
 }
 
 /** Whether a job secret's authorization may admit a build on `branch` (unknown counts as yes: the safer reading). */
-export function secretAdmitsBranch(secret: JobSecret, branch: string): boolean {
-  // Asked per principal, secret and branch: answered once per distinct authorization and branch.
-  const assessment = assessSecretAuthorization(secret.authorization)
-  let byBranch = admitted.get(assessment)
-  if (!byBranch) admitted.set(assessment, (byBranch = new Map()))
-  let admits = byBranch.get(branch)
-  if (admits === undefined) {
-    admits = admitsBranch(assessment, branch)
-    if (byBranch.size < MAX_BRANCHES_REMEMBERED) byBranch.set(branch, admits)
-  }
-  return admits
-}
-
-const admitted = new WeakMap<SecretAuthorizationAssessment, Map<string, boolean>>()
-const MAX_BRANCHES_REMEMBERED = 256
-
-function admitsBranch(assessment: SecretAuthorizationAssessment, branch: string): boolean {
+function secretAdmitsBranch(assessment: SecretAuthorizationAssessment, branch: string): boolean {
   if (assessment.breadth === 'invalid') return false
   if (assessment.breadth === 'any-job' || assessment.text === null) return true
   if (assessment.patternSet) return assessment.patternSet.matches(branch, pathMatcher)
@@ -500,16 +422,7 @@ function admitsBranch(assessment: SecretAuthorizationAssessment, branch: string)
 }
 
 /** A generic new branch name, and one per wildcard branch pattern of the authorization: names a pusher could create. */
-function newBranchCandidates(secret: JobSecret): string[] {
-  const assessment = assessSecretAuthorization(secret.authorization)
-  let names = candidates.get(assessment)
-  if (!names) candidates.set(assessment, (names = computeCandidates(assessment)))
-  return names
-}
-
-const candidates = new WeakMap<SecretAuthorizationAssessment, string[]>()
-
-function computeCandidates(assessment: SecretAuthorizationAssessment): string[] {
+function newBranchCandidates(assessment: SecretAuthorizationAssessment): string[] {
   const patterns = assessment.patternSet ? assessment.patternSet.includes : assessment.expression ? branchPatternsOfExpression(assessment.expression) : []
   const names = patterns.filter((p) => /[*?]/.test(p)).map((p) => p.replace(/\*\*/g, 'x/y').replace(/\*/g, 'x').replace(/\?/g, 'x'))
   return [...new Set(['onedev-audit-probe', ...names])]
@@ -529,6 +442,38 @@ function branchPatternsOfExpression(expression: JobMatchExpression): string[] {
   }
 }
 
+/** A job secret of the project or an ancestor, with the branches its authorization admits: the same for every principal. */
+export interface SecretReach {
+  secret: JobSecret
+  /** The project whose setting holds the secret. */
+  owner: Project
+  /** The checked branches it admits, in order. */
+  branches: string[]
+  /** New branch names it admits (none of them an existing checked branch), in order. */
+  newBranches: string[]
+}
+
+/** Every job secret of the project and its ancestors (nearest first), with what its authorization admits. */
+export function secretReach(
+  project: Project,
+  ancestors: readonly Project[],
+  branches: readonly CheckedRef[],
+  assess: (secret: JobSecret) => SecretAuthorizationAssessment,
+): SecretReach[] {
+  const existing = new Set(branches.map((b) => b.name))
+  return [project, ...ancestors].flatMap((owner) =>
+    (owner.setting?.jobSecrets ?? []).map((secret) => {
+      const assessment = assess(secret)
+      return {
+        secret,
+        owner,
+        branches: branches.filter((ref) => secretAdmitsBranch(assessment, ref.name)).map((ref) => ref.name),
+        newBranches: newBranchCandidates(assessment).filter((name) => !existing.has(name) && secretAdmitsBranch(assessment, name)),
+      }
+    }),
+  )
+}
+
 export interface SecretRoute {
   secret: JobSecret
   /** The project whose setting holds the secret. */
@@ -543,42 +488,20 @@ export interface SecretRoute {
  * push a build spec change to a checked branch the secret admits with no review or required build
  * for them, or create a new branch the secret admits (creation skips review and build checks).
  * One route per secret name (the first found). Running an existing job is not reading the secret.
+ * `access` answers what the principal can do on a branch (branchAccess).
  */
-export function secretRoutes(
-  project: Project,
-  ancestors: Project[],
-  branches: readonly CheckedRef[],
-  principal: PrincipalAccess,
-  semantics: ProtectionSemantics,
-): SecretRoute[] {
+export function secretRoutes(reach: readonly SecretReach[], principal: PrincipalAccess, access: (branch: string) => BranchAccess): SecretRoute[] {
   if (!canWriteCode(principal)) return []
   const routes: SecretRoute[] = []
   const done = new Set<string>()
-  const existing = new Set(branches.map((b) => b.name))
-  for (const owner of [project, ...ancestors]) {
-    for (const secret of owner.setting?.jobSecrets ?? []) {
-      if (done.has(secret.name)) continue
-      let route: SecretRoute | undefined
-      for (const ref of branches) {
-        if (!secretAdmitsBranch(secret, ref.name)) continue
-        if (branchAccess(project, ancestors, ref.name, principal, semantics).buildSpecWithoutReview) {
-          route = {secret, owner, how: 'push', branch: ref.name}
-          break
-        }
-      }
-      if (!route) {
-        for (const name of newBranchCandidates(secret)) {
-          if (existing.has(name) || !secretAdmitsBranch(secret, name)) continue
-          if (branchAccess(project, ancestors, name, principal, semantics).create) {
-            route = {secret, owner, how: 'create', branch: name}
-            break
-          }
-        }
-      }
-      if (route) {
-        done.add(secret.name)
-        routes.push(route)
-      }
+  for (const {secret, owner, branches, newBranches} of reach) {
+    if (done.has(secret.name)) continue
+    const pushed = branches.find((branch) => access(branch).buildSpecWithoutReview)
+    const created = pushed === undefined ? newBranches.find((branch) => access(branch).create) : undefined
+    const route: SecretRoute | undefined = pushed !== undefined ? {secret, owner, how: 'push', branch: pushed} : created !== undefined ? {secret, owner, how: 'create', branch: created} : undefined
+    if (route) {
+      done.add(secret.name)
+      routes.push(route)
     }
   }
   return routes
@@ -597,14 +520,12 @@ export interface PrincipalCapabilities {
   capabilities: Capability[]
 }
 
-/** Every capability of a principal on a project and branch, each with the grants it comes from. */
-export function capabilitiesOf(
-  project: Project,
-  ancestors: Project[],
-  branch: CheckedRef | null,
-  principal: PrincipalAccess,
-  semantics: ProtectionSemantics,
-): Capability[] {
+/**
+ * Every capability of a principal on a project and branch, each with the grants it comes from.
+ * `access` answers what they can do on a branch (branchAccess), `routes` how they reach job secrets
+ * from `branch` (secretRoutes).
+ */
+export function capabilitiesOf(principal: PrincipalAccess, branch: CheckedRef | null, access: (branch: string) => BranchAccess, routes: readonly SecretRoute[]): Capability[] {
   const out: Capability[] = []
   const add = (id: CapabilityId, grants: readonly Grant[] | null) => {
     if (grants !== null && (principal.administrator !== null || grants.length > 0)) out.push({id, via: viaOf(principal, grants)})
@@ -615,15 +536,14 @@ export function capabilitiesOf(
   add('read-code', read)
   add('write-code', write)
   if (branch && (admin || write.length > 0)) {
-    const access = branchAccess(project, ancestors, branch.name, principal, semantics)
-    if (access.pushWithoutReview) add('push-without-review', write)
-    if (access.forcePush) add('force-push', write)
-    if (access.delete) add('delete-branch', write)
-    if (access.create) add('create-branch', write)
+    const onBranch = access(branch.name)
+    if (onBranch.pushWithoutReview) add('push-without-review', write)
+    if (onBranch.forcePush) add('force-push', write)
+    if (onBranch.delete) add('delete-branch', write)
+    if (onBranch.create) add('create-branch', write)
   }
   add('run-jobs', grantsFor(principal, roleRunsJobs))
-  const branches = branch ? [branch] : []
-  for (const route of secretRoutes(project, ancestors, branches, principal, semantics)) add(`read-secret:${route.secret.name}`, write)
+  for (const route of routes) add(`read-secret:${route.secret.name}`, write)
   add('manage-project', grantsFor(principal, (r) => r.manageProject))
   if (admin) out.push({id: 'administer', via: [{role: 'administrator', project: null}]})
   return out
@@ -649,7 +569,6 @@ export interface RoleHoldings {
 
 const AUTHORIZATIONS_KEY = /^projects\/(\d+)\/(base|group|user)-authorizations$/
 const OTHER_AUTHORIZATIONS_KEY = /^(groups|users|access-tokens)\/(\d+)\/authorizations$/
-const holdingsMemo = new WeakMap<object, {value: RoleHoldings | undefined}>()
 
 /**
  * Where each role is held: every base, group, user and access-token authorization in the server data
@@ -659,12 +578,6 @@ const holdingsMemo = new WeakMap<object, {value: RoleHoldings | undefined}>()
 export function roleHoldingsOf(model: AuditModel): RoleHoldings | undefined {
   const data = model.serverData
   if (!data) return undefined
-  let known = holdingsMemo.get(data)
-  if (!known) holdingsMemo.set(data, (known = {value: computeHoldings(model, data)}))
-  return known.value
-}
-
-function computeHoldings(model: AuditModel, data: Record<string, unknown>): RoleHoldings | undefined {
   const byRole = new Map<number, RoleHolding>()
   const holding = (roleId: number) => {
     let h = byRole.get(roleId)
@@ -723,53 +636,16 @@ export function describePrincipalAccess(principal: Pick<PrincipalAccess, 'kind' 
 }
 
 /** Login names that the enabled branch protections' user matches name (they may get another protection). */
-export function protectionUserNames(hierarchy: Hierarchy<BranchProtection>): string[] {
+export function protectionUserNames(hierarchy: BranchHierarchy): string[] {
   const names = new Set<string>()
-  for (const {item} of hierarchy) {
-    if (!item.enabled) continue
-    const match = userMatchOf(item)
-    if (match) for (const p of namedPrincipals(match)) if (p.kind === 'user') names.add(p.name)
+  for (const {item, userMatch} of hierarchy) {
+    if (!item.enabled || !userMatch) continue
+    for (const p of namedPrincipals(userMatch)) if (p.kind === 'user') names.add(p.name)
   }
   return [...names]
 }
 
-/** `onedev-audit access`: the principals of a project with their capabilities on one branch. */
-export function projectAccess(
-  model: AuditModel,
-  project: Project,
-  branch: CheckedRef | null,
-  semantics: ProtectionSemantics,
-  principalName?: string,
-): PrincipalCapabilities[] {
-  const ancestors = projectChain(model, project).slice(1).filter((p) => p.setting !== null)
-  const hierarchy = branchProtectionHierarchy(project, ancestors)
-  const extra = [...protectionUserNames(hierarchy), ...(principalName ? [principalName] : [])]
-  let principals = principalsOf(model, project, extra)
-  if (principalName !== undefined) {
-    const wanted = principalName.toLowerCase()
-    principals = principals.filter((p) => p.name.toLowerCase() === wanted)
-  }
-  return principals.map((p) => ({kind: p.kind, name: p.name, capabilities: capabilitiesOf(project, ancestors, branch, p, semantics)}))
-}
-
-/**
- * The principals who can write code on the project (anonymous users never can), with the users
- * named by its branch protections; undefined when some authorization list of the project or an
- * ancestor was not read (the rules that need them stay silent).
- */
-export function codeWriters(model: AuditModel, project: Project, ancestors: Project[]): PrincipalAccess[] | undefined {
-  // Both access rules of a project ask (the engine hands them the same ancestors list): computed once.
-  const entry = writersMemo.get(ancestors, () => ({model, project, value: computeCodeWriters(model, project, ancestors)}))
-  return entry.model === model && entry.project === project ? entry.value : computeCodeWriters(model, project, ancestors)
-}
-
-const writersMemo = new RecentMemo<Project[], {model: AuditModel; project: Project; value: PrincipalAccess[] | undefined}>(2)
-
-function computeCodeWriters(model: AuditModel, project: Project, ancestors: Project[]): PrincipalAccess[] | undefined {
-  // Without the server data document no group or user authorizations were read (a snapshot of 10,000
-  // projects without access data: the chains were 40 ms of building and keeping lists for nothing).
-  if (!model.serverData) return undefined
-  if (chainAuthorizations(model, project).missing.size > 0) return undefined
-  const hierarchy = branchProtectionHierarchy(project, ancestors)
-  return principalsOf(model, project, protectionUserNames(hierarchy)).filter((p) => p.kind !== 'anonymous' && canWriteCode(p))
+/** The principals who can write code on the project (anonymous users never can), from principalsOf. */
+export function codeWriters(principals: readonly PrincipalAccess[]): PrincipalAccess[] {
+  return principals.filter((p) => p.kind !== 'anonymous' && canWriteCode(p))
 }

@@ -416,31 +416,11 @@ export interface SecretAuthorizationAssessment {
 }
 
 /**
- * Assessed once per authorization: the secret rules ask for every project and each of its
- * descendants. The same few texts (`on branch "main"`) recur across thousands of projects, and an
- * assessment depends on the text alone, so it is also shared by text (up to a bound).
+ * Judges a job secret's authorization by the rules of the server generation it came from (§2, §5).
+ * It depends on the text alone: the facts of a run (src/engine/facts.ts) assess each distinct text
+ * once and share the result, so never modify it.
  */
-const assessments = new WeakMap<SecretAuthorization, SecretAuthorizationAssessment>()
-const assessmentsByText = new Map<string, SecretAuthorizationAssessment>()
-const MAX_SHARED_TEXTS = 10_000
-
-/** Judges a job secret's authorization by the rules of the server generation it came from (§2, §5). Results are shared: do not modify them. */
 export function assessSecretAuthorization(authorization: SecretAuthorization): SecretAuthorizationAssessment {
-  let assessment = assessments.get(authorization)
-  if (!assessment) {
-    const text = authorization.kind === 'branches' ? authorization.branches : authorization.expression
-    const key = text === null ? authorization.kind : `${authorization.kind}\u0000${text}`
-    assessment = assessmentsByText.get(key)
-    if (!assessment) {
-      assessment = assess(authorization)
-      if (assessmentsByText.size < MAX_SHARED_TEXTS) assessmentsByText.set(key, assessment)
-    }
-    assessments.set(authorization, assessment)
-  }
-  return assessment
-}
-
-function assess(authorization: SecretAuthorization): SecretAuthorizationAssessment {
   if (authorization.kind === 'branches') {
     const text = authorization.branches
     if (text === null || text.trim() === '') return {breadth: 'arbitrary-branches', text: null}

@@ -107,23 +107,6 @@ function segments(s: string): string[] {
 }
 
 /**
- * The same patterns and names are matched over and over (every protection's patterns against every
- * checked branch, per principal): their segments are kept, up to a bound. Shared: never modified.
- */
-const segmentCache = new Map<string, string[]>()
-const MAX_CACHED_SEGMENTS = 4096
-
-function segmentsOf(s: string): string[] {
-  let known = segmentCache.get(s)
-  if (!known) {
-    known = segments(s)
-    if (segmentCache.size >= MAX_CACHED_SEGMENTS) segmentCache.clear()
-    segmentCache.set(s, known)
-  }
-  return known
-}
-
-/**
  * Ant-style path matching: `?` one character, `*` zero or more characters within one `/` segment,
  * `**` zero or more whole segments; a pattern ending in `/` gets `**` appended; a leading `/` must
  * agree between pattern and value; case-sensitive. Used for branches, tags and file paths.
@@ -137,8 +120,8 @@ export const pathMatcher: Matcher = (rawPattern, value) => {
   const pattern = rawPattern.endsWith('/') ? `${rawPattern}**` : rawPattern
   if (value.startsWith('/') !== pattern.startsWith('/')) return false
 
-  const patDirs = segmentsOf(pattern)
-  const pathDirs = segmentsOf(value)
+  const patDirs = segments(pattern)
+  const pathDirs = segments(value)
   let patStart = 0
   let patEnd = patDirs.length - 1
   let pathStart = 0

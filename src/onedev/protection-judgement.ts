@@ -4,15 +4,7 @@
  * covered, and which protection shadows which. Pure; the rules turn these into findings.
  */
 import {pathMatcher} from './matchers.js'
-import {
-  type EffectiveBranchProtection,
-  type Hierarchy,
-  forcePushBlockedByReviews,
-  type Located,
-  patternSetOf,
-  type ProtectionSemantics,
-  userMatchOf,
-} from './protection.js'
+import {type EffectiveBranchProtection, type Hierarchy, forcePushBlockedByReviews, type ParsedProtection, type ProtectionSemantics} from './protection.js'
 import {hasReviewers, missingReviews} from './review-requirement.js'
 import {appliesTo, type Principal, type UserMatch} from './user-match.js'
 import type {BranchProtection, TagProtection} from '../model/types.js'
@@ -66,11 +58,9 @@ function patternsText(item: Protection): string | null {
 export function nearMisses(hierarchy: Hierarchy<Protection>, name: string): string[] {
   const hints: string[] = []
   const others: Principal = {kind: 'others'}
-  for (const {item} of hierarchy) {
+  for (const {item, patterns, userMatch} of hierarchy) {
     if (hints.length >= 3) break
     const text = patternsText(item)
-    const patterns = patternSetOf(item)
-    const userMatch = userMatchOf(item)
     if (!patterns || !userMatch) continue
     const matches = patterns.matches(name, pathMatcher)
     if (matches && !item.enabled) {
@@ -117,18 +107,18 @@ function includeCovers(wide: string, narrow: string): boolean {
  * (identical, `**`, or `prefix/**` over `prefix/...`), and its userMatch covers the later one's
  * (`anyone` without except, or the same expression). An exclusion-only later set needs `**`.
  */
-export function shadowerOf<T extends Protection>(hierarchy: Hierarchy<T>, index: number): Located<T> | null {
+export function shadowerOf<E extends ParsedProtection<Protection>>(hierarchy: readonly E[], index: number): E | null {
   const later = hierarchy[index]!
   if (!later.item.enabled) return null
-  const laterPatterns = patternSetOf(later.item)
-  const laterUsers = userMatchOf(later.item)
+  const laterPatterns = later.patterns
+  const laterUsers = later.userMatch
   if (!laterPatterns || !laterUsers) return null
   if (laterPatterns.includes.length === 0 && laterPatterns.excludes.length === 0) return null
   for (let i = 0; i < index; i++) {
     const earlier = hierarchy[i]!
     if (!earlier.item.enabled) continue
-    const patterns = patternSetOf(earlier.item)
-    const users = userMatchOf(earlier.item)
+    const patterns = earlier.patterns
+    const users = earlier.userMatch
     if (!patterns || !users || patterns.excludes.length > 0 || patterns.includes.length === 0) continue
     if (!coversEveryone(users) && !sameUserMatch(users, laterUsers)) continue
     // An exclusion-only set matches (almost) every name: only `**` covers it. (It also matches

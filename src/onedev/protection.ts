@@ -2,18 +2,19 @@
  * Which branch, tag or file protection applies (onedev-reference.md §3.1–§3.6), as pure functions.
  *
  * A hierarchy is the project's own protections followed by each ancestor's, nearest first
- * (`Project#getHierarchyBranchProtections`). Current servers take the FIRST enabled protection
- * whose userMatch applies to the acting user and whose pattern set matches the name; servers up to
- * v8.1.x merged every such protection (OR of the flags, union of jobs and file protections, merged
- * reviewers). When nothing applies the server allows everything: these functions return null.
+ * (`Project#getHierarchyBranchProtections`), each with its texts parsed. Current servers take the
+ * FIRST enabled protection whose userMatch applies to the acting user and whose pattern set matches
+ * the name; servers up to v8.1.x merged every such protection (OR of the flags, union of jobs and
+ * file protections, merged reviewers). When nothing applies the server allows everything: these
+ * functions return null.
  *
  * A pattern set, userMatch or review requirement the server's parser would reject cannot be saved
  * through OneDev, so it can only come from a damaged payload. The safer reading is taken: such a
  * protection never applies, and such a review requirement asks for no one (more findings, never
- * fewer). Nothing here throws on server text.
+ * fewer). Nothing here throws on server text, and nothing here remembers anything: the rules read
+ * hierarchies and answers through the facts of src/engine/facts.ts, which derive each once per project.
  */
 import type {BranchProtection, FileProtection, Project, TagProtection} from '../model/types.js'
-import {RecentMemo} from '../util/recent.js'
 import {pathMatcher} from './matchers.js'
 import {type PatternSet, tryParsePatternSet} from './pattern-set.js'
 import {hasReviewers, mergeReviewRequirements, type ReviewRequirement, tryParseReviewRequirement} from './review-requirement.js'
@@ -29,97 +30,95 @@ export interface Located<T> {
   projectPath: string
 }
 
-export type Hierarchy<T> = Located<T>[]
-
-/** The project's own items followed by each ancestor's (ancestors nearest first). */
-function hierarchyOf<T>(project: Project, ancestors: Project[], pick: (p: Project) => T[] | undefined): Hierarchy<T> {
-  return [project, ...ancestors].flatMap((p) => (pick(p) ?? []).map((item) => ({item, projectId: p.id, projectPath: p.path})))
-}
-
 /**
- * Hierarchies are asked for by every protection rule of a project; the engine hands all of them the
- * same ancestors list, so one is built per project and kind.
+ * How the texts of protections are parsed. `parseEachTime` parses on every call; the facts of a run
+ * (src/engine/facts.ts) parse each distinct text once. Parsed values are shared: never modify them.
  */
-interface Hierarchies {
-  project: Project
-  branch?: Hierarchy<BranchProtection>
-  tag?: Hierarchy<TagProtection>
+export interface ProtectionParsers {
+  /** null when the pattern set does not parse. */
+  patternSet(text: string | null): PatternSet | null
+  /** null when the userMatch does not parse. */
+  userMatch(text: string): UserMatch | null
+  /** A review requirement that does not parse asks for no one (the safer reading). */
+  reviewRequirement(text: string | null): ReviewRequirement
 }
 
-const hierarchies = new RecentMemo<Project[], Hierarchies>()
-
-function hierarchiesOf(project: Project, ancestors: Project[]): Hierarchies {
-  const entry = hierarchies.get(ancestors, () => ({project}))
-  // The same ancestors list handed with another project (not something the engine does): start over.
-  return entry.project === project ? entry : {project}
+export const parseEachTime: ProtectionParsers = {
+  patternSet: tryParsePatternSet,
+  userMatch: tryParseUserMatch,
+  reviewRequirement: (text) => tryParseReviewRequirement(text) ?? {users: [], groups: []},
 }
 
-export function branchProtectionHierarchy(project: Project, ancestors: Project[]): Hierarchy<BranchProtection> {
-  const entry = hierarchiesOf(project, ancestors)
-  return (entry.branch ??= hierarchyOf(project, ancestors, (p) => p.setting?.branchProtections))
+/** A protection of a hierarchy with its texts parsed; `patterns` or `userMatch` null: it does not parse, so it never applies. */
+export interface ParsedProtection<T> extends Located<T> {
+  patterns: PatternSet | null
+  userMatch: UserMatch | null
 }
 
-export function tagProtectionHierarchy(project: Project, ancestors: Project[]): Hierarchy<TagProtection> {
-  const entry = hierarchiesOf(project, ancestors)
-  return (entry.tag ??= hierarchyOf(project, ancestors, (p) => p.setting?.tagProtections))
+export interface ParsedFileProtection extends Located<FileProtection> {
+  patterns: PatternSet | null
+  reviewRequirement: ReviewRequirement
 }
 
-// Parsing once per protection object.
-const patternCache = new WeakMap<object, PatternSet | null>()
-const userMatchCache = new WeakMap<object, UserMatch | null>()
-const reviewCache = new WeakMap<object, ReviewRequirement>()
+export interface ParsedBranchProtection extends ParsedProtection<BranchProtection> {
+  reviewRequirement: ReviewRequirement
+  fileProtections: ParsedFileProtection[]
+}
+
+export type Hierarchy<T> = ParsedProtection<T>[]
+export type BranchHierarchy = ParsedBranchProtection[]
 
 type Guarded = {enabled: boolean; userMatch: string}
 
-function patternsOf(item: BranchProtection | TagProtection | FileProtection): PatternSet | null {
-  if (!patternCache.has(item)) {
-    const text = 'branches' in item ? item.branches : 'tags' in item ? item.tags : item.paths
-    patternCache.set(item, tryParsePatternSet(text))
+/** The project's own branch protections, then each ancestor's (ancestors nearest first), parsed. */
+export function branchProtectionHierarchy(project: Project, ancestors: readonly Project[], parse: ProtectionParsers = parseEachTime): BranchHierarchy {
+  const hierarchy: BranchHierarchy = []
+  for (const owner of [project, ...ancestors]) {
+    for (const item of owner.setting?.branchProtections ?? []) {
+      hierarchy.push({
+        item,
+        projectId: owner.id,
+        projectPath: owner.path,
+        patterns: parse.patternSet(item.branches),
+        userMatch: parse.userMatch(item.userMatch),
+        reviewRequirement: parse.reviewRequirement(item.reviewRequirement),
+        fileProtections: item.fileProtections.map((file) => ({
+          item: file,
+          projectId: owner.id,
+          projectPath: owner.path,
+          patterns: parse.patternSet(file.paths),
+          reviewRequirement: parse.reviewRequirement(file.reviewRequirement),
+        })),
+      })
+    }
   }
-  return patternCache.get(item) ?? null
+  return hierarchy
 }
 
-/** The parsed userMatch, or null when it does not parse (then the protection never applies). */
-export function userMatchOf(item: Guarded): UserMatch | null {
-  if (!userMatchCache.has(item)) userMatchCache.set(item, tryParseUserMatch(item.userMatch))
-  return userMatchCache.get(item) ?? null
-}
-
-/** The parsed pattern set of a branch, tag or file protection; null when it does not parse. */
-export function patternSetOf(item: BranchProtection | TagProtection | FileProtection): PatternSet | null {
-  return patternsOf(item)
-}
-
-/** The parsed review requirement; one that does not parse asks for no one (the safer reading). */
-export function reviewRequirementOf(item: {reviewRequirement: string | null}): ReviewRequirement {
-  let parsed = reviewCache.get(item)
-  if (!parsed) {
-    parsed = tryParseReviewRequirement(item.reviewRequirement) ?? {users: [], groups: []}
-    reviewCache.set(item, parsed)
+/** The project's own tag protections, then each ancestor's, parsed. */
+export function tagProtectionHierarchy(project: Project, ancestors: readonly Project[], parse: ProtectionParsers = parseEachTime): Hierarchy<TagProtection> {
+  const hierarchy: Hierarchy<TagProtection> = []
+  for (const owner of [project, ...ancestors]) {
+    for (const item of owner.setting?.tagProtections ?? []) {
+      hierarchy.push({item, projectId: owner.id, projectPath: owner.path, patterns: parse.patternSet(item.tags), userMatch: parse.userMatch(item.userMatch)})
+    }
   }
-  return parsed
+  return hierarchy
 }
 
 /** Whether an enabled protection applies to this name and principal. */
-export function protectionApplies(item: (BranchProtection | TagProtection) & Guarded, name: string, principal: Principal): boolean {
-  if (!item.enabled) return false
-  const userMatch = userMatchOf(item)
-  const patterns = patternsOf(item)
-  if (!userMatch || !patterns) return false
+export function protectionApplies(protection: ParsedProtection<Guarded>, name: string, principal: Principal): boolean {
+  const {item, userMatch, patterns} = protection
+  if (!item.enabled || !userMatch || !patterns) return false
   return appliesTo(userMatch, principal) && patterns.matches(name, pathMatcher)
 }
 
-function applying<T extends (BranchProtection | TagProtection) & Guarded>(
-  hierarchy: Hierarchy<T>,
-  name: string,
-  principal: Principal,
-  semantics: ProtectionSemantics,
-): Located<T>[] {
+function applying<T extends ParsedProtection<Guarded>>(hierarchy: readonly T[], name: string, principal: Principal, semantics: ProtectionSemantics): T[] {
   if (semantics === 'first-match') {
-    const first = hierarchy.find((l) => protectionApplies(l.item, name, principal))
+    const first = hierarchy.find((p) => protectionApplies(p, name, principal))
     return first ? [first] : []
   }
-  return hierarchy.filter((l) => protectionApplies(l.item, name, principal))
+  return hierarchy.filter((p) => protectionApplies(p, name, principal))
 }
 
 /**
@@ -128,10 +127,8 @@ function applying<T extends (BranchProtection | TagProtection) & Guarded>(
  */
 export function principalClasses(hierarchy: Hierarchy<Guarded>): Principal[] {
   const principals: Principal[] = [{kind: 'others'}]
-  for (const {item} of hierarchy) {
-    if (!item.enabled) continue
-    const userMatch = userMatchOf(item)
-    if (!userMatch) continue
+  for (const {item, userMatch} of hierarchy) {
+    if (!item.enabled || !userMatch) continue
     for (const named of namedPrincipals(userMatch)) {
       const known = principals.some((p) => samePrincipal(p, named))
       if (!known) principals.push(named)
@@ -142,7 +139,7 @@ export function principalClasses(hierarchy: Hierarchy<Guarded>): Principal[] {
 
 export interface EffectiveBranchProtection {
   /** The protections that decide, in hierarchy order: exactly one under first-match. */
-  sources: Located<BranchProtection>[]
+  sources: ParsedBranchProtection[]
   preventForcedPush: boolean
   preventDeletion: boolean
   preventCreation: boolean
@@ -150,58 +147,25 @@ export interface EffectiveBranchProtection {
   reviewRequirement: ReviewRequirement
   jobNames: string[]
   /** File protections of every source, in order. */
-  fileProtections: Located<FileProtection>[]
+  fileProtections: ParsedFileProtection[]
 }
 
-/**
- * Answers per hierarchy: every protection rule of a project asks which protection applies to the
- * same branches for the same users. Results are shared, so callers must not modify them. Keyed by
- * semantics and principal, then by the name itself (the configured name strings, whose hashes V8
- * keeps, so a lookup builds no string).
- */
-const answers = new RecentMemo<object, Map<string, Map<string, unknown>>>()
-
-function principalKey(principal: Principal, semantics: ProtectionSemantics): string {
-  if (principal.kind === 'others') return semantics
-  return `${semantics}\u0000${principal.kind}\u0000${principal.name}`
-}
-
-function remembered<T>(hierarchy: object, name: string, principal: Principal, semantics: ProtectionSemantics, compute: () => T): T {
-  const byPrincipal = answers.get(hierarchy, () => new Map())
-  const key = principalKey(principal, semantics)
-  let byName = byPrincipal.get(key)
-  if (!byName) byPrincipal.set(key, (byName = new Map()))
-  if (byName.has(name)) return byName.get(name) as T
-  const value = compute()
-  byName.set(name, value)
-  return value
-}
-
-export function effectiveBranchProtection(
-  hierarchy: Hierarchy<BranchProtection>,
-  branch: string,
-  principal: Principal,
-  semantics: ProtectionSemantics,
-): EffectiveBranchProtection | null {
-  return remembered(hierarchy, branch, principal, semantics, () => computeBranchProtection(hierarchy, branch, principal, semantics))
+export function effectiveBranchProtection(hierarchy: BranchHierarchy, branch: string, principal: Principal, semantics: ProtectionSemantics): EffectiveBranchProtection | null {
+  const sources = applying(hierarchy, branch, principal, semantics)
+  return sources.length === 0 ? null : combineBranchProtections(sources)
 }
 
 /**
  * The branch protection that applies to a user described by a predicate over userMatch expressions
- * (e.g. a real user with their group memberships, src/onedev/access.ts). Not memoized.
+ * (e.g. a real user with their group memberships, src/onedev/access.ts).
  */
 export function effectiveBranchProtectionWhen(
-  hierarchy: Hierarchy<BranchProtection>,
+  hierarchy: BranchHierarchy,
   branch: string,
   matchesUser: (userMatch: UserMatch) => boolean,
   semantics: ProtectionSemantics,
 ): EffectiveBranchProtection | null {
-  const applies = (l: Located<BranchProtection>) => {
-    if (!l.item.enabled) return false
-    const userMatch = userMatchOf(l.item)
-    const patterns = patternsOf(l.item)
-    return userMatch !== null && patterns !== null && matchesUser(userMatch) && patterns.matches(branch, pathMatcher)
-  }
+  const applies = (p: ParsedBranchProtection) => p.item.enabled && p.userMatch !== null && p.patterns !== null && matchesUser(p.userMatch) && p.patterns.matches(branch, pathMatcher)
   if (semantics === 'first-match') {
     const first = hierarchy.find(applies)
     return first ? combineBranchProtections([first]) : null
@@ -210,18 +174,7 @@ export function effectiveBranchProtectionWhen(
   return sources.length === 0 ? null : combineBranchProtections(sources)
 }
 
-function computeBranchProtection(
-  hierarchy: Hierarchy<BranchProtection>,
-  branch: string,
-  principal: Principal,
-  semantics: ProtectionSemantics,
-): EffectiveBranchProtection | null {
-  const sources = applying(hierarchy, branch, principal, semantics)
-  if (sources.length === 0) return null
-  return combineBranchProtections(sources)
-}
-
-function combineBranchProtections(sources: Located<BranchProtection>[]): EffectiveBranchProtection {
+function combineBranchProtections(sources: ParsedBranchProtection[]): EffectiveBranchProtection {
   const items = sources.map((s) => s.item)
   return {
     sources,
@@ -229,35 +182,21 @@ function combineBranchProtections(sources: Located<BranchProtection>[]): Effecti
     preventDeletion: items.some((p) => p.preventDeletion),
     preventCreation: items.some((p) => p.preventCreation),
     signatureRequired: items.some((p) => p.signatureRequired),
-    reviewRequirement: mergeReviewRequirements(items.map(reviewRequirementOf)),
+    reviewRequirement: mergeReviewRequirements(sources.map((s) => s.reviewRequirement)),
     jobNames: [...new Set(items.flatMap((p) => p.jobNames))],
-    fileProtections: sources.flatMap((s) => s.item.fileProtections.map((item) => ({item, projectId: s.projectId, projectPath: s.projectPath}))),
+    fileProtections: sources.flatMap((s) => s.fileProtections),
   }
 }
 
 export interface EffectiveTagProtection {
-  sources: Located<TagProtection>[]
+  sources: ParsedProtection<TagProtection>[]
   preventUpdate: boolean
   preventDeletion: boolean
   preventCreation: boolean
   signatureRequired: boolean
 }
 
-export function effectiveTagProtection(
-  hierarchy: Hierarchy<TagProtection>,
-  tag: string,
-  principal: Principal,
-  semantics: ProtectionSemantics,
-): EffectiveTagProtection | null {
-  return remembered(hierarchy, tag, principal, semantics, () => computeTagProtection(hierarchy, tag, principal, semantics))
-}
-
-function computeTagProtection(
-  hierarchy: Hierarchy<TagProtection>,
-  tag: string,
-  principal: Principal,
-  semantics: ProtectionSemantics,
-): EffectiveTagProtection | null {
+export function effectiveTagProtection(hierarchy: Hierarchy<TagProtection>, tag: string, principal: Principal, semantics: ProtectionSemantics): EffectiveTagProtection | null {
   const sources = applying(hierarchy, tag, principal, semantics)
   if (sources.length === 0) return null
   const items = sources.map((s) => s.item)
@@ -272,7 +211,7 @@ function computeTagProtection(
 
 export interface EffectiveFileProtection {
   /** Every file protection whose paths match the file, in order. */
-  sources: Located<FileProtection>[]
+  sources: ParsedFileProtection[]
   reviewRequirement: ReviewRequirement
   jobNames: string[]
 }
@@ -283,11 +222,11 @@ export interface EffectiveFileProtection {
  * null when none matches.
  */
 export function effectiveFileProtection(effective: EffectiveBranchProtection, path: string): EffectiveFileProtection | null {
-  const sources = effective.fileProtections.filter((l) => patternsOf(l.item)?.matches(path, pathMatcher) ?? false)
+  const sources = effective.fileProtections.filter((f) => f.patterns?.matches(path, pathMatcher) ?? false)
   if (sources.length === 0) return null
   return {
     sources,
-    reviewRequirement: mergeReviewRequirements(sources.map((s) => reviewRequirementOf(s.item))),
+    reviewRequirement: mergeReviewRequirements(sources.map((s) => s.reviewRequirement)),
     jobNames: [...new Set(sources.flatMap((s) => s.item.jobNames))],
   }
 }

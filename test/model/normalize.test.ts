@@ -4,7 +4,7 @@ import {describe, expect, test} from 'vitest'
 
 import {ingestProjectSetting} from '../../src/model/ingest.js'
 import {detectGeneration} from '../../src/model/normalize.js'
-import {escapePointerToken, hasPointer, joinPointer, parsePointer, resolvePointer, sharedPointer} from '../../src/model/pointer.js'
+import {escapePointerToken, hasPointer, joinPointer, parsePointer, resolvePointer} from '../../src/model/pointer.js'
 import type {ProjectSetting} from '../../src/model/types.js'
 import {FIXTURES_DIR} from '../helpers/canaries.js'
 
@@ -58,10 +58,6 @@ describe('pointers', () => {
   test('tokens are escaped and unescaped per RFC 6901', () => {
     expect(escapePointerToken('a/b~c')).toBe('a~1b~0c')
     expect(joinPointer('/x', 'a/b', 0, '~')).toBe('/x/a~1b/0/~0')
-    expect(sharedPointer('/x', 'a/b', 0, '~')).toBe('/x/a~1b/0/~0')
-    expect(sharedPointer('/x', 'a/b', '0', '~')).toBe('/x/a~1b/0/~0')
-    expect(sharedPointer('', 'branchProtections', 3)).toBe('/branchProtections/3')
-    expect(sharedPointer('/x')).toBe('/x')
     expect(parsePointer('/x/a~1b/0/~0')).toEqual(['x', 'a/b', '0', '~'])
     expect(parsePointer('')).toEqual([])
     expect(parsePointer('x')).toBeNull()

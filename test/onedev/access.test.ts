@@ -1,6 +1,9 @@
 import {describe, expect, it} from 'vitest'
 
-import {administratorsOf, capabilitiesOf, groupIdsOfUser, principalsOf, projectAccess, roleHoldingsOf} from '../../src/onedev/access.js'
+import {ancestorsOf} from '../../src/engine/evaluate.js'
+import {ProjectFacts, ServerFacts} from '../../src/engine/facts.js'
+import type {AuditModel} from '../../src/model/types.js'
+import {accessIndexOf, chainAuthorizations, principalsOf, roleHoldingsOf} from '../../src/onedev/access.js'
 import {accessModel} from '../helpers/access-builders.js'
 import {project} from '../helpers/model-builders.js'
 
@@ -24,11 +27,18 @@ function tree() {
   return {top, middle, leaf}
 }
 
-function capabilityIds(m: ReturnType<typeof accessModel>, leafId: number, name: string, branch = 'main') {
-  const p = m.projectsById.get(leafId)!
-  const found = projectAccess(m, p, {name: branch, reason: 'given'}, 'first-match', name)
-  return found.map((x) => ({kind: x.kind, ids: x.capabilities.map((c) => c.id)}))
+/** The access command's table for one principal, as the command builds it (src/commands/access.ts). */
+function capabilitiesOf(m: AuditModel, projectId: number, name: string, branch = 'main') {
+  const p = m.projectsById.get(projectId)!
+  const facts = new ProjectFacts(new ServerFacts(m, {branches: [], tags: [], protectionSemantics: 'first-match'}), p, ancestorsOf(p, m))
+  return facts.capabilities({name: branch, reason: 'given'}, name)
 }
+
+function capabilityIds(m: AuditModel, projectId: number, name: string, branch = 'main') {
+  return capabilitiesOf(m, projectId, name, branch).map((x) => ({kind: x.kind, ids: x.capabilities.map((c) => c.id)}))
+}
+
+const principalsOfProject = (m: AuditModel, p: {id: number}) => principalsOf(accessIndexOf(m), chainAuthorizations(m, m.projectsById.get(p.id)!))
 
 describe('principals and what they may do', () => {
   it('every principal kind, with grants inherited through two ancestors', () => {
@@ -44,26 +54,25 @@ describe('principals and what they may do', () => {
       groupGrants: {2: [[2, 2]]},
       userGrants: {1: [[ids.carol, 1]], 3: [[ids.bot, 4]]},
     })
-    const principals = principalsOf(m, leaf)
+    const principals = principalsOfProject(m, leaf)
     expect(principals.map((p) => `${p.kind}:${p.name}`)).toEqual(['anonymous:anonymous', 'everyone:everyone', 'group:Administrators', 'group:devs', 'administrator:admin', 'administrator:alice', 'user:ci-bot'])
     // Code Reader from the grandparent reaches anonymous users (read only) and everyone.
     expect(capabilityIds(m, 3, 'anonymous')).toEqual([{kind: 'anonymous', ids: ['read-code']}])
     expect(capabilityIds(m, 3, 'everyone')).toEqual([{kind: 'everyone', ids: ['read-code']}])
     // Code Writer of devs on the parent: write, and no protection on main.
-    const devs = principals.find((p) => p.name === 'devs')!
-    const caps = capabilitiesOf(leaf, [middle, top], {name: 'main', reason: 'given'}, devs, 'first-match')
+    const caps = capabilitiesOf(m, 3, 'devs')[0]!.capabilities
     expect(caps.find((c) => c.id === 'write-code')?.via).toEqual([{role: 'Code Writer', project: 'org/team'}])
     expect(caps.map((c) => c.id)).toEqual(['read-code', 'write-code', 'push-without-review', 'force-push', 'delete-branch', 'create-branch', 'run-jobs'])
     // The disabled user holds nothing: not listed although she owns the root project.
     expect(principals.some((p) => p.name === 'carol')).toBe(false)
     expect(capabilityIds(m, 3, 'alice')[0]!.ids).toContain('administer')
-    expect(administratorsOf(m)!.map((a) => a.user.name)).toEqual(['admin', 'alice'])
+    expect(accessIndexOf(m).administrators!.map((a) => a.user.name)).toEqual(['admin', 'alice'])
   })
 
   it('anonymous users are absent when anonymous access is off, and never get write', () => {
     const {top} = tree()
     const off = accessModel({projects: [top], security: {enableAnonymousAccess: false}, groups: [], users: [], base: {1: [2]}})
-    expect(principalsOf(off, top).map((p) => p.kind)).toEqual(['everyone'])
+    expect(principalsOfProject(off, top).map((p) => p.kind)).toEqual(['everyone'])
     const on = accessModel({projects: [top], security: {enableAnonymousAccess: true}, groups: [], users: [], base: {1: [2]}})
     expect(capabilityIds(on, 1, 'anonymous')).toEqual([{kind: 'anonymous', ids: ['read-code']}])
     expect(capabilityIds(on, 1, 'everyone')[0]!.ids).toContain('write-code')
@@ -103,30 +112,26 @@ describe('principals and what they may do', () => {
   })
 })
 
-describe('group memberships, looked up once per model', () => {
+describe('group memberships, indexed once per model', () => {
   it('a user in several groups holds the grants of each, their groups in the order of the groups listing', () => {
     const {top} = tree()
     const groups = [{id: 7, name: 'ops'}, {id: 3, name: 'devs'}, {id: 5, name: 'qa'}]
     const m = accessModel({projects: [top], groups, members: {7: [ids.bob], 3: [ids.alice, ids.bob], 5: [ids.bob, ids.bob]}, users: USERS, userGrants: {1: [[ids.bob, 4]]}, groupGrants: {1: [[7, 3], [5, 6]]}})
-    const bob = principalsOf(m, top).find((p) => p.name === 'bob')!
+    const bob = principalsOfProject(m, top).find((p) => p.name === 'bob')!
     expect(bob.match.groups).toEqual(['ops', 'devs', 'qa'])
     expect(bob.grants.map((g) => `${g.source}:${g.role.name}`)).toEqual(['user:Issue Reporter', 'group:Code Reader', 'group:Builder'])
-    const listed = groups.map((g, i) => ({...g, pointer: `/groups/${i}`, administrator: false, createRootProjects: false, enforce2FA: false}))
-    expect(groupIdsOfUser(m, ids.bob, listed)).toEqual([7, 3, 5])
-    expect(groupIdsOfUser(m, ids.alice, listed)).toEqual([3])
-    expect(groupIdsOfUser(m, ids.root, listed)).toEqual([])
+    const index = accessIndexOf(m)
+    expect(index.groupIdsByUser.get(ids.bob)).toEqual([7, 3, 5])
+    expect(index.groupIdsByUser.get(ids.alice)).toEqual([3])
+    expect(index.groupIdsByUser.get(ids.root)).toBeUndefined()
   })
 
   it('two models with the same groups but other memberships each answer with their own', () => {
     const {top} = tree()
-    const groups = [{id: 2, name: 'devs', pointer: '/groups/0', administrator: false, createRootProjects: false, enforce2FA: false}]
     const first = accessModel({projects: [top], groups: [{id: 2, name: 'devs'}], members: {2: [ids.alice]}, users: USERS})
     const second = accessModel({projects: [top], groups: [{id: 2, name: 'devs'}], members: {2: [ids.bob]}, users: USERS})
-    expect(groupIdsOfUser(first, ids.alice, groups)).toEqual([2])
-    expect(groupIdsOfUser(second, ids.alice, groups)).toEqual([])
-    expect(groupIdsOfUser(second, ids.bob, groups)).toEqual([2])
-    // What is returned is the caller's: changing it changes no later answer.
-    groupIdsOfUser(second, ids.bob, groups).push(9)
-    expect(groupIdsOfUser(second, ids.bob, groups)).toEqual([2])
+    expect(accessIndexOf(first).groupIdsByUser.get(ids.alice)).toEqual([2])
+    expect(accessIndexOf(second).groupIdsByUser.get(ids.alice)).toBeUndefined()
+    expect(accessIndexOf(second).groupIdsByUser.get(ids.bob)).toEqual([2])
   })
 })
