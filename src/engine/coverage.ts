@@ -123,7 +123,9 @@ function repositoryNotices(notOffered: ReadonlyMap<string, NotEvaluated>, unknow
     })
   }
   if (unknown['default-branch'] > 0 && missing('default-branch')) {
-    notices.push(notice('default-branch', `the default branches of ${of('default-branch')} are unknown: their branch protections were judged for ${branches} instead`, `branch protections judged for ${branches}`))
+    // With entries to match, the branch lists were read: the assumed names were judged only where they exist.
+    const where = settings.branches.length > 0 && !missing('branches') ? ' where their branch lists have it' : ''
+    notices.push(notice('default-branch', `the default branches of ${of('default-branch')} are unknown: their branch protections were judged for ${branches} instead${where}`, `branch protections judged for ${branches}${where}`))
   }
   const wildcards = settings.branches.filter(hasWildcard)
   if (unknown.branches > 0 && missing('branches') && settings.branches.length > 0) {

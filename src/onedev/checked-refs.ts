@@ -7,8 +7,8 @@
  * - Tags: every existing tag matching an entry of `tags`, or every existing tag when `tags` is empty.
  * - What the server does not offer (each repository endpoint on its own: a contract-only server, OneDev
  *   before 7.4, or a snapshot of an older version) is replaced: without the default branch, entries
- *   without wildcards are judged as literal names, and `main` when there is none (wildcard entries
- *   match the branch list when it is known); without the branch list, entries without wildcards are
+ *   without wildcards are judged as literal names, and `main` when there is none (when the branch list
+ *   is known, only those of them that exist, and wildcard entries match it); without the branch list, entries without wildcards are
  *   judged as names; without the tag list, the configured names or the sample `v1.0.0`.
  * - What failed for this project alone (`unreadable`) is replaced by nothing: no invented branch or tag.
  * Pure: the caller decides what to do with an unknown repository (a notice, once).
@@ -64,7 +64,9 @@ export function checkedBranches(repository: RepositoryInfo | null | undefined, e
     const named = literals(entries, 'configured')
     const assumed = named.length > 0 ? named : [{name: FALLBACK_BRANCH, reason: 'assumed default branch'}]
     if (existing === null) return assumed
-    return [...assumed, ...matching(existing, entries.filter(hasWildcard), new Set(assumed.map((ref) => ref.name)))]
+    // The branch list is known: a finding names a branch that exists, never an assumed one that does not.
+    const present = assumed.filter((ref) => existing.includes(ref.name))
+    return [...present, ...matching(existing, entries.filter(hasWildcard), new Set(present.map((ref) => ref.name)))]
   }
   const checked: CheckedRef[] = [{name: defaultBranch, reason: 'default branch'}]
   if (entries.length === 0) return checked

@@ -226,16 +226,13 @@ describe('what a server offers is learnt per repository endpoint', () => {
     expect(asked('tags')).toHaveLength(3)
   })
 
-  it('no default branch (404, as before OneDev 7.4): "main" is assumed, the branch and tag lists are still the server\'s', async () => {
+  it('no default branch (404, as before OneDev 7.4): "main" is assumed where the branch list has it (never a branch that does not exist), the branch and tag lists are still the server\'s', async () => {
     const {report, code, asked} = await scanWithout('GET /repositories/*/default-branch', ['--branch', 'release/**'], '1')
     expect(code).toBe(1)
     expect(report.errors).toEqual([])
     expect(everything(report)).toEqual(byText([
-      ...unprotected('app/develop', 'main'),
       ...unprotected('app/develop', 'release/9'),
-      ...unprotected('app/empty', 'main'),
       ...unprotected('app/main', 'main'),
-      ...unprotected('app/master', 'main'),
       ...unprotected('app/master', 'release/1.0'),
       ...unprotected('app/master', 'release/2.0/hotfix'),
       ['app/master', TAGS, 'tags'],
@@ -245,7 +242,7 @@ describe('what a server offers is learnt per repository endpoint', () => {
     expect(report.notices).toEqual([
       {
         kind: 'not-evaluated',
-        message: 'GET /repositories/{id}/default-branch: the server does not offer it (404), so the default branches of 4 of 4 projects are unknown: their branch protections were judged for "main" instead',
+        message: 'GET /repositories/{id}/default-branch: the server does not offer it (404), so the default branches of 4 of 4 projects are unknown: their branch protections were judged for "main" instead where their branch lists have it',
       },
     ])
     expect(asked('default-branch')).toEqual(['/~api/repositories/10/default-branch'])
