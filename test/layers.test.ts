@@ -32,10 +32,12 @@ const LAYERS: Record<string, readonly string[]> = {
   'src/fix': [...CORE, 'src/engine', 'src/diff', 'src/report'],
   'src/cli': EVERYTHING,
   'src/commands': EVERYTHING,
+  // The library entry (package.json main): the plugin interface, re-exported.
+  'src/index.ts': EVERYTHING,
 }
 
 function layerOf(file: string): string | undefined {
-  return Object.keys(LAYERS).find((layer) => file.startsWith(`${layer}/`))
+  return Object.keys(LAYERS).find((layer) => file === layer || file.startsWith(`${layer}/`))
 }
 
 /** The files (paths relative to the repository, `/`-separated) each file imports, from its text. */
