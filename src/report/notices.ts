@@ -24,6 +24,7 @@ const REASONS: ReadonlyArray<[NotEvaluatedReason, (count: number) => string]> = 
   ['answers of another shape', (count) => `${plural(count, 'endpoint')} whose answers have a shape the audit does not know`],
   ['failed for some projects', (count) => `${plural(count, 'part')} of some repositories that could not be read (the errors say which)`],
   ['not in the snapshot', () => 'the default branches are not in the snapshot'],
+  ['not collected', (count) => `${plural(count, 'endpoint')} with no answer for some projects (the snapshot predates them)`],
 ]
 
 /** At least this many not-evaluated notices are grouped. */
