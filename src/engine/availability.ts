@@ -9,11 +9,13 @@
  * its answer has a shape the audit does not know, when the audit has no answer for it at all (a
  * snapshot written before the data source existed; for per-project data, no answer for a project that
  * needs one: `missingProjectAnswers`), and, for the project-level data of the contract, when a
- * project's setting or repository could not be read. An error that names no request (the
+ * project's setting or repository could not be read. A member of the setting that only some server
+ * versions send (`/projects/{id}/setting#/buildSetting/actionAuthorizations`) is unread when no audited
+ * project's setting has it: the server is of another version. An error that names no request (the
  * collection stopped: credentials refused, interrupted) leaves everything unreadable: nothing can be said to pass.
  */
 import {unreadableServerData} from '../model/server-data-check.js'
-import type {AuditError, AuditModel, Project} from '../model/types.js'
+import {type AuditError, type AuditModel, type Project, VERSIONED_SETTING_MEMBERS} from '../model/types.js'
 import type {ProjectRef} from '../types/report-types.js'
 import type {AuditSettings, RuleMeta, RuleScope} from './rule.js'
 
@@ -33,6 +35,14 @@ export interface UnreadData {
   endpoints: Map<string, string>
   /** Rules whose check failed on some object → the first failure's message. */
   failedRules: Map<string, string>
+  /** The pointers of VERSIONED_SETTING_MEMBERS some audited project's setting has. */
+  settingMembers: Set<string>
+}
+
+/** `/projects/{id}/setting#/buildSetting/actionAuthorizations` → the endpoint (or `A or B`) and the member's pointer, if any. */
+function requirementParts(requirement: string): {endpoint: string; member?: string} {
+  const at = requirement.indexOf('#')
+  return at < 0 ? {endpoint: requirement} : {endpoint: requirement.slice(0, at), member: requirement.slice(at + 1)}
 }
 
 /** `/projects/42/base-authorizations` (or the key `projects/42/base-authorizations`) → `/projects/{id}/base-authorizations`. */
@@ -99,7 +109,7 @@ export function missingProjectAnswers(model: AuditModel, templates: Iterable<str
   const failedProjects = new Set(model.errors.flatMap((error) => (error.path === undefined && error.project ? [error.project.id] : [])))
   const judged = projectsJudged(model)
   for (const template of new Set(templates)) {
-    if (!template.startsWith('/projects/{id}/') || notOffered.has(template) || found.has(template)) continue
+    if (!template.startsWith('/projects/{id}/') || CONTRACT.has(template) || notOffered.has(template) || found.has(template)) continue
     const elsewhere = ANSWERED_ELSEWHERE[template]
     let needed = 0
     const missing: ProjectRef[] = []
@@ -191,10 +201,14 @@ export function unreadData(model: AuditModel, settings: AuditSettings, errors: r
   if (unknownRepositories > 0) mark('/repositories/{id}/default-branch', `the default branches of ${unknownRepositories} project${unknownRepositories === 1 ? ' is' : 's are'} unknown`)
   if (unknownTags > 0) mark('/repositories/{id}/tags', `the tags of ${unknownTags} project${unknownTags === 1 ? '' : 's'} are unknown`)
   if (unknownBranches > 0) mark('/repositories/{id}/branches', `the branches of ${unknownBranches} project${unknownBranches === 1 ? '' : 's'} are unknown`)
-  const names = [...required].flatMap((endpoint) => endpoint.split(' or '))
+  const names = [...required].flatMap((requirement) => requirementParts(requirement).endpoint.split(' or '))
   for (const [template, answers] of missingProjectAnswers(model, names)) mark(template, missingAnswersPhrase(answers))
 
-  return {endpoints, failedRules}
+  const settingMembers = new Set<string>()
+  for (const [pointer, member] of Object.entries(VERSIONED_SETTING_MEMBERS)) {
+    if (model.projects.some((project) => project.setting !== null && member.present(project.setting))) settingMembers.add(pointer)
+  }
+  return {endpoints, failedRules, settingMembers}
 }
 
 /**
@@ -206,11 +220,17 @@ export function whyNotJudged(meta: Pick<RuleMeta, 'id' | 'scope' | 'requires'>, 
   if (everything !== undefined) return everything
   const failed = unread.failedRules.get(meta.id)
   if (failed !== undefined) return `the rule failed: ${failed}`
-  for (const endpoint of [...SCOPE_REQUIRES[meta.scope], ...(meta.requires ?? [])]) {
-    const why = unreadReason(endpoint, unread, serverData)
-    if (why !== undefined) return `GET ${endpoint}: ${why}`
+  for (const requirement of [...SCOPE_REQUIRES[meta.scope], ...(meta.requires ?? [])]) {
+    const {endpoint, member} = requirementParts(requirement)
+    const why = unreadReason(endpoint, unread, serverData) ?? (member === undefined || unread.settingMembers.has(member) ? undefined : absentMemberReason(member))
+    if (why !== undefined) return `GET ${requirement}: ${why}`
   }
   return undefined
+}
+
+/** Why a setting member no audited project's setting has was not judged (a rule names only known members: registry.ts). */
+function absentMemberReason(pointer: string): string {
+  return `no audited project's setting has it (only ${VERSIONED_SETTING_MEMBERS[pointer]!.servers} send it): nothing to judge on this server`
 }
 
 /** Why `endpoint` (a template, or `A or B`) could not be read, or undefined. */

@@ -115,7 +115,8 @@ describe('meta.requires', () => {
   ])
 
   it('names only endpoints the audit reads, as the collection spells them', () => {
-    const unknown = builtinRules.flatMap((rule) => (rule.meta.requires ?? []).filter((endpoint) => !known.has(endpoint)).map((endpoint) => `${rule.meta.id}: ${endpoint}`))
+    // A setting member (`/projects/{id}/setting#/buildSetting/actionAuthorizations`) is checked by ruleProblem (config.test.ts).
+    const unknown = builtinRules.flatMap((rule) => (rule.meta.requires ?? []).filter((endpoint) => !known.has(endpoint.split('#')[0]!)).map((endpoint) => `${rule.meta.id}: ${endpoint}`))
     expect(unknown).toEqual([])
   })
 
