@@ -240,10 +240,35 @@ describe('a large report', () => {
       expect(await count.textContent()).toBe('Showing 101–200 of 1,234 findings')
       await page.fill(search('findings'), 'subject-1201')
       await expect.poll(() => shownRows(page, 'findings')).toEqual([row(many[1201]!)])
-      expect(await count.textContent()).toBe('Showing 1–1 of 1 findings (1,234 in all)')
+      expect(await count.textContent()).toBe('Showing 1–1 of 1 findings (1,234 in all), filtered by the text “subject-1201”')
       await page.fill(search('findings'), '')
       await page.selectOption(findingsSelect(2), {label: 'group/project-007 (5)'})
       await expect.poll(() => shownRows(page, 'findings')).toEqual(many.filter((f) => f.project!.path === 'group/project-007').map(row))
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('printed: the count line stays, saying which rows of how many and what they were filtered by; the buttons and page sizes go', async () => {
+    const {page, problems, context} = await openReport(await browser(), file)
+    try {
+      const pager = 'section[data-table="findings"] .pager'
+      const high = many.filter((f) => f.severity === 'high')
+      await page.selectOption(findingsSelect(0), {label: `high (${high.length})`})
+      await page.fill(search('findings'), 'Group/project-1')
+      const shown = high.filter((f) => f.project!.path.includes('group/project-1') || f.message.toLowerCase().includes('group/project-1'))
+      await expect.poll(() => shownRows(page, 'findings')).toEqual(shown.map(row))
+      expect(shown.length).toBe(80)
+      const text = 'Showing 1–80 of 80 findings (1,234 in all), filtered by Severity: high and the text “Group/project-1”'
+      await expect.poll(() => page.locator(`${pager} .count`).textContent()).toBe(text)
+      const controls = [`${pager} button.next`, `${pager} button.previous`, `${pager} select`, 'section[data-table="findings"] .controls']
+      for (const control of controls) expect(await page.locator(control).isVisible(), control).toBe(true)
+      await page.emulateMedia({media: 'print'})
+      expect(await page.locator(`${pager} .count`).isVisible()).toBe(true)
+      expect(await page.locator(`${pager} .count`).textContent()).toBe(text)
+      for (const control of controls) expect(await page.locator(control).isVisible(), control).toBe(false)
+      await screenshot(page, 'html-print-filtered.png')
       expect(problems).toEqual([])
     } finally {
       await context.close()
