@@ -96,7 +96,7 @@ td.zero { color: #c2c9d1; }
 td.nowrap { white-space: nowrap; }
 td.where { white-space: nowrap; max-width: 280px; overflow: hidden; text-overflow: ellipsis; }
 td.msg { width: 55%; min-width: 320px; }
-td.subject { max-width: 220px; overflow-wrap: anywhere; }
+td.subject { min-width: 140px; max-width: 220px; overflow-wrap: anywhere; }
 td.title { min-width: 220px; }
 td.rules { min-width: 320px; }
 td.projects { min-width: 160px; }

@@ -168,6 +168,38 @@ describe('the scan report in a browser', () => {
   })
 })
 
+describe('long rule ids and messages', () => {
+  it('leave the subject column readable: at least 140 pixels wide, with and without JavaScript', async () => {
+    const long = [
+      finding({
+        ruleId: 'acme-plugin/branch-protection-requires-signed-commits-and-linear-history-everywhere',
+        severity: 'high',
+        subject: 'release/2026-hotfix-for-the-payment-service',
+        pointer: '/branchProtections/0',
+        project: {id: 7, path: 'platform/payments/payment-service-with-a-long-name'},
+        message: `${'A message that quotes a long value: '.repeat(8)}${'x'.repeat(300)}`,
+      }),
+    ]
+    const file = join(dir, 'long.html')
+    await writeFile(file, textOf(htmlChunks(sampleInput({findings: long, errors: [], notices: []}))))
+    for (const javaScript of [true, false]) {
+      const {page, problems, context} = await openReport(await browser(), file, {javaScript, width: 1024})
+      try {
+        const subject = page.locator('section[data-table="findings"] tbody td.subject').first()
+        expect(await subject.textContent()).toBe('release/2026-hotfix-for-the-payment-service')
+        expect((await subject.boundingBox())!.width, `JavaScript ${javaScript ? 'on' : 'off'}`).toBeGreaterThanOrEqual(140)
+        if (javaScript) {
+          await subject.scrollIntoViewIfNeeded()
+          await screenshot(page, 'html-long-subject.png')
+        }
+        expect(problems).toEqual([])
+      } finally {
+        await context.close()
+      }
+    }
+  })
+})
+
 describe('the compliance tables in a browser', () => {
   it('show each judged control with the status, findings and suppressed counts of the JSON report, and filter by status', async () => {
     // One well-protected project and no server data: controls that pass, fail and were not evaluated.
