@@ -68,9 +68,18 @@ export function subjectOf(finding: Finding): string {
   return finding.role?.name ?? ''
 }
 
+/**
+ * "inherited from acme" for a finding about an ancestor's setting, unless its message already says so (the
+ * built-in rules' messages do, in their own words: "(inherited from parent project acme)").
+ */
+export function inheritedNote(finding: Finding): string | undefined {
+  return finding.source && !finding.message.includes('inherited from') ? `inherited from ${finding.source.path}` : undefined
+}
+
 /** The message, with the ancestor whose setting decides it. */
 export function messageOf(finding: Finding): string {
-  return finding.source ? `${finding.message} (inherited from ${finding.source.path})` : finding.message
+  const inherited = inheritedNote(finding)
+  return inherited ? `${finding.message} (${inherited})` : finding.message
 }
 
 /** `where: message (HTTP status)`. Not escaped. */
