@@ -339,6 +339,17 @@ describe('the diff report in a browser', () => {
     const {page, requests, problems, context} = await openReport(await browser(), file)
     try {
       expect(requests).toEqual([])
+      // The header says when each side was collected the way the scan report does: minutes, UTC.
+      expect(await page.locator('p.subtitle').textContent()).toBe(`snapshot ${oldFile} → snapshot ${newFile}`)
+      expect(await page.locator('dl.facts dd').evaluateAll((dds) => dds.slice(0, 2).map((dd) => dd.textContent))).toEqual([
+        `snapshot ${oldFile} (collected 2026-11-01 03:00 UTC)`,
+        `snapshot ${newFile} (collected 2026-11-01 03:00 UTC)`,
+      ])
+      expect(await page.locator('dl.facts dd time').evaluateAll((times) => times.map((time) => time.getAttribute('datetime')))).toEqual([
+        '2026-11-01T03:00:00.000Z',
+        '2026-11-01T03:00:00.000Z',
+        expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      ])
       const changes = json.changes.map((c) => [c.classification, c.severity ?? '', c.project?.path ?? (c.role ? 'roles' : 'server'), c.message, c.ruleId ?? ''])
       expect(await shownRows(page, 'changes')).toEqual(changes)
       // The rename: its project cell and the message that quotes it.
