@@ -54,11 +54,3 @@ export function shownNotices(notices: readonly ReportNotice[], verbose: boolean)
 export function noticeLine(notice: ShownNotice): string {
   return notice.items ? `${notice.message} ${notice.items.join('; ')}` : notice.message
 }
-
-/** What the summary lines add when some check was not evaluated, so that nothing not evaluated looks passed. */
-export const SOME_NOT_EVALUATED = 'some checks not evaluated'
-
-/** Whether any check was not evaluated. */
-export function someNotEvaluated(notices: readonly Notice[]): boolean {
-  return notices.some((notice) => notice.kind === 'not-evaluated')
-}
