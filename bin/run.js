@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 // Starts the CLI: oclif and the commands, bundled into dist/cli by scripts/bundle.mjs.
 import module from 'node:module'
+import {homedir} from 'node:os'
+import {isAbsolute, join} from 'node:path'
 
-// Node 22.1 and later keep V8's compiled code of the modules imported below in Node's own compile
-// cache (NODE_COMPILE_CACHE, NODE_DISABLE_COMPILE_CACHE); Node 20 has none.
-module.enableCompileCache?.()
+// Node 22.1 and later keep V8's compiled code of the modules imported below in a compile cache; Node 20 has
+// none. NODE_COMPILE_CACHE, which Node honours itself, names its directory; else it is the user's own cache
+// directory, not Node's default in os.tmpdir(), which every user of the machine shares (and can write into).
+const {NODE_COMPILE_CACHE, XDG_CACHE_HOME} = process.env
+const cacheHome = XDG_CACHE_HOME && isAbsolute(XDG_CACHE_HOME) ? XDG_CACHE_HOME : join(homedir(), '.cache')
+module.enableCompileCache?.(NODE_COMPILE_CACHE ? undefined : join(cacheHome, 'onedev-audit', 'compile-cache'))
 // Stack traces are shown only with --debug: then they name the src/ files (the bundle's source maps).
 if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)
 

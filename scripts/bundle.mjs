@@ -28,6 +28,11 @@ await build({
   platform: 'node',
   target: 'node20',
   // oclif is CommonJS: its require() of Node's modules (and of a CommonJS plugin) needs a real require.
+  // `__dirname` it does not get: esbuild leaves it as is, and ES modules have none. oclif falls back to it
+  // only where it is not told where the CLI lives (run's and Command.run's `options ?? require.main?.filename
+  // ?? __dirname`, Config.load's default), which this CLI never leaves untold: src/cli/main.ts passes bin/run.js's
+  // URL to execute(). (Its own version it reads from its package.json, which esbuild inlines.) Were a fallback
+  // reached, it would throw a ReferenceError, not guess a wrong directory.
   banner: {js: "import {createRequire as __bundleRequire} from 'node:module';const require=__bundleRequire(import.meta.url);"},
   // undici: loaded from node_modules by a live run only. typescript: oclif requires it only to run
   // TypeScript sources, which src/cli/main.ts turns off.

@@ -60,6 +60,8 @@ export default defineRule({
     ].join('\n'),
     tags: ['ci', 'releases', 'legacy'],
     scope: 'project',
+    // Servers since 8.0.5 have no action authorizations: there the rule has nothing to find, and its silence is no evidence.
+    requires: ['/projects/{id}/setting#/buildSetting/actionAuthorizations'],
   },
   check(context) {
     if (context.scope !== 'project') return []

@@ -212,7 +212,7 @@ export const cisSscs: FrameworkMapping = {
     {id: '5.2.1', title: 'Ensure deployments are automated', evidence: []},
     {id: '5.2.2', title: 'Ensure the deployment environment is reproducible', evidence: []},
     {id: '5.2.3', title: 'Ensure access to production environment is limited', evidence: []},
-    {id: '5.2.4', title: 'Ensure default passwords are not used_______________________________________________________________________________________ 59 Overview', evidence: []},
+    {id: '5.2.4', title: 'Ensure default passwords are not used', evidence: []},
   ],
   unmapped: {
     'access/direct-push': 'Pushing without review or builds: a finding does not tell whether the pushers are the few trusted people 1.1.15 allows, and silence does not tell that two approvals are required (1.1.3).',

@@ -50,7 +50,7 @@ export const ospsBaseline: FrameworkMapping = {
     {
       id: 'OSPS-AC-04.02', title: 'Enforce Least Privilege on CI/CD Pipelines', level: 3,
       evidence: [
-        {rule: 'build/action-authorization-broad', approximate: 'OneDev 8.0 only: finds builds of any branch allowed to create tags or close milestones; no other privilege of a job is judged.'},
+        {rule: 'build/action-authorization-broad', approximate: 'OneDev 8.0.4 and earlier only (on later servers, which have no action authorizations, the control is not evaluated): finds builds of any branch allowed to create tags or close milestones; no other privilege of a job is judged.'},
       ],
     },
     {id: 'OSPS-BR-01.01', title: 'Prevent Untrusted Input When Building & Releasing', level: 1, evidence: []},

@@ -23,6 +23,9 @@ export const BASE_AUTHORIZATIONS = {endpoint: '/projects/{id}/base-authorization
 export const GROUP_PROJECT_AUTHORIZATIONS = {endpoint: '/projects/{id}/group-authorizations', checks: 'roles granted to groups'}
 export const USER_PROJECT_AUTHORIZATIONS = {endpoint: '/projects/{id}/user-authorizations', checks: 'roles granted to users'}
 
+/** The per-project endpoints this data source reads, for each audited project and its ancestors. */
+export const PROJECT_ACCESS_ENDPOINTS: ReadonlyArray<{endpoint: string; checks: string}> = [BASE_AUTHORIZATIONS, GROUP_PROJECT_AUTHORIZATIONS, USER_PROJECT_AUTHORIZATIONS]
+
 /** Every endpoint this data source reads (the access model's checks need them), for grouping notices. */
 export const ACCESS_MODEL_ENDPOINTS: readonly string[] = [SECURITY, GROUPS, MEMBERSHIPS, GROUP_AUTHORIZATIONS, USERS, USER, BASE_AUTHORIZATIONS, GROUP_PROJECT_AUTHORIZATIONS, USER_PROJECT_AUTHORIZATIONS].map((spec) => spec.endpoint)
 

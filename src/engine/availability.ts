@@ -7,12 +7,16 @@
  * Data is unreadable when the server does not offer the endpoint (model.notEvaluated), when a
  * request for it failed (an error with its path: 401, 403, timeouts, answers that are not JSON), when
  * its answer has a shape the audit does not know, when the audit has no answer for it at all (a
- * snapshot written before the data source existed), and, for the project-level data of the contract,
- * when a project's setting or repository could not be read. An error that names no request (the
+ * snapshot written before the data source existed; for per-project data, no answer for a project that
+ * needs one: `missingProjectAnswers`), and, for the project-level data of the contract, when a
+ * project's setting or repository could not be read. A member of the setting that only some server
+ * versions send (`/projects/{id}/setting#/buildSetting/actionAuthorizations`) is unread when no audited
+ * project's setting has it: the server is of another version. An error that names no request (the
  * collection stopped: credentials refused, interrupted) leaves everything unreadable: nothing can be said to pass.
  */
 import {unreadableServerData} from '../model/server-data-check.js'
-import type {AuditError, AuditModel} from '../model/types.js'
+import {type AuditError, type AuditModel, type Project, VERSIONED_SETTING_MEMBERS} from '../model/types.js'
+import type {ProjectRef} from '../types/report-types.js'
 import type {AuditSettings, RuleMeta, RuleScope} from './rule.js'
 
 /** The key of `UnreadData.endpoints` that stands for everything. */
@@ -31,6 +35,14 @@ export interface UnreadData {
   endpoints: Map<string, string>
   /** Rules whose check failed on some object → the first failure's message. */
   failedRules: Map<string, string>
+  /** The pointers of VERSIONED_SETTING_MEMBERS some audited project's setting has. */
+  settingMembers: Set<string>
+}
+
+/** `/projects/{id}/setting#/buildSetting/actionAuthorizations` → the endpoint (or `A or B`) and the member's pointer, if any. */
+function requirementParts(requirement: string): {endpoint: string; member?: string} {
+  const at = requirement.indexOf('#')
+  return at < 0 ? {endpoint: requirement} : {endpoint: requirement.slice(0, at), member: requirement.slice(at + 1)}
 }
 
 /** `/projects/42/base-authorizations` (or the key `projects/42/base-authorizations`) → `/projects/{id}/base-authorizations`. */
@@ -48,11 +60,94 @@ function requestPath(path: string, apiPrefix: string | undefined): string {
 /** The contract's own data, read for every audit (project listing, projects, settings, roles). */
 const CONTRACT = new Set(['/projects', '/projects/{id}', '/projects/{id}/setting', '/roles'])
 
+/** Whether an error stopped the collection: whatever was not read yet is missing, wherever it was. */
+const stoppedCollection = (error: AuditError) => error.rule === undefined && (error.kind === 'auth' || error.kind === 'interrupted')
+
+/**
+ * Per-project data some projects hold elsewhere, so the endpoint is not asked for them: before 11.11
+ * a project's base authorizations are its `defaultRoleId` (in the project JSON).
+ */
+const ANSWERED_ELSEWHERE: Record<string, (project: Project) => boolean> = {
+  '/projects/{id}/base-authorizations': (project) => project.defaultRoleId !== undefined,
+}
+
+/** The audited projects whose setting was read, then their ancestors (whose settings and authorizations they inherit), once each. */
+function projectsJudged(model: AuditModel): Project[] {
+  const judged = new Map<number, Project>()
+  for (const project of model.projects) {
+    if (!project.setting) continue
+    for (let at: Project | undefined = project; at && !judged.has(at.id); at = at.parentId === null ? undefined : model.projectsById.get(at.parentId)) {
+      judged.set(at.id, at)
+    }
+  }
+  return [...judged.values()]
+}
+
+/** What missing per-project answers are counted against: the projects that need one. */
+export interface MissingAnswers {
+  /** The projects the audit needs an answer for. */
+  needed: number
+  /** Those with no answer and nothing that says why, in the model's order. */
+  missing: ProjectRef[]
+}
+
+/**
+ * For each `/projects/{id}/…` template of `templates`, the projects the audit needs its answer for
+ * (every audited project whose setting was read, and its ancestors) and has none, with nothing else
+ * saying why: the server offers the endpoint (model.notEvaluated does not name it), no error names
+ * the request or stops the collection, and the audit read server data at all. Such a gap is a
+ * snapshot written before the audit read the endpoint, or an edited one: without this, a rule would
+ * judge those projects as if they had no authorizations and pass. Templates with nothing missing are left out.
+ */
+export function missingProjectAnswers(model: AuditModel, templates: Iterable<string>): Map<string, MissingAnswers> {
+  const found = new Map<string, MissingAnswers>()
+  const serverData = model.serverData
+  if (serverData === undefined || model.errors.some(stoppedCollection)) return found
+  const notOffered = new Set((model.notEvaluated ?? []).flatMap((entry) => [entry.endpoint, ...entry.endpoint.split(' or ')]))
+  const failedRequests = new Set(model.errors.flatMap((error) => (error.path === undefined ? [] : [requestPath(error.path, model.server?.apiPrefix)])))
+  // An error that names a project but no request: what failed for it is unknown.
+  const failedProjects = new Set(model.errors.flatMap((error) => (error.path === undefined && error.project ? [error.project.id] : [])))
+  const judged = projectsJudged(model)
+  for (const template of new Set(templates)) {
+    if (!template.startsWith('/projects/{id}/') || CONTRACT.has(template) || notOffered.has(template) || found.has(template)) continue
+    const elsewhere = ANSWERED_ELSEWHERE[template]
+    let needed = 0
+    const missing: ProjectRef[] = []
+    for (const project of judged) {
+      if (elsewhere?.(project)) continue
+      needed++
+      const path = template.replace('{id}', String(project.id))
+      if (Object.prototype.hasOwnProperty.call(serverData, path.slice(1)) || failedRequests.has(path) || failedProjects.has(project.id)) continue
+      missing.push({id: project.id, path: project.path})
+    }
+    if (missing.length > 0) found.set(template, {needed, missing})
+  }
+  return found
+}
+
+/** Projects named in a message, at most. */
+const NAMED_PROJECTS = 5
+
+/** `a, b and 3 more` */
+export function projectList(projects: readonly ProjectRef[]): string {
+  const named = projects.slice(0, NAMED_PROJECTS).map((project) => project.path)
+  return projects.length > NAMED_PROJECTS ? `${named.join(', ')} and ${projects.length - NAMED_PROJECTS} more` : named.join(', ')
+}
+
+/** `the audit has no answer for 2 of 4 projects (a, b)`, the projects' paths as they are (the formats escape them). */
+export function missingAnswersPhrase(answers: MissingAnswers): string {
+  return `the audit has no answer for ${answers.missing.length} of ${answers.needed} project${answers.needed === 1 ? '' : 's'} (${projectList(answers.missing)})`
+}
+
 function failureReason(error: AuditError): string {
   return `the request failed (${error.kind}${error.status === undefined ? '' : `, HTTP ${error.status}`})`
 }
 
-export function unreadData(model: AuditModel, settings: AuditSettings, errors: readonly AuditError[]): UnreadData {
+/**
+ * `required`: the endpoint templates the rules of this run need (their `meta.requires`), for the
+ * per-project ones: whether each project that needs an answer has one.
+ */
+export function unreadData(model: AuditModel, settings: AuditSettings, errors: readonly AuditError[], required: Iterable<string> = []): UnreadData {
   const endpoints = new Map<string, string>()
   const failedRules = new Map<string, string>()
   const mark = (endpoint: string, why: string) => {
@@ -62,7 +157,7 @@ export function unreadData(model: AuditModel, settings: AuditSettings, errors: r
   for (const error of errors) {
     if (error.rule !== undefined) {
       if (!failedRules.has(error.rule)) failedRules.set(error.rule, error.message)
-    } else if (error.kind === 'auth' || error.kind === 'interrupted') {
+    } else if (stoppedCollection(error)) {
       // The collection stopped there: whatever was not read yet is missing, wherever it was.
       mark(EVERYTHING, `the collection stopped (${error.kind})`)
     } else if (error.path !== undefined) {
@@ -106,8 +201,14 @@ export function unreadData(model: AuditModel, settings: AuditSettings, errors: r
   if (unknownRepositories > 0) mark('/repositories/{id}/default-branch', `the default branches of ${unknownRepositories} project${unknownRepositories === 1 ? ' is' : 's are'} unknown`)
   if (unknownTags > 0) mark('/repositories/{id}/tags', `the tags of ${unknownTags} project${unknownTags === 1 ? '' : 's'} are unknown`)
   if (unknownBranches > 0) mark('/repositories/{id}/branches', `the branches of ${unknownBranches} project${unknownBranches === 1 ? '' : 's'} are unknown`)
+  const names = [...required].flatMap((requirement) => requirementParts(requirement).endpoint.split(' or '))
+  for (const [template, answers] of missingProjectAnswers(model, names)) mark(template, missingAnswersPhrase(answers))
 
-  return {endpoints, failedRules}
+  const settingMembers = new Set<string>()
+  for (const [pointer, member] of Object.entries(VERSIONED_SETTING_MEMBERS)) {
+    if (model.projects.some((project) => project.setting !== null && member.present(project.setting))) settingMembers.add(pointer)
+  }
+  return {endpoints, failedRules, settingMembers}
 }
 
 /**
@@ -119,11 +220,17 @@ export function whyNotJudged(meta: Pick<RuleMeta, 'id' | 'scope' | 'requires'>, 
   if (everything !== undefined) return everything
   const failed = unread.failedRules.get(meta.id)
   if (failed !== undefined) return `the rule failed: ${failed}`
-  for (const endpoint of [...SCOPE_REQUIRES[meta.scope], ...(meta.requires ?? [])]) {
-    const why = unreadReason(endpoint, unread, serverData)
-    if (why !== undefined) return `GET ${endpoint}: ${why}`
+  for (const requirement of [...SCOPE_REQUIRES[meta.scope], ...(meta.requires ?? [])]) {
+    const {endpoint, member} = requirementParts(requirement)
+    const why = unreadReason(endpoint, unread, serverData) ?? (member === undefined || unread.settingMembers.has(member) ? undefined : absentMemberReason(member))
+    if (why !== undefined) return `GET ${requirement}: ${why}`
   }
   return undefined
+}
+
+/** Why a setting member no audited project's setting has was not judged (a rule names only known members: registry.ts). */
+function absentMemberReason(pointer: string): string {
+  return `no audited project's setting has it (only ${VERSIONED_SETTING_MEMBERS[pointer]!.servers} send it): nothing to judge on this server`
 }
 
 /** Why `endpoint` (a template, or `A or B`) could not be read, or undefined. */
@@ -134,7 +241,8 @@ function unreadReason(endpoint: string, unread: UnreadData, serverData: Record<s
   if (names.some((name) => CONTRACT.has(name) || name.startsWith('/repositories/'))) return undefined
   // Server data: answers are kept in the server data document, keyed by path without the slash.
   if (serverData === undefined) return 'not collected (this audit read no server data)'
-  // Per-id endpoints are asked only for the projects, groups or users that exist: no key says nothing.
+  // Per-id endpoints are asked only for the projects, groups or users that exist: no key says nothing
+  // (a project that needs an answer and has none was marked by unreadData).
   if (names.some((name) => name.includes('{id}'))) return undefined
   return names.some((name) => Object.prototype.hasOwnProperty.call(serverData, name.slice(1))) ? undefined : 'not collected'
 }

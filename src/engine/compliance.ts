@@ -210,7 +210,7 @@ export function judgeAudit(
     rules: audit.rules,
     findings: audit.findings,
     suppressed: audit.suppressed,
-    unread: unreadData(audit.model, audit.settings, audit.errors),
+    unread: unreadData(audit.model, audit.settings, audit.errors, audit.rules.flatMap((rule) => rule.meta.requires ?? [])),
     serverData: audit.model.serverData,
     defaultBranches,
   })

@@ -3,24 +3,25 @@
  * repository has no commit yet (nothing to judge on branches and tags); each repository endpoint the
  * server does not offer, with how many projects it left unknown and what was judged instead;
  * repository parts that failed for some projects alone (nothing judged in their place); optional
- * endpoints the server does not offer, and server data of a shape the audit does not know (the checks
- * that need them are not evaluated, never passed). Each not-evaluated notice says which families of
+ * endpoints the server does not offer, per-project answers the audit lacks (a snapshot that predates
+ * the endpoint), and server data of a shape the audit does not know (the checks that need them are not
+ * evaluated, never passed). Each not-evaluated notice says which families of
  * checks it concerns, for the formats people read to group them.
  */
-import {ACCESS_MODEL_ENDPOINTS} from '../api/access-data.js'
+import {ACCESS_MODEL_ENDPOINTS, PROJECT_ACCESS_ENDPOINTS} from '../api/access-data.js'
 import {SERVER_HARDENING_ENDPOINTS} from '../api/admin-data.js'
 import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
 import {unreadableServerData} from '../model/server-data-check.js'
 import {REPOSITORY_ENDPOINTS, type AuditModel, type NotEvaluated, type Project, type RepositoryPart} from '../model/types.js'
 import type {Notice, ProjectRef} from '../types/report-types.js'
-import {endpointOf} from './availability.js'
+import {endpointOf, missingAnswersPhrase, missingProjectAnswers, projectList} from './availability.js'
 import type {AuditSettings} from './rule.js'
 
 /** The families of checks a `not-evaluated` notice concerns, which the formats people read group notices by. */
 export type CheckFamily = 'access model' | 'server hardening' | 'branches and tags'
 
 /** Why checks were not evaluated, in a few words. */
-export type NotEvaluatedReason = 'not offered' | 'answers of another shape' | 'failed for some projects' | 'not in the snapshot'
+export type NotEvaluatedReason = 'not offered' | 'answers of another shape' | 'failed for some projects' | 'not in the snapshot' | 'not collected'
 
 /**
  * A notice; `group` is for the formats people read (src/report/notices.ts), never written to the JSON
@@ -37,17 +38,8 @@ export interface Coverage {
 }
 
 const BRANCHES_AND_TAGS: CheckFamily[] = ['branches and tags']
-/** Projects named in a notice, at most. */
-const NAMED_PROJECTS = 5
-
 function names(refs: {name: string}[]): string {
   return refs.map((ref) => `"${ref.name}"`).join(', ')
-}
-
-/** `a, b and 3 more` */
-function projectList(projects: readonly ProjectRef[]): string {
-  const named = projects.slice(0, NAMED_PROJECTS).map((project) => project.path)
-  return projects.length > NAMED_PROJECTS ? `${named.join(', ')} and ${projects.length - NAMED_PROJECTS} more` : named.join(', ')
 }
 
 /** The families of checks an optional endpoint serves (`/sso-providers or /settings/sso-connectors`: either name). */
@@ -93,8 +85,27 @@ export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage
       group: {families: familiesOf(entry.endpoint), reason: 'not offered'},
     })
   }
-  notices.push(...unreadableNotices(model))
+  notices.push(...missingAnswerNotices(model), ...unreadableNotices(model))
   return {uninitialized, notices}
+}
+
+/**
+ * One notice per per-project endpoint the audit has no answer for, for some projects that need one
+ * (a snapshot that predates the endpoint, or an edited one): the checks that need it were not evaluated.
+ */
+function missingAnswerNotices(model: AuditModel): ReportNotice[] {
+  const missing = missingProjectAnswers(model, PROJECT_ACCESS_ENDPOINTS.map((spec) => spec.endpoint))
+  return PROJECT_ACCESS_ENDPOINTS.flatMap((spec) => {
+    const answers = missing.get(spec.endpoint)
+    if (!answers) return []
+    return [
+      {
+        kind: 'not-evaluated' as const,
+        message: `GET ${spec.endpoint}: ${missingAnswersPhrase(answers)}: the snapshot predates the endpoint or was edited, so ${spec.checks} were not evaluated`,
+        group: {families: familiesOf(spec.endpoint), reason: 'not collected' as const},
+      },
+    ]
+  })
 }
 
 /**

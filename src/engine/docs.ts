@@ -2,6 +2,7 @@
  * Documentation rendered from metadata: the docs/rules pages, `onedev-audit rules show`, and
  * docs/commands.md. One renderer, so the pages and the CLI say the same thing.
  */
+import {VERSIONED_SETTING_MEMBERS} from '../model/types.js'
 import {controlsOfRule, type FrameworkMapping} from './compliance.js'
 import type {RuleMeta} from './rule.js'
 
@@ -32,6 +33,13 @@ const FIX_KINDS = {
   none: 'no automatic change: its findings are listed as manual steps',
 } as const
 
+/** `GET /settings/security`; a setting member: `` `/buildSetting/actionAuthorizations` of `GET /projects/{id}/setting` (only OneDev 8.0.4 and earlier send it) ``. */
+function requirementText(requirement: string): string {
+  const [endpoint, member] = requirement.split('#')
+  const versioned = member === undefined ? undefined : VERSIONED_SETTING_MEMBERS[member]
+  return versioned ? `\`${member}\` of \`GET ${endpoint}\` (only ${versioned.servers} send it)` : `\`GET ${requirement}\``
+}
+
 /** Markdown table cell text: pipes escaped, on one line. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
 
@@ -50,7 +58,7 @@ export function renderRuleDoc(meta: RuleMeta, frameworks: readonly FrameworkMapp
     `- Checks: ${SCOPES[meta.scope]}`,
     ...(meta.tags.length > 0 ? [`- Tags: ${meta.tags.map((t) => `\`${t}\``).join(', ')}`] : []),
     `- \`onedev-audit fix\`: ${FIX_KINDS[meta.fix ?? 'none']}`,
-    ...(meta.requires?.length ? [`- Needs: ${meta.requires.map((r) => `\`GET ${r}\``).join(', ')} (when one could not be read, the rule is not evaluated)`] : []),
+    ...(meta.requires?.length ? [`- Needs: ${meta.requires.map(requirementText).join(', ')} (when one could not be read, the rule is not evaluated)`] : []),
     '',
     '## What it checks',
     '',

@@ -7,6 +7,7 @@ import {createRequire} from 'node:module'
 import {isAbsolute, join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
+import {VERSIONED_SETTING_MEMBERS} from '../model/types.js'
 import type {LoadedConfig} from './config.js'
 import {ConfigError, describeIssues} from './config.js'
 import type {ActiveRule} from './evaluate.js'
@@ -14,6 +15,8 @@ import {type Rule, type RuleMeta, SEVERITIES, type Severity} from './rule.js'
 
 const SCOPES = ['project', 'role', 'server', 'issue-setting']
 const RULE_ID = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)+$/
+/** How `meta.requires` names a member of the project setting (model/types.ts VERSIONED_SETTING_MEMBERS). */
+const SETTING_MEMBER = '/projects/{id}/setting#'
 
 /** A rule as listed by `onedev-audit rules` and in SARIF's tool.driver.rules. */
 export interface RuleListing {
@@ -44,6 +47,10 @@ export function ruleProblem(candidate: unknown): string | null {
   if (!Array.isArray(meta.tags) || meta.tags.some((t) => typeof t !== 'string')) return `${meta.id}: meta.tags must be an array of strings`
   if (meta.fix !== undefined && meta.fix !== 'fix' && meta.fix !== 'suggestion') return `${meta.id}: meta.fix must be 'fix' or 'suggestion' when given`
   if (meta.requires !== undefined && (!Array.isArray(meta.requires) || meta.requires.some((r) => typeof r !== 'string'))) return `${meta.id}: meta.requires must be an array of strings`
+  const member = meta.requires?.find((r) => r.includes('#') && !(r.startsWith(SETTING_MEMBER) && Object.hasOwn(VERSIONED_SETTING_MEMBERS, r.slice(SETTING_MEMBER.length))))
+  if (member !== undefined) {
+    return `${meta.id}: meta.requires names ${JSON.stringify(member)}, which is not a setting member the audit knows (${Object.keys(VERSIONED_SETTING_MEMBERS).map((pointer) => SETTING_MEMBER + pointer).join(', ')})`
+  }
   return null
 }
 

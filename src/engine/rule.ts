@@ -48,7 +48,10 @@ export interface RuleMeta {
    * interface: `/settings/security`, `/projects/{id}/base-authorizations`, `/repositories/{id}/default-branch`;
    * `A or B` when either answer will do. When one could not be read (not offered, refused, failed, of
    * an unknown shape, not collected), the rule is not evaluated (src/engine/availability.ts): the
-   * compliance controls it evidences are not-evaluated, never passed.
+   * compliance controls it evidences are not-evaluated, never passed. A member of the project setting
+   * that only some server versions send, as `/projects/{id}/setting#/buildSetting/actionAuthorizations`
+   * (the known ones: VERSIONED_SETTING_MEMBERS in src/model/types.ts): when no audited project's
+   * setting has it, the rule is not evaluated either.
    */
   requires?: string[]
   /** JSON Schema (draft 2020-12) of the rule's options object, if it has options. */

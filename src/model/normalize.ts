@@ -225,9 +225,9 @@ export function normalizeProjectSetting(raw: unknown): ProjectSetting {
     branchProtections: (setting.branchProtections ?? []).map((p, i) => branchProtection(p, joinPointer('', 'branchProtections', i))),
     tagProtections: (setting.tagProtections ?? []).map((p, i) => tagProtection(p, joinPointer('', 'tagProtections', i))),
     jobSecrets: secrets.map((s, i) => jobSecret(s, joinPointer('', 'buildSetting', 'jobSecrets', i), scheme)),
-    actionAuthorizations: (buildSetting.actionAuthorizations ?? []).map((a, i) =>
-      actionAuthorization(a, joinPointer('', 'buildSetting', 'actionAuthorizations', i)),
-    ),
+    actionAuthorizations: has(buildSetting, 'actionAuthorizations')
+      ? (buildSetting.actionAuthorizations ?? []).map((a, i) => actionAuthorization(a, joinPointer('', 'buildSetting', 'actionAuthorizations', i)))
+      : null,
     notifications: notifications(setting),
     webHooks: (setting.webHooks ?? []).map((w, i) => webHook(w, joinPointer('', 'webHooks', i))),
   }

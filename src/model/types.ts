@@ -116,9 +116,24 @@ export interface ProjectSetting {
   branchProtections: BranchProtection[]
   tagProtections: TagProtection[]
   jobSecrets: JobSecret[]
-  actionAuthorizations: ActionAuthorization[]
+  /**
+   * Build action authorizations: only OneDev 8.0.4 and earlier send them (removed in 8.0.5); null when
+   * the payload has none to send (`VERSIONED_SETTING_MEMBERS`).
+   */
+  actionAuthorizations: ActionAuthorization[] | null
   notifications: ChannelNotification[]
   webHooks: WebHook[]
+}
+
+/**
+ * Members of a project setting that only some server versions send, by JSON pointer into the payload:
+ * which versions, and whether a setting's payload had the member. A rule that judges one names it in
+ * `meta.requires` as `/projects/{id}/setting#<pointer>`: when no audited project's setting has it,
+ * the server is of a version without it, the rule has nothing it could find, and it is not evaluated
+ * (its silence is no evidence for a compliance control).
+ */
+export const VERSIONED_SETTING_MEMBERS: Readonly<Record<string, {servers: string; present: (setting: ProjectSetting) => boolean}>> = {
+  '/buildSetting/actionAuthorizations': {servers: 'OneDev 8.0.4 and earlier', present: (setting) => setting.actionAuthorizations !== null},
 }
 
 /**

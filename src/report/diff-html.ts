@@ -6,7 +6,7 @@
 import type {Change} from '../diff/diff-types.js'
 import {SEVERITIES} from '../engine/rule.js'
 import {escapeControl} from '../util/escape.js'
-import {changeGroup, diffSummary, type DiffReportInput, sideLabel, summaryPhrase} from './diff-input.js'
+import {changeGroup, diffSummary, type DiffReportInput, sideWhere, summaryPhrase} from './diff-input.js'
 import {findingCells, findingColumns, HTML_TABLE_ROWS} from './html.js'
 import {dataTableHtml, headerHtml, html, number, pageEnd, pageStart, problemsHtml, severityChartSvg, timeHtml} from './html-page.js'
 import type {Finding} from '../types/report-types.js'
@@ -35,15 +35,17 @@ function whereDictionary(items: readonly Pick<Change, 'project' | 'role'>[]): {d
 export function* diffHtmlChunks(input: DiffReportInput): Generator<string, void, undefined> {
   const {result} = input
   const summary = diffSummary(result)
-  const label = (side: DiffReportInput['old']) => sideLabel(side, safeServerUrl)
-  yield pageStart(`onedev-audit diff: ${label(input.new)}`)
+  const sideText = (side: DiffReportInput['old']) => sideWhere(side, safeServerUrl)
+  // A side's collection time as the scan report shows it (2026-11-22 10:00 UTC).
+  const sideHtml = (side: DiffReportInput['old']) => html(sideText(side)) + (side.collectedAt ? ` (collected ${timeHtml(side.collectedAt)})` : '')
+  yield pageStart(`onedev-audit diff: ${sideText(input.new)}`)
   const sideProjects = (side: DiffReportInput['old']) => (side.projects === undefined ? 'unknown' : number(side.projects))
   yield headerHtml({
     title: 'onedev-audit diff',
-    subtitle: `${label(input.old)} → ${label(input.new)}`,
+    subtitle: `${sideText(input.old)} → ${sideText(input.new)}`,
     facts: [
-      ['From (OLD)', html(label(input.old))],
-      ['To (NEW)', html(label(input.new))],
+      ['From (OLD)', sideHtml(input.old)],
+      ['To (NEW)', sideHtml(input.new)],
       ['Projects', `${sideProjects(input.old)} → ${sideProjects(input.new)}`],
       ['Report written', `${timeHtml(input.generatedAt)} by onedev-audit ${html(input.tool.version)}`],
     ],

@@ -71,8 +71,13 @@ export function groupChanges(changes: readonly Change[]): {title: string; change
     .map(([title, list]) => ({title, changes: list}))
 }
 
-/** `OLD snapshot old.json (collected …)` / `the live server https://…`. Not escaped. */
+/** `snapshot old.json` / `server https://…`. Not escaped. */
+export function sideWhere(side: Side, safeUrl: (url: string) => string): string {
+  return side.snapshot !== undefined ? `snapshot ${side.snapshot}` : side.server ? `server ${safeUrl(side.server.url)}` : 'unknown'
+}
+
+/** `snapshot old.json (collected …)` / `server https://…`. Not escaped. */
 export function sideLabel(side: Side, safeUrl: (url: string) => string): string {
-  const where = side.snapshot !== undefined ? `snapshot ${side.snapshot}` : side.server ? `server ${safeUrl(side.server.url)}` : 'unknown'
+  const where = sideWhere(side, safeUrl)
   return side.collectedAt ? `${where} (collected ${side.collectedAt})` : where
 }

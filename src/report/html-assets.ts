@@ -96,7 +96,7 @@ td.zero { color: #c2c9d1; }
 td.nowrap { white-space: nowrap; }
 td.where { white-space: nowrap; max-width: 280px; overflow: hidden; text-overflow: ellipsis; }
 td.msg { width: 55%; min-width: 320px; }
-td.subject { max-width: 220px; overflow-wrap: anywhere; }
+td.subject { min-width: 140px; max-width: 220px; overflow-wrap: anywhere; }
 td.title { min-width: 220px; }
 td.rules { min-width: 320px; }
 td.projects { min-width: 160px; }
@@ -121,7 +121,8 @@ footer { margin-top: 36px; padding-top: 10px; border-top: 1px solid var(--line);
   html, body { background: #fff; }
   body { font-size: 11px; }
   main { max-width: none; margin: 0; padding: 0; border: 0; }
-  nav.toc, .controls, .pager, button.sort::after { display: none !important; }
+  nav.toc, .controls, .pager button, .pager label, button.sort::after { display: none !important; }
+  .pager { margin: 4px 0 0; color: var(--fg); }
   button.link { color: inherit; text-decoration: none; }
   .table-wrap { overflow: visible; border: 0; }
   thead th { position: static; }
@@ -158,7 +159,10 @@ export const HTML_SCRIPT = `
       this.noun = section.dataset.noun || 'rows';
       this.tbody = section.querySelector('tbody');
       this.filters = new Map();
+      // Each filter's label ('Severity'), for the count line: a printed page says what it was filtered by.
+      this.filterNames = new Map();
       this.search = '';
+      this.searchShown = '';
       this.texts = null;
       this.sort = null;
       this.page = 0;
@@ -183,6 +187,7 @@ export const HTML_SCRIPT = `
       box.hidden = false;
       for (const select of box.querySelectorAll('select[data-column]')) {
         const column = Number(select.dataset.column);
+        this.filterNames.set(column, select.parentElement.firstChild.textContent);
         const apply = () => {
           if (select.value === '') this.filters.delete(column);
           else this.filters.set(column, Number(select.value));
@@ -194,11 +199,15 @@ export const HTML_SCRIPT = `
       if (input) {
         // The texts searched are made when the box is first used, not at load: about half a second for 50,000 rows.
         input.addEventListener('focus', () => this.searchTexts(), {once: true});
-        this.search = input.value.trim().toLowerCase();
+        const apply = () => {
+          this.searchShown = input.value.trim();
+          this.search = this.searchShown.toLowerCase();
+        };
+        apply();
         let timer;
         input.addEventListener('input', () => {
           clearTimeout(timer);
-          timer = setTimeout(() => { this.search = input.value.trim().toLowerCase(); this.page = 0; this.update(); }, 150);
+          timer = setTimeout(() => { apply(); this.page = 0; this.update(); }, 150);
         });
       }
     }
@@ -292,9 +301,16 @@ export const HTML_SCRIPT = `
       this.tbody.replaceChildren(rows);
       const all = this.rows.length;
       const range = slice.length === 0 ? '0' : count(start + 1) + '\\u2013' + count(start + slice.length);
-      this.status.textContent = 'Showing ' + range + ' of ' + count(this.shown.length) + ' ' + this.noun + (this.shown.length === all ? '' : ' (' + count(all) + ' in all)');
+      this.status.textContent = 'Showing ' + range + ' of ' + count(this.shown.length) + ' ' + this.noun + (this.shown.length === all ? '' : ' (' + count(all) + ' in all)') + this.filtersText();
       this.previous.disabled = this.page === 0;
       this.next.disabled = this.page >= last;
+    }
+
+    /** ', filtered by Severity: high and the text "npm"', or nothing: kept in print, where the controls are not. */
+    filtersText() {
+      const parts = [...this.filters].map(([column, value]) => this.filterNames.get(column) + ': ' + (this.columns[column].dict[value] || '(none)'));
+      if (this.searchShown !== '') parts.push('the text \u201c' + this.searchShown + '\u201d');
+      return parts.length === 0 ? '' : ', filtered by ' + parts.join(' and ');
     }
 
     row(values) {

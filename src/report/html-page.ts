@@ -35,12 +35,9 @@ export function scriptJson(value: unknown): string {
 
 const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`
 
-let policy: string | undefined
-
-/** The page's policy: nothing may load; only the inlined style sheet and script, by hash, apply. */
-export function contentSecurityPolicy(): string {
-  policy ??= `default-src 'none'; style-src ${sha256Source(HTML_STYLE)}; script-src ${sha256Source(HTML_SCRIPT)}; base-uri 'none'; form-action 'none'`
-  return policy
+/** The page's policy: nothing may load; only the inlined style sheet and script, by hash, apply. Made once per page. */
+function contentSecurityPolicy(): string {
+  return `default-src 'none'; style-src ${sha256Source(HTML_STYLE)}; script-src ${sha256Source(HTML_SCRIPT)}; base-uri 'none'; form-action 'none'`
 }
 
 export function pageStart(title: string): string {

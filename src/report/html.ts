@@ -25,8 +25,8 @@ import type {ReportInput} from './input.js'
 import type {ComplianceControl, ComplianceFramework, ControlStatus, Finding, SuppressedFinding} from '../types/report-types.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {complianceCounts, STATUS_TEXT} from './compliance.js'
-import {type ShownNotice, shownNotices, SOME_NOT_EVALUATED, someNotEvaluated} from './notices.js'
-import {countBySeverity, plural, type SeverityCounts, scopePhrase, severityRank} from './summary.js'
+import {type ShownNotice, shownNotices} from './notices.js'
+import {countBySeverity, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
 
 /** Rows of each table written as HTML (for reading without JavaScript); the script shows them all. */
@@ -60,11 +60,7 @@ function facts(input: ReportInput): [string, string][] {
 }
 
 function verdict(input: ReportInput): string {
-  const extras: string[] = []
-  if (input.suppressed.length > 0) extras.push(`${number(input.suppressed.length)} suppressed`)
-  const errorCount = input.errorCount ?? input.errors.length
-  if (errorCount > 0) extras.push(plural(errorCount, 'error'))
-  if (someNotEvaluated(input.notices)) extras.push(SOME_NOT_EVALUATED)
+  const extras = verdictExtras(input)
   const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
   const scope = html(scopePhrase(input))
   return input.findings.length === 0

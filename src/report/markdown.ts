@@ -9,8 +9,8 @@ import {trimmedLinesText} from './chunks.js'
 import {complianceCounts} from './compliance.js'
 import type {ReportInput} from './input.js'
 import type {ControlStatus, Finding} from '../types/report-types.js'
-import {shownNotices, SOME_NOT_EVALUATED, someNotEvaluated} from './notices.js'
-import {countBySeverity, plural, scopePhrase} from './summary.js'
+import {shownNotices} from './notices.js'
+import {countBySeverity, plural, scopePhrase, verdictExtras} from './summary.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {groupFindings, messageOf, subjectOf} from './stylish.js'
 
@@ -72,11 +72,7 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
   const scope = md(scopePhrase(input))
   yield* ['# onedev-audit report', '', sourceLine(input), '']
 
-  const extras: string[] = []
-  if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
-  const errorCount = input.errorCount ?? input.errors.length
-  if (errorCount > 0) extras.push(plural(errorCount, 'error'))
-  if (someNotEvaluated(input.notices)) extras.push(SOME_NOT_EVALUATED)
+  const extras = verdictExtras(input)
   const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
   yield input.findings.length === 0
     ? `✔ **No findings** in ${scope}${tail}.`

@@ -24,6 +24,7 @@ const REASONS: ReadonlyArray<[NotEvaluatedReason, (count: number) => string]> = 
   ['answers of another shape', (count) => `${plural(count, 'endpoint')} whose answers have a shape the audit does not know`],
   ['failed for some projects', (count) => `${plural(count, 'part')} of some repositories that could not be read (the errors say which)`],
   ['not in the snapshot', () => 'the default branches are not in the snapshot'],
+  ['not collected', (count) => `${plural(count, 'endpoint')} with no answer for some projects (the snapshot predates them)`],
 ]
 
 /** At least this many not-evaluated notices are grouped. */
@@ -52,12 +53,4 @@ export function shownNotices(notices: readonly ReportNotice[], verbose: boolean)
 /** A shown notice on one line (stderr). */
 export function noticeLine(notice: ShownNotice): string {
   return notice.items ? `${notice.message} ${notice.items.join('; ')}` : notice.message
-}
-
-/** What the summary lines add when some check was not evaluated, so that nothing not evaluated looks passed. */
-export const SOME_NOT_EVALUATED = 'some checks not evaluated'
-
-/** Whether any check was not evaluated. */
-export function someNotEvaluated(notices: readonly Notice[]): boolean {
-  return notices.some((notice) => notice.kind === 'not-evaluated')
 }

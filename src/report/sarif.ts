@@ -13,6 +13,7 @@ import type {ReportInput, ReportRule} from './input.js'
 import {EAGER, jsonDocument, type JsonBuilder, LAZY} from './json-stream.js'
 import {createLocator} from './locate.js'
 import type {Finding, Notice, Severity} from '../types/report-types.js'
+import {inheritedNote} from './stylish.js'
 import {severityRank, serverHost} from './summary.js'
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json'
@@ -100,7 +101,8 @@ function unknownRule(id: string, severity: Severity): ReportRule {
 export function resultMessage(finding: Finding): string {
   const context: string[] = []
   if (finding.project) context.push(`project ${finding.project.path}`)
-  if (finding.source) context.push(`inherited from ${finding.source.path}`)
+  const inherited = inheritedNote(finding)
+  if (inherited) context.push(inherited)
   if (finding.role) context.push(`role ${finding.role.name}`)
   const text = context.length === 0 ? finding.message : `${finding.message} (${context.join(', ')})`
   return escapeControl(text)

@@ -9,8 +9,8 @@ import {linesText} from './chunks.js'
 import {complianceLine} from './compliance.js'
 import type {ReportInput} from './input.js'
 import type {Finding, Notice, Severity} from '../types/report-types.js'
-import {shownNotices, SOME_NOT_EVALUATED, someNotEvaluated} from './notices.js'
-import {countBySeverity, plural, scopePhrase} from './summary.js'
+import {shownNotices} from './notices.js'
+import {countBySeverity, plural, scopePhrase, verdictExtras} from './summary.js'
 
 export const RESET = '\x1b[0m'
 export const STYLE = {
@@ -68,9 +68,18 @@ export function subjectOf(finding: Finding): string {
   return finding.role?.name ?? ''
 }
 
+/**
+ * "inherited from acme" for a finding about an ancestor's setting, unless its message already says so (the
+ * built-in rules' messages do, in their own words: "(inherited from parent project acme)").
+ */
+export function inheritedNote(finding: Finding): string | undefined {
+  return finding.source && !finding.message.includes('inherited from') ? `inherited from ${finding.source.path}` : undefined
+}
+
 /** The message, with the ancestor whose setting decides it. */
 export function messageOf(finding: Finding): string {
-  return finding.source ? `${finding.message} (inherited from ${finding.source.path})` : finding.message
+  const inherited = inheritedNote(finding)
+  return inherited ? `${finding.message} (${inherited})` : finding.message
 }
 
 /** `where: message (HTTP status)`. Not escaped. */
@@ -128,11 +137,7 @@ export function stylishChunks(input: ReportInput): Iterable<string> {
 
 function summaryLine(input: ReportInput, paint: (style: Style, text: string) => string): string {
   const scope = escapeControl(scopePhrase(input))
-  const extras: string[] = []
-  if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
-  const errorCount = input.errorCount ?? input.errors.length
-  if (errorCount > 0) extras.push(plural(errorCount, 'error'))
-  if (someNotEvaluated(input.notices)) extras.push(SOME_NOT_EVALUATED)
+  const extras = verdictExtras(input)
   const tail = extras.length > 0 ? `, ${extras.join(', ')}` : ''
   if (input.findings.length === 0) return `${paint('green', '✔')} No findings in ${scope}${tail}`
   const counts = countBySeverity(input.findings)

@@ -30,6 +30,19 @@ export function plural(count: number, singular: string, pluralForm = `${singular
   return `${count} ${count === 1 ? singular : pluralForm}`
 }
 
+/**
+ * What the verdict line adds to its count of findings: `2 suppressed`, `1 error`, and `some checks not evaluated`
+ * when any was, so that nothing not evaluated looks passed. Not escaped.
+ */
+export function verdictExtras(input: Pick<ReportInput, 'suppressed' | 'errors' | 'errorCount' | 'notices'>): string[] {
+  const extras: string[] = []
+  if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
+  const errorCount = input.errorCount ?? input.errors.length
+  if (errorCount > 0) extras.push(plural(errorCount, 'error'))
+  if (input.notices.some((notice) => notice.kind === 'not-evaluated')) extras.push('some checks not evaluated')
+  return extras
+}
+
 /** `40 projects and 9 roles`, or the linted file for issue-setting lint. Not escaped. */
 export function scopePhrase(input: Pick<ReportInput, 'counts' | 'source' | 'uninitialized'>): string {
   if (input.source.kind === 'file') return input.source.file ?? 'the issue setting'

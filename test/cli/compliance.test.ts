@@ -137,6 +137,53 @@ describe('a contract-only server (no optional endpoint, no repository endpoint)'
   }, 60_000)
 })
 
+describe('a snapshot without the per-project authorizations (written before the audit read them, or edited)', () => {
+  /** The example snapshot without the `projects/<id>/…-authorizations` answers `drop` picks. */
+  async function withoutAnswers(name: string, drop: (key: string) => boolean): Promise<string> {
+    const example = JSON.parse(await readFile('examples/snapshot.json', 'utf8')) as {serverData: Record<string, unknown>}
+    const file = join(dir, `${name}.json`)
+    await writeFile(file, JSON.stringify({...example, serverData: Object.fromEntries(Object.entries(example.serverData).filter(([key]) => !drop(key)))}))
+    return file
+  }
+  const snapshotJson = async (file: string) => {
+    const result = await runCli(['scan', '--snapshot', file, '--format', 'json', '--fail-on', 'none'])
+    const report = JSON.parse(result.stdout)
+    expect(validateReportJson(report)).toEqual([])
+    return {code: result.code, report, stderr: result.stderr}
+  }
+
+  it('leaves the access rules not evaluated, never passed, and says so in a notice', async () => {
+    const [full, stripped] = await Promise.all([snapshotJson('examples/snapshot.json'), snapshotJson(await withoutAnswers('no-authorizations', (key) => /^projects\/\d+\/(base|group|user)-authorizations$/.test(key)))])
+    expect(full.report.notices).toEqual([])
+    expect(control(full.report, 'osps', 'OSPS-AC-03.01').status).toBe('fail')
+    // Only the control whose one finding came from access/direct-push changes; the others fail on other findings.
+    expect(statuses(stripped.report)).toEqual({...statuses(full.report), 'osps:OSPS-AC-03.01': 'not-evaluated'})
+    const missing = 'the audit has no answer for 4 of 4 projects (acme, acme/app, acme/empty, legacy/tool)'
+    expect(control(stripped.report, 'osps', 'OSPS-AC-03.01').rules).toEqual([
+      {id: 'access/direct-push', status: 'not-evaluated', findings: 0, suppressed: 0, primaryBranchOnly: true, notEvaluated: `GET /projects/{id}/base-authorizations: ${missing}`},
+      {id: 'branch-protection/unprotected-branch', status: 'pass', findings: 0, suppressed: 0, primaryBranchOnly: true},
+    ])
+    expect(control(stripped.report, 'cis', '1.3.8').rules.find((r) => r.id === 'access/base-role-broad')).toMatchObject({status: 'not-evaluated', notEvaluated: `GET /projects/{id}/base-authorizations: ${missing}`})
+    expect(stripped.report.notices).toEqual(
+      [
+        ['base', 'base roles of every logged-in user (and anonymous users)'],
+        ['group', 'roles granted to groups'],
+        ['user', 'roles granted to users'],
+      ].map(([kind, checks]) => ({kind: 'not-evaluated', message: `GET /projects/{id}/${kind}-authorizations: ${missing}: the snapshot predates the endpoint or was edited, so ${checks} were not evaluated`})),
+    )
+    expect(stripped.code).toBe(full.code)
+  }, 60_000)
+
+  it('an ancestor without its answer counts: its projects inherit what it grants', async () => {
+    const [full, {report}] = await Promise.all([snapshotJson('examples/snapshot.json'), snapshotJson(await withoutAnswers('no-parent-base', (key) => key === 'projects/1/base-authorizations'))])
+    // What was found is still proof: every control the access rules evidence fails on their findings.
+    expect(statuses(report)).toEqual(statuses(full.report))
+    expect(report.notices).toEqual([
+      {kind: 'not-evaluated', message: 'GET /projects/{id}/base-authorizations: the audit has no answer for 1 of 4 projects (acme): the snapshot predates the endpoint or was edited, so base roles of every logged-in user (and anonymous users) were not evaluated'},
+    ])
+  }, 60_000)
+})
+
 describe('suppressions, the baseline and the configuration', () => {
   it('a suppressed finding does not fail its control: it is counted apart', async () => {
     const before = (await scanJson(server)).report
@@ -228,7 +275,15 @@ describe('--framework and --fail-on-control', () => {
       const report = JSON.parse(result.stdout)
       expect(report.compliance.map((f: any) => [f.framework, f.counts])).toEqual([
         ['cis', {pass: 14, fail: 0, notEvaluated: 0, manual: 99}],
-        ['osps', {pass: 10, fail: 0, notEvaluated: 0, manual: 54}],
+        ['osps', {pass: 9, fail: 0, notEvaluated: 1, manual: 54}],
+      ])
+      // A current server has no action authorizations (OneDev 8.0.4 and earlier): the one rule of OSPS-AC-04.02 has nothing to judge.
+      expect(control(report, 'osps', 'OSPS-AC-04.02').rules).toEqual([
+        expect.objectContaining({
+          id: 'build/action-authorization-broad',
+          status: 'not-evaluated',
+          notEvaluated: "GET /projects/{id}/setting#/buildSetting/actionAuthorizations: no audited project's setting has it (only OneDev 8.0.4 and earlier send it): nothing to judge on this server",
+        }),
       ])
       expect(result.code).toBe(0)
       // An incomplete audit is exit 2 whatever the controls say.

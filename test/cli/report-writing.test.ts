@@ -18,21 +18,25 @@ const PREVIOUS = '{"previous": "report"}\n'
 
 /** The example snapshot's projects copied `copies` times under their own groups: a report of many megabytes. */
 async function largeSnapshot(copies: number): Promise<string> {
-  const example = JSON.parse(await readFile(join(ROOT, 'examples', 'snapshot.json'), 'utf8')) as {projects: Array<Record<string, unknown>>}
+  const example = JSON.parse(await readFile(join(ROOT, 'examples', 'snapshot.json'), 'utf8')) as {projects: Array<Record<string, unknown>>; serverData: Record<string, unknown>}
   const projects = []
+  // Each copy's projects with their own authorizations: a project without them is an incomplete snapshot.
+  const serverData = Object.fromEntries(Object.entries(example.serverData).filter(([key]) => !key.startsWith('projects/')))
   for (let copy = 0; copy < copies; copy++) {
     for (const project of example.projects) {
       const offset = copy * 1000
+      const id = (project.id as number) + offset
       projects.push({
         ...project,
-        id: (project.id as number) + offset,
+        id,
         path: `copy${copy}/${project.path as string}`,
         parentId: project.parentId === null ? null : (project.parentId as number) + offset,
       })
+      for (const kind of ['base', 'group', 'user']) serverData[`projects/${id}/${kind}-authorizations`] = example.serverData[`projects/${project.id as number}/${kind}-authorizations`]
     }
   }
   const path = join(dir, 'large-snapshot.json')
-  await writeFile(path, JSON.stringify({...example, projects}))
+  await writeFile(path, JSON.stringify({...example, projects, serverData}))
   return path
 }
 

@@ -264,3 +264,39 @@ describe('scan when things go wrong', () => {
     expectNoCanary(result.stderr)
   })
 })
+
+describe('a finding about a setting inherited from a parent project that is not audited', () => {
+  it('says where it is inherited from once, in the console and in SARIF', async () => {
+    // acme, not audited, holds a web hook without a secret whose URL carries a password: its children inherit it.
+    const snapshot = JSON.parse(await readFile('examples/snapshot.json', 'utf8')) as {projects: {path: string; audited: boolean; setting: {webHooks: unknown[]}}[]}
+    const acme = snapshot.projects.find((project) => project.path === 'acme')!
+    const app = snapshot.projects.find((project) => project.path === 'acme/app')!
+    acme.audited = false
+    acme.setting.webHooks = [app.setting.webHooks[1]]
+    app.setting.webHooks = []
+    const file = join(dir, 'inherited-hook.json')
+    await writeFile(file, JSON.stringify(snapshot))
+
+    const stylish = await runCli(['scan', '--snapshot', file, '--fail-on', 'none'])
+    expect(stylish.code, stylish.stderr).toBe(0)
+    const lines = stylish.stdout.split('\n')
+    const empty = lines.indexOf('acme/empty')
+    expect(lines.slice(empty, lines.indexOf('', empty) + 1)).toEqual([
+      'acme/empty',
+      '  high      deploy.example.com  Web hook URL to deploy.example.com (inherited from acme) carries user info (user:password@): credentials in a URL are logged by proxies and shown in the settings. Remove the credential from the URL, rotate it, and authenticate with a secret header instead.  notification/credentials-in-url',
+      '  medium    deploy.example.com  Web hook to deploy.example.com (inherited from acme) has no secret: the receiver cannot verify that a delivery came from OneDev, so anyone who can reach it can forge events. Set a random secret and have the receiver check it.  webhook/missing-secret',
+      '',
+    ])
+    expect(lines.filter((line) => line.includes('inherited from'))).toHaveLength(4)
+    for (const line of lines) expect(line.split('inherited from').length, line).toBeLessThanOrEqual(2)
+
+    const sarif = await runCli(['scan', '--snapshot', file, '--fail-on', 'none', '--format', 'sarif'])
+    const texts = (JSON.parse(sarif.stdout) as {runs: {results: {ruleId: string; message: {text: string}}[]}[]}).runs[0]!.results
+      .filter((result) => result.ruleId === 'webhook/missing-secret')
+      .map((result) => result.message.text)
+    expect(texts).toEqual([
+      'Web hook to deploy.example.com (inherited from acme) has no secret: the receiver cannot verify that a delivery came from OneDev, so anyone who can reach it can forge events. Set a random secret and have the receiver check it. (project acme/app)',
+      'Web hook to deploy.example.com (inherited from acme) has no secret: the receiver cannot verify that a delivery came from OneDev, so anyone who can reach it can forge events. Set a random secret and have the receiver check it. (project acme/empty)',
+    ])
+  })
+})

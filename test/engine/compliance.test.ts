@@ -158,6 +158,35 @@ describe('a rule that could not be judged keeps its controls from passing', () =
     expect(reasons(neither.get('C5'))).toEqual([['server/sso', 'not-evaluated', 'GET /sso-providers or /settings/sso-connectors: the server does not offer it (404)']])
   })
 
+  it('a per-project answer missing for a project that needs it (a snapshot that predates the endpoint)', () => {
+    const frameworkOf = (rule: string): FrameworkMapping => ({...framework, controls: [{id: 'A1', title: 'Least privilege', evidence: [{rule}]}]})
+    const access: ComplianceRule = {meta: {id: 'access/base', scope: 'project', requires: ['/roles', '/projects/{id}/base-authorizations']}, enabled: true}
+    const judged = (serverData: Record<string, unknown>) =>
+      judgeAudit([frameworkOf('access/base')], {model: {...fullModel(), serverData}, settings: SETTINGS, rules: [access], findings: [], suppressed: [], errors: []})[0]!.controls[0]!
+    expect(judged({'projects/1/base-authorizations': [], 'projects/2/base-authorizations': []}).status).toBe('pass')
+    expect(reasons(judged({'projects/1/base-authorizations': []}))).toEqual([['access/base', 'not-evaluated', 'GET /projects/{id}/base-authorizations: the audit has no answer for 1 of 2 projects (acme/lib)']])
+  })
+
+  it('a setting member only some server versions send: not evaluated when no audited project\'s setting has it', () => {
+    const legacyOnly: ComplianceRule = {meta: {id: 'build/actions', scope: 'project', requires: ['/projects/{id}/setting#/buildSetting/actionAuthorizations']}, enabled: true}
+    const judged = (projects: Project[]) =>
+      judgeAudit([{...framework, controls: [{id: 'P1', title: 'Least privilege on pipelines', evidence: [{rule: 'build/actions'}]}]}], {
+        model: {...fullModel(), projects},
+        settings: SETTINGS,
+        rules: [legacyOnly],
+        findings: [],
+        suppressed: [],
+        errors: [],
+      })[0]!.controls[0]!
+    // Current servers (8.0.5 and later) send no action authorizations: the rule's silence is no evidence.
+    expect(reasons(judged(fullModel().projects))).toEqual([
+      ['build/actions', 'not-evaluated', "GET /projects/{id}/setting#/buildSetting/actionAuthorizations: no audited project's setting has it (only OneDev 8.0.4 and earlier send it): nothing to judge on this server"],
+    ])
+    // An 8.0.4 payload has the list, empty or not: judged, and nothing found.
+    const legacy: Project = {...project({id: 5, path: 'old/tool', actionAuthorizations: []}), repository: {defaultBranch: 'main', branches: null, tags: []}}
+    expect(judged([...fullModel().projects, legacy]).status).toBe('pass')
+  })
+
   it('an answer of a shape the audit does not know', () => {
     const controls = judge({model: {...fullModel(), serverData: {'settings/security': {enforce2FA: 'yes'}, groups: [], 'sso-providers': []}}})
     expect(reasons(controls.get('C2'))).toEqual([['server/two-factor', 'not-evaluated', 'GET /settings/security: its answer has a shape the audit does not know']])

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {ConfigError, loadConfig, resolveSettings} from '../../src/engine/config.js'
-import {loadAllRules, resolveRuleSet} from '../../src/engine/registry.js'
+import {loadAllRules, resolveRuleSet, ruleProblem} from '../../src/engine/registry.js'
 import {builtinRules} from '../../rules/index.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -124,6 +124,19 @@ describe('plugins', () => {
     expect(await errorOf(loadAllRules(loaded, builtinRules))).toBe(
       'onedev-audit.config.json: /plugins/0: a rule of plugin "./bad.mjs" has an invalid meta.id "NoSlash" (expected area/name in lower case)',
     )
+  })
+
+  it('a plugin rule may name a setting member only some servers send, when the audit knows it; every built-in rule passes the same checks', async () => {
+    const known = pluginSource.replace("scope: 'project'", "scope: 'project', requires: ['/projects/{id}/setting#/buildSetting/actionAuthorizations']")
+    const good = await configIn({plugins: ['./members.mjs']})
+    await writeFile(join(good, 'members.mjs'), known)
+    expect((await loadAllRules(await loadConfig(undefined, good), builtinRules)).map((entry) => entry.origin).at(-1)).toBe('./members.mjs')
+    const bad = await configIn({plugins: ['./members.mjs']})
+    await writeFile(join(bad, 'members.mjs'), known.replace('/buildSetting/actionAuthorizations', '/buildSetting/jobProperties'))
+    expect(await errorOf(loadAllRules(await loadConfig(undefined, bad), builtinRules))).toBe(
+      'onedev-audit.config.json: /plugins/0: a rule of plugin "./members.mjs" acme/no-deletable-main: meta.requires names "/projects/{id}/setting#/buildSetting/jobProperties", which is not a setting member the audit knows (/projects/{id}/setting#/buildSetting/actionAuthorizations)',
+    )
+    expect(builtinRules.map((rule) => ruleProblem(rule)).filter((problem) => problem !== null)).toEqual([])
   })
 
   it('a plugin may not redefine a built-in rule', async () => {

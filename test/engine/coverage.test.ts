@@ -8,11 +8,13 @@ import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 
 import {coverageOf} from '../../src/engine/coverage.js'
-import type {ServerData} from '../../src/model/types.js'
+import type {AuditError, AuditModel, Project, ServerData} from '../../src/model/types.js'
 import {ROOT, runCli} from '../helpers/cli.js'
-import {model} from '../helpers/model-builders.js'
+import {model, project} from '../helpers/model-builders.js'
 import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
 import {tempDir} from '../helpers/temp-dir.js'
+
+const PROJECT_ENDPOINTS = ['/projects/{id}/base-authorizations', '/projects/{id}/group-authorizations', '/projects/{id}/user-authorizations']
 
 const notices = (serverData: ServerData) => coverageOf({...model(), serverData}, DEFAULT_SETTINGS).notices.map((n) => `${n.kind}: ${n.message}`)
 
@@ -49,6 +51,49 @@ describe('server data of a shape the audit does not know', () => {
       'not-evaluated: GET /groups: 2 of 3 items have a shape the audit does not know and were left out of the checks',
       'not-evaluated: GET /projects/{id}/base-authorizations: 2 of its answers have a shape the audit does not know, so the checks that need them were not evaluated; 1 of 2 items have a shape the audit does not know and were left out of the checks',
     ])
+  })
+})
+
+describe('per-project answers the audit does not have', () => {
+  // acme (1) is the parent of the audited acme/app (2) and acme/lib (3); other/tool (4) stands alone.
+  const acme = project({id: 1, path: 'acme'})
+  const withRepository = (p: Project): Project => ({...p, repository: {defaultBranch: 'main', branches: null, tags: []}})
+  const audited = [project({id: 2, path: 'acme/app', parentId: 1}), project({id: 3, path: 'acme/lib', parentId: 1}), project({id: 4, path: 'other/tool'})].map(withRepository)
+  const answers = (ids: number[]) =>
+    Object.fromEntries(ids.flatMap((id) => ['base', 'group', 'user'].map((kind) => [`projects/${id}/${kind}-authorizations`, []])))
+  const noticesOf = (changes: Partial<AuditModel>) => coverageOf({...model({projects: audited, ancestors: [acme]}), serverData: answers([1, 2, 3, 4]), ...changes}, DEFAULT_SETTINGS).notices.map((n) => `${n.kind}: ${n.message}`)
+
+  it('every project that needs an answer has one: nothing to say', () => {
+    expect(noticesOf({})).toEqual([])
+  })
+
+  it('an ancestor without answers counts: its authorizations are inherited', () => {
+    const serverData = answers([2, 3, 4])
+    delete serverData['projects/4/user-authorizations']
+    expect(noticesOf({serverData})).toEqual([
+      'not-evaluated: GET /projects/{id}/base-authorizations: the audit has no answer for 1 of 4 projects (acme): the snapshot predates the endpoint or was edited, so base roles of every logged-in user (and anonymous users) were not evaluated',
+      'not-evaluated: GET /projects/{id}/group-authorizations: the audit has no answer for 1 of 4 projects (acme): the snapshot predates the endpoint or was edited, so roles granted to groups were not evaluated',
+      'not-evaluated: GET /projects/{id}/user-authorizations: the audit has no answer for 2 of 4 projects (acme, other/tool): the snapshot predates the endpoint or was edited, so roles granted to users were not evaluated',
+    ])
+  })
+
+  it('what something else explains is not said again: not offered, a failed request, a project read before 11.11, a stopped collection', () => {
+    const serverData = answers([])
+    const notEvaluated = PROJECT_ENDPOINTS.map((endpoint) => ({endpoint, status: 404, checks: 'x'}))
+    expect(noticesOf({serverData, notEvaluated}).filter((n) => n.includes('no answer'))).toEqual([])
+    const failed: AuditError[] = [1, 2, 3, 4].flatMap((id) => ['base', 'group', 'user'].map((kind) => ({kind: 'http' as const, message: 'HTTP 500', path: `/~api/projects/${id}/${kind}-authorizations`, status: 500})))
+    expect(noticesOf({serverData, errors: failed})).toEqual([])
+    expect(noticesOf({serverData, errors: [{kind: 'interrupted', message: 'interrupted'}]})).toEqual([])
+    // Before 11.11 the project JSON's defaultRoleId holds the base authorizations: the endpoint is not asked.
+    const legacy = model({projects: audited.map((p) => ({...p, defaultRoleId: null})), ancestors: [{...acme, defaultRoleId: 7}]})
+    const withoutBase = Object.fromEntries(Object.entries(answers([1, 2, 3, 4])).filter(([key]) => !key.endsWith('/base-authorizations')))
+    expect(coverageOf({...legacy, serverData: withoutBase}, DEFAULT_SETTINGS).notices).toEqual([])
+  })
+
+  it('a project whose setting could not be read is not audited: it needs nothing', () => {
+    const unread = {...audited[2]!, setting: null}
+    const serverData = answers([1, 2, 3])
+    expect(coverageOf({...model({projects: [audited[0]!, audited[1]!, unread], ancestors: [acme]}), serverData}, DEFAULT_SETTINGS).notices).toEqual([])
   })
 })
 

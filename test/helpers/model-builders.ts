@@ -106,12 +106,14 @@ export function setting(input: SettingInput = {}): {setting: ProjectSetting; raw
           : {kind: 'job-match', expression: s.authorization, pointer: `${pointer}/authorization`},
     }
   })
-  const actionAuthorizations: ActionAuthorization[] = (input.actionAuthorizations ?? []).map((a, i) => ({
-    pointer: `/buildSetting/actionAuthorizations/${i}`,
-    type: a.type ?? 'CreateTagAuthorization',
-    authorizedBranches: a.authorizedBranches ?? null,
-    names: a.names ?? null,
-  }))
+  // Given: an 8.0.4 payload, which has the list (empty or not); absent: a later server's, which has none.
+  const actionAuthorizations: ActionAuthorization[] | null =
+    input.actionAuthorizations?.map((a, i) => ({
+      pointer: `/buildSetting/actionAuthorizations/${i}`,
+      type: a.type ?? 'CreateTagAuthorization',
+      authorizedBranches: a.authorizedBranches ?? null,
+      names: a.names ?? null,
+    })) ?? null
   const notifications: ChannelNotification[] = (input.notifications ?? []).map((n, i) => ({
     pointer: `/contributedSettings/0/notifications/${i}`,
     channel: n.channel ?? 'Slack',
@@ -129,7 +131,7 @@ export function setting(input: SettingInput = {}): {setting: ProjectSetting; raw
     eventTypes: w.eventTypes ?? ['CODE_PUSH'],
   }))
   const normalized: ProjectSetting = {
-    generation: input.generation ?? (jobSecrets.some((s) => s.authorization.kind === 'branches') || actionAuthorizations.length > 0 ? 'legacy' : 'current'),
+    generation: input.generation ?? (jobSecrets.some((s) => s.authorization.kind === 'branches') || actionAuthorizations !== null ? 'legacy' : 'current'),
     branchProtections,
     tagProtections,
     jobSecrets,
@@ -165,7 +167,7 @@ export function setting(input: SettingInput = {}): {setting: ProjectSetting; raw
           ? {name: s.name, value: '<redacted>', authorizedBranches: s.authorization.branches}
           : {name: s.name, value: '<redacted>', authorization: s.authorization.expression, archived: s.archived},
       ),
-      actionAuthorizations: actionAuthorizations.map((a) => ({'@type': a.type, authorizedBranches: a.authorizedBranches, tagNames: a.names})),
+      ...(actionAuthorizations ? {actionAuthorizations: actionAuthorizations.map((a) => ({'@type': a.type, authorizedBranches: a.authorizedBranches, tagNames: a.names}))} : {}),
     },
     webHooks: webHooks.map((w) => ({postUrl: w.postUrl, eventTypes: w.eventTypes, secret: w.hasSecret ? '<redacted>' : null, headers: w.headerNames.map((name) => ({name, value: '<redacted>'}))})),
     contributedSettings: [

@@ -37,7 +37,7 @@ function pointersOf(setting: ProjectSetting): {pointer: string; mayBeAbsent: boo
     add(s.pointer)
     add(s.authorization.pointer, true)
   }
-  for (const a of setting.actionAuthorizations) add(a.pointer)
+  for (const a of setting.actionAuthorizations ?? []) add(a.pointer)
   for (const n of setting.notifications) add(n.pointer)
   for (const w of setting.webHooks) add(w.pointer)
   return out
@@ -129,7 +129,8 @@ describe('normalization of the fixtures', () => {
       ['/contributedSettings/1/notifications/0', 'Discord', 'https://discord.com/api/webhooks/112233445566778899/REDACTED'],
       ['/contributedSettings/2/notifications/0', 'Ntfy', 'http://ntfy.example.com/onedev-builds?auth=REDACTED'],
     ])
-    expect(setting.actionAuthorizations).toEqual([])
+    // A current server sends no action authorizations at all (removed in 8.0.5): not an empty list.
+    expect(setting.actionAuthorizations).toBeNull()
     expectPointersResolve(raw, setting)
   })
 
@@ -243,7 +244,7 @@ describe('defaults and generation markers', () => {
       branchProtections: [],
       tagProtections: [],
       jobSecrets: [],
-      actionAuthorizations: [],
+      actionAuthorizations: null,
       notifications: [],
       webHooks: [],
     })
@@ -261,6 +262,12 @@ describe('defaults and generation markers', () => {
     [{branchProtections: [{commitSignatureRequired: false}], buildSetting: {jobSecrets: [{authorization: null}]}}, 'current'],
   ])('%j is %s', (raw, generation) => {
     expect(detectGeneration(raw)).toBe(generation)
+  })
+
+  test('action authorizations: a list (empty when the payload has it empty or null) only when the payload has the member', async () => {
+    expect((await ingest({buildSetting: {actionAuthorizations: []}})).setting.actionAuthorizations).toEqual([])
+    expect((await ingest({buildSetting: {actionAuthorizations: null}})).setting.actionAuthorizations).toEqual([])
+    expect((await ingest({buildSetting: {jobSecrets: []}})).setting.actionAuthorizations).toBeNull()
   })
 
   test('a secret with neither key follows its siblings, else the generation', async () => {

@@ -114,7 +114,7 @@ function settingPointers(s: ProjectSetting): {pointer: string; mayBeAbsent: bool
       {pointer: j.pointer, mayBeAbsent: false},
       {pointer: j.authorization.pointer, mayBeAbsent: true},
     ]),
-    ...[...s.actionAuthorizations, ...s.notifications, ...s.webHooks].map((x) => ({pointer: x.pointer, mayBeAbsent: false})),
+    ...[...(s.actionAuthorizations ?? []), ...s.notifications, ...s.webHooks].map((x) => ({pointer: x.pointer, mayBeAbsent: false})),
   ]
 }
 

@@ -168,6 +168,38 @@ describe('the scan report in a browser', () => {
   })
 })
 
+describe('long rule ids and messages', () => {
+  it('leave the subject column readable: at least 140 pixels wide, with and without JavaScript', async () => {
+    const long = [
+      finding({
+        ruleId: 'acme-plugin/branch-protection-requires-signed-commits-and-linear-history-everywhere',
+        severity: 'high',
+        subject: 'release/2026-hotfix-for-the-payment-service',
+        pointer: '/branchProtections/0',
+        project: {id: 7, path: 'platform/payments/payment-service-with-a-long-name'},
+        message: `${'A message that quotes a long value: '.repeat(8)}${'x'.repeat(300)}`,
+      }),
+    ]
+    const file = join(dir, 'long.html')
+    await writeFile(file, textOf(htmlChunks(sampleInput({findings: long, errors: [], notices: []}))))
+    for (const javaScript of [true, false]) {
+      const {page, problems, context} = await openReport(await browser(), file, {javaScript, width: 1024})
+      try {
+        const subject = page.locator('section[data-table="findings"] tbody td.subject').first()
+        expect(await subject.textContent()).toBe('release/2026-hotfix-for-the-payment-service')
+        expect((await subject.boundingBox())!.width, `JavaScript ${javaScript ? 'on' : 'off'}`).toBeGreaterThanOrEqual(140)
+        if (javaScript) {
+          await subject.scrollIntoViewIfNeeded()
+          await screenshot(page, 'html-long-subject.png')
+        }
+        expect(problems).toEqual([])
+      } finally {
+        await context.close()
+      }
+    }
+  })
+})
+
 describe('the compliance tables in a browser', () => {
   it('show each judged control with the status, findings and suppressed counts of the JSON report, and filter by status', async () => {
     // One well-protected project and no server data: controls that pass, fail and were not evaluated.
@@ -240,10 +272,35 @@ describe('a large report', () => {
       expect(await count.textContent()).toBe('Showing 101–200 of 1,234 findings')
       await page.fill(search('findings'), 'subject-1201')
       await expect.poll(() => shownRows(page, 'findings')).toEqual([row(many[1201]!)])
-      expect(await count.textContent()).toBe('Showing 1–1 of 1 findings (1,234 in all)')
+      expect(await count.textContent()).toBe('Showing 1–1 of 1 findings (1,234 in all), filtered by the text “subject-1201”')
       await page.fill(search('findings'), '')
       await page.selectOption(findingsSelect(2), {label: 'group/project-007 (5)'})
       await expect.poll(() => shownRows(page, 'findings')).toEqual(many.filter((f) => f.project!.path === 'group/project-007').map(row))
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('printed: the count line stays, saying which rows of how many and what they were filtered by; the buttons and page sizes go', async () => {
+    const {page, problems, context} = await openReport(await browser(), file)
+    try {
+      const pager = 'section[data-table="findings"] .pager'
+      const high = many.filter((f) => f.severity === 'high')
+      await page.selectOption(findingsSelect(0), {label: `high (${high.length})`})
+      await page.fill(search('findings'), 'Group/project-1')
+      const shown = high.filter((f) => f.project!.path.includes('group/project-1') || f.message.toLowerCase().includes('group/project-1'))
+      await expect.poll(() => shownRows(page, 'findings')).toEqual(shown.map(row))
+      expect(shown.length).toBe(80)
+      const text = 'Showing 1–80 of 80 findings (1,234 in all), filtered by Severity: high and the text “Group/project-1”'
+      await expect.poll(() => page.locator(`${pager} .count`).textContent()).toBe(text)
+      const controls = [`${pager} button.next`, `${pager} button.previous`, `${pager} select`, 'section[data-table="findings"] .controls']
+      for (const control of controls) expect(await page.locator(control).isVisible(), control).toBe(true)
+      await page.emulateMedia({media: 'print'})
+      expect(await page.locator(`${pager} .count`).isVisible()).toBe(true)
+      expect(await page.locator(`${pager} .count`).textContent()).toBe(text)
+      for (const control of controls) expect(await page.locator(control).isVisible(), control).toBe(false)
+      await screenshot(page, 'html-print-filtered.png')
       expect(problems).toEqual([])
     } finally {
       await context.close()
@@ -282,6 +339,17 @@ describe('the diff report in a browser', () => {
     const {page, requests, problems, context} = await openReport(await browser(), file)
     try {
       expect(requests).toEqual([])
+      // The header says when each side was collected the way the scan report does: minutes, UTC.
+      expect(await page.locator('p.subtitle').textContent()).toBe(`snapshot ${oldFile} → snapshot ${newFile}`)
+      expect(await page.locator('dl.facts dd').evaluateAll((dds) => dds.slice(0, 2).map((dd) => dd.textContent))).toEqual([
+        `snapshot ${oldFile} (collected 2026-11-01 03:00 UTC)`,
+        `snapshot ${newFile} (collected 2026-11-01 03:00 UTC)`,
+      ])
+      expect(await page.locator('dl.facts dd time').evaluateAll((times) => times.map((time) => time.getAttribute('datetime')))).toEqual([
+        '2026-11-01T03:00:00.000Z',
+        '2026-11-01T03:00:00.000Z',
+        expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      ])
       const changes = json.changes.map((c) => [c.classification, c.severity ?? '', c.project?.path ?? (c.role ? 'roles' : 'server'), c.message, c.ruleId ?? ''])
       expect(await shownRows(page, 'changes')).toEqual(changes)
       // The rename: its project cell and the message that quotes it.
