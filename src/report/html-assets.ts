@@ -94,9 +94,11 @@ tbody tr:hover td { background: #f2f6fb; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.zero { color: #c2c9d1; }
 td.nowrap { white-space: nowrap; }
-td.where { white-space: nowrap; max-width: 280px; overflow: hidden; text-overflow: ellipsis; }
-td.msg { width: 55%; min-width: 320px; }
+td.where { white-space: nowrap; max-width: 240px; overflow: hidden; text-overflow: ellipsis; }
+td.msg { width: 55%; min-width: 260px; overflow-wrap: anywhere; }
 td.subject { min-width: 140px; max-width: 220px; overflow-wrap: anywhere; }
+/* A rule id wraps only where it must (a plugin's may be long); the built-in ones fit on a line. */
+td.rule { min-width: 180px; max-width: 330px; overflow-wrap: anywhere; }
 td.title { min-width: 220px; }
 td.rules { min-width: 320px; }
 td.projects { min-width: 160px; }

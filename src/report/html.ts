@@ -197,7 +197,7 @@ function* complianceHtml(frameworks: readonly ComplianceFramework[]): Generator<
 export function findingColumns(rules: readonly string[], projects: readonly string[]): Column[] {
   return [
     {title: 'Severity', kind: 'badge', dict: SEVERITIES, filter: 'Severity', className: 'nowrap'},
-    {title: 'Rule', kind: 'text', dict: rules, filter: 'Rule', className: 'nowrap mono'},
+    {title: 'Rule', kind: 'text', dict: rules, filter: 'Rule', className: 'mono rule'},
     {title: 'Project', kind: 'text', dict: projects, filter: 'Project', className: 'where'},
     {title: 'Subject', kind: 'text', className: 'subject'},
     {title: 'Message', kind: 'text', className: 'msg'},

@@ -188,6 +188,9 @@ describe('long rule ids and messages', () => {
         const subject = page.locator('section[data-table="findings"] tbody td.subject').first()
         expect(await subject.textContent()).toBe('release/2026-hotfix-for-the-payment-service')
         expect((await subject.boundingBox())!.width, `JavaScript ${javaScript ? 'on' : 'off'}`).toBeGreaterThanOrEqual(140)
+        // A long unbroken word in a message wraps instead of pushing the table wider than the page.
+        const wrap = page.locator('section[data-table="findings"] .table-wrap')
+        expect(await wrap.evaluate((e) => e.scrollWidth - e.clientWidth), `JavaScript ${javaScript ? 'on' : 'off'}`).toBe(0)
         if (javaScript) {
           await subject.scrollIntoViewIfNeeded()
           await screenshot(page, 'html-long-subject.png')
