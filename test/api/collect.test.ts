@@ -205,3 +205,51 @@ describe('collectModel', () => {
     ])
   })
 })
+
+describe('what a server offers is learnt per endpoint, the same at any concurrency', () => {
+  const JERSEY_404 = {status: 404, text: 'HTTP 404 Not Found'}
+  const pair: FixtureProject[] = [
+    {id: 10, path: 'app/one', parentId: null},
+    {id: 11, path: 'app/two', parentId: null},
+  ]
+  const repositories = {10: {defaultBranch: 'main', tags: ['v1']}, 11: {defaultBranch: 'main', tags: ['v2']}}
+  const tagsAsked = (server: OneDevServer) => server.requests.filter((r) => r.path.endsWith('/tags')).map((r) => r.path).sort()
+
+  for (const concurrency of [1, 2, 8]) {
+    it(`one project's tag list answers like a missing endpoint, before the other asked its own: that project's error, never "not offered" (concurrency ${concurrency})`, async () => {
+      const {server, client} = await setup({projects: pair, settings: settingsFor(pair), repositories})
+      server.override('GET /repositories/10/tags', JERSEY_404)
+      const model = await collectModel(client, request(server, {concurrency}))
+      expect(model.notEvaluated).toBeUndefined()
+      expect(model.errors.map((e) => [e.project?.path, e.message])).toEqual([
+        ['app/one', 'GET /~api/repositories/10/tags: 404 Not Found: HTTP 404 Not Found; the server answers GET /repositories/{id}/tags for other projects, so this project may have been deleted during the audit'],
+      ])
+      expect(model.projects.map((p) => [p.path, p.repository])).toEqual([
+        ['app/one', {defaultBranch: 'main', branches: null, tags: null, unreadable: ['tags']}],
+        ['app/two', {defaultBranch: 'main', branches: null, tags: ['v2']}],
+      ])
+      // The other project's tag list was asked once: the confirmation is its own request.
+      expect(tagsAsked(server)).toEqual(['/~api/repositories/10/tags', '/~api/repositories/11/tags'])
+    })
+
+    it(`a server without the tag list: "not offered" once two projects missed, one request more than the first (concurrency ${concurrency})`, async () => {
+      const four: FixtureProject[] = Array.from({length: 4}, (_, i) => ({id: 10 + i, path: `app/p${i}`, parentId: null}))
+      const {server, client} = await setup({projects: four, settings: settingsFor(four), repositories: Object.fromEntries(four.map((p) => [p.id, {defaultBranch: 'main', tags: []}]))})
+      server.override('GET /repositories/*/tags', JERSEY_404)
+      const model = await collectModel(client, request(server, {concurrency}))
+      expect(model.errors).toEqual([])
+      expect(model.notEvaluated).toEqual([{endpoint: '/repositories/{id}/tags', status: 404, checks: 'tag lists (tag protections judged for configured or sample tag names)'}])
+      expect(model.projects.map((p) => p.repository)).toEqual(four.map(() => ({defaultBranch: 'main', branches: null, tags: null})))
+      if (concurrency === 1) expect(tagsAsked(server)).toHaveLength(2)
+    })
+  }
+
+  it('a single project: its miss is the endpoint\'s (no other subject to ask), one request', async () => {
+    const {server, client} = await setup({projects: pair, settings: settingsFor(pair), repositories})
+    server.override('GET /repositories/*/tags', JERSEY_404)
+    const model = await collectModel(client, request(server, {projects: [11]}))
+    expect(model.errors).toEqual([])
+    expect(model.notEvaluated).toEqual([{endpoint: '/repositories/{id}/tags', status: 404, checks: 'tag lists (tag protections judged for configured or sample tag names)'}])
+    expect(tagsAsked(server)).toEqual(['/~api/repositories/11/tags'])
+  })
+})
