@@ -125,11 +125,12 @@ export function sharedOwners(model: AuditModel): Set<string> {
 }
 
 /**
- * The target of one audited project with a setting: `ancestors` computed once for all its rules, and
- * the project's facts, which live as long as the target. `facts`: the run's server-wide facts (one for
- * every project of a run; a new one when not given).
+ * The target of one audited project with a setting of `facts.model`: `ancestors` computed once for all
+ * its rules, and the project's facts, which live as long as the target. `facts`: the server-wide
+ * facts of the model judged, one for every project of a run (built once by whoever judges it).
  */
-export function projectTarget(project: Project, model: AuditModel, audited: ReadonlySet<number>, settings: AuditSettings, facts = new ServerFacts(model, settings)): Target {
+export function projectTarget(project: Project, audited: ReadonlySet<number>, settings: AuditSettings, facts: ServerFacts): Target {
+  const model = facts.model
   const ancestors = ancestorsOf(project, model)
   const projectFacts = new ProjectFacts(facts, project, ancestors)
   return {
@@ -146,17 +147,13 @@ export function projectTarget(project: Project, model: AuditModel, audited: Read
 function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
   const audited = new Set(model.projects.map((p) => p.id))
   const facts = new ServerFacts(model, settings)
-  for (const project of model.projects) if (project.setting) yield projectTarget(project, model, audited, settings, facts)
-  yield* wholeServerTargets(model, settings, issueSetting, facts)
+  for (const project of model.projects) if (project.setting) yield projectTarget(project, audited, settings, facts)
+  yield* wholeServerTargets(settings, facts, issueSetting)
 }
 
-/** The targets after the projects: roles, the server, the issue setting. */
-export function* wholeServerTargets(
-  model: AuditModel,
-  settings: AuditSettings,
-  issueSetting?: {setting: IssueSetting; file: string},
-  facts = new ServerFacts(model, settings),
-): Generator<Target> {
+/** The targets after the projects of `facts.model`: roles, the server, the issue setting. */
+export function* wholeServerTargets(settings: AuditSettings, facts: ServerFacts, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
+  const model = facts.model
   for (const role of model.roles) {
     yield {
       scope: 'role',
