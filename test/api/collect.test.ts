@@ -253,3 +253,55 @@ describe('what a server offers is learnt per endpoint, the same at any concurren
     expect(tagsAsked(server)).toEqual(['/~api/repositories/11/tags'])
   })
 })
+
+describe('a request waiting for an endpoint\'s verdict holds no slot of the limiter', () => {
+  const four: FixtureProject[] = Array.from({length: 4}, (_, i) => ({id: 10 + i, path: `app/p${i}`, parentId: null}))
+  const heads = ['main', 'master', 'develop', 'trunk']
+  const repositories = Object.fromEntries(four.map((p, i) => [p.id, {defaultBranch: heads[i]!, tags: [`v${i}`]}]))
+
+  for (const part of ['default-branch', 'tags'] as const) {
+    it(`concurrency 1: project #10's ${part} misses; the request that decides is held by the server while the rest wait, and the run completes with every other project read`, async () => {
+      const {server, client} = await setup({projects: four, settings: settingsFor(four), repositories})
+      let deciding: string | undefined
+      let held!: () => void
+      const heldNow = new Promise<void>((resolve) => (held = resolve))
+      let release!: () => void
+      const released = new Promise<void>((resolve) => (release = resolve))
+      server.setHandler(`GET /repositories/*/${part}`, async (_request, response, recorded) => {
+        const id = Number(recorded.path.split('/').at(-2))
+        if (id === 10) {
+          response.writeHead(404, {'content-type': 'text/plain'})
+          return void response.end('HTTP 404 Not Found')
+        }
+        if (deciding === undefined) {
+          // The first request after the miss decides whether the server offers the endpoint.
+          deciding = recorded.path
+          held()
+          await released
+        }
+        const repository = repositories[id]!
+        response.writeHead(200, {'content-type': part === 'tags' ? 'application/json' : 'text/plain'})
+        response.end(part === 'tags' ? JSON.stringify(repository.tags) : repository.defaultBranch)
+      })
+      const collected = collectModel(client, request(server, {concurrency: 1}))
+      // At concurrency 1 the held request has the only slot: it got it although project #10's read
+      // waits for its verdict, and nothing else is sent until it is answered.
+      await heldNow
+      expect(server.requests.filter((r) => r.path.endsWith(`/${part}`)).map((r) => r.path)).toEqual([`/~api/repositories/10/${part}`, deciding])
+      expect(server.inFlight).toBe(1)
+      release()
+      const model = await collected
+      expect(server.maxInFlight).toBe(1)
+      expect(model.notEvaluated).toBeUndefined()
+      expect(model.errors.map((e) => [e.project?.path, e.message])).toEqual([
+        ['app/p0', `GET /~api/repositories/10/${part}: 404 Not Found: HTTP 404 Not Found; the server answers GET /repositories/{id}/${part} for other projects, so this project may have been deleted during the audit`],
+      ])
+      expect(model.projects.map((p) => [p.path, p.repository])).toEqual([
+        ['app/p0', part === 'tags' ? {defaultBranch: 'main', branches: null, tags: null, unreadable: ['tags']} : {branches: null, tags: null, unreadable: ['default-branch']}],
+        ['app/p1', {defaultBranch: 'master', branches: null, tags: ['v1']}],
+        ['app/p2', {defaultBranch: 'develop', branches: null, tags: ['v2']}],
+        ['app/p3', {defaultBranch: 'trunk', branches: null, tags: ['v3']}],
+      ])
+    })
+  }
+})
