@@ -151,7 +151,7 @@ export interface ChainAuthorizations {
 
 /**
  * Every authorization of the project and its ancestors. `own` reads one project's own authorizations
- * (projectAuthorizationsOf; the facts of a run parse each project's once: it is an ancestor of many).
+ * (projectAuthorizationsOf; the facts of a run keep each ancestor's: it is in the chain of many).
  */
 export function chainAuthorizations(model: AuditModel, project: Project, own: (p: Project) => ProjectAuthorizations): ChainAuthorizations {
   const value: ChainAuthorizations = {base: [], group: [], user: [], missing: new Set()}
