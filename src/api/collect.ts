@@ -12,9 +12,9 @@
  * Raw payloads are handed to ingest and dropped: only the redacted raw it returns is kept.
  */
 import {ingestDefaultBranch, ingestProjectList, ingestProjectSetting, ingestRefNames, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
-import {REPOSITORY_ENDPOINTS, type AuditError, type AuditModel, type Project, type RepositoryInfo, type RepositoryPart, type Role} from '../model/types.js'
+import {REPOSITORY_ENDPOINTS} from '../model/endpoints.js'
 import {redactServerPayload} from '../model/redact.js'
-import type {ServerData} from '../model/types.js'
+import type {AuditError, AuditModel, Project, RepositoryInfo, RepositoryPart, Role, ServerData} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter, createQueue} from '../util/limit.js'
 import {type AskAnotherSubject, EndpointVerdict, NO_OTHER_SUBJECT, NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'

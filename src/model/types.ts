@@ -121,20 +121,13 @@ export interface ProjectSetting {
   webHooks: WebHook[]
 }
 
+/** A part of what the server says about a repository, each from its own endpoint (REPOSITORY_ENDPOINTS in endpoints.ts). */
+export type RepositoryPart = 'default-branch' | 'branches' | 'tags'
+
 /**
  * What the server says about a project's Git repository (onedev-access-reference.md §1): which
  * branches and tags exist. It decides which branches and tags the protection rules judge.
  */
-/** A part of what the server says about a repository, each from its own endpoint (`GET /repositories/{id}/<part>`). */
-export type RepositoryPart = 'default-branch' | 'branches' | 'tags'
-
-/** The endpoint of each part, as a template (how not-evaluated endpoints are named). */
-export const REPOSITORY_ENDPOINTS: Readonly<Record<RepositoryPart, string>> = {
-  'default-branch': '/repositories/{id}/default-branch',
-  branches: '/repositories/{id}/branches',
-  tags: '/repositories/{id}/tags',
-}
-
 export interface RepositoryInfo {
   /**
    * The default branch; null when the repository is not initialized (the server answered 204);
