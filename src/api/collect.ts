@@ -2,13 +2,15 @@
  * Collection: fetch roles, the audited projects, their settings and the settings of their
  * ancestors (for inheritance), and turn the payloads into the model through src/model/ingest.ts.
  *
- * - At most `concurrency` requests are in flight (one slot per request, the roles and project
- *   listings holding one each while they page). A project's setting and repository are read at once.
+ * - At most `concurrency` requests are in flight: every request takes a slot of one limiter, each
+ *   page of the roles and project listings too. A project's setting and repository are read at once.
  * - Each ancestor is fetched once, however many children need it (the in-flight work is memoized).
+ * - Whether the server offers each endpoint beyond the contract is learnt from that endpoint's own
+ *   answers (optional.ts, EndpointVerdict); a request waiting for that verdict holds no slot.
  * - Failures are values: each becomes an AuditError (with its project when it concerns one) and the
  *   others go on. After a 401 nothing new starts; the error is recorded once.
- * - Output is deterministic: projects sorted by path, errors by group (auth, roles, listing,
- *   projects) then project id.
+ * - Output is deterministic: projects sorted by path, errors by group (the run's own: credentials
+ *   refused, interrupted; roles; listing; server data; projects) then project id.
  * Raw payloads are handed to ingest and dropped: only the redacted raw it returns is kept.
  */
 import {ingestDefaultBranch, ingestProjectList, ingestProjectSetting, ingestRefNames, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
@@ -62,8 +64,7 @@ export interface ArrivalHooks {
 
 export const DEFAULT_CONCURRENCY = 8
 
-/** Where an error sorts: auth first, then roles, the project listing, then projects by id. */
-/** Order of errors in the model: those about the whole run (credentials refused, interrupted) first. */
+/** Order of errors in the model: those about the whole run (credentials refused, interrupted) first, projects last (by id). */
 const Group = {Run: 0, Roles: 1, Listing: 2, Server: 3, Project: 4} as const
 type Group = (typeof Group)[keyof typeof Group]
 

@@ -11,8 +11,7 @@ import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
 import type {ProjectRef, RoleRef} from '../types/report-types.js'
 import {ProjectFacts, ServerFacts} from './facts.js'
-import type {AuditSettings, Finding, FindingDraft, Rule, RuleContext, Severity} from './rule.js'
-import {SEVERITIES} from './rule.js'
+import {type AuditSettings, type Finding, type FindingDraft, type Rule, type RuleContext, SEVERITIES, type Severity} from './rule.js'
 
 /** A rule as configured for this run. */
 export interface ActiveRule {

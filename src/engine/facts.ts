@@ -33,8 +33,7 @@
  *
  * Every value is shared by all the rules that ask: never modify one.
  */
-import type {ProjectAuthorizations} from '../model/access-data.js'
-import {projectAuthorizationsOf} from '../model/access-data.js'
+import {type ProjectAuthorizations, projectAuthorizationsOf} from '../model/access-data.js'
 import type {AuditModel, Project, SecretAuthorization, TagProtection} from '../model/types.js'
 import {
   type AccessIndex,
