@@ -9,25 +9,18 @@
  * are resolved one by one (GET /users/{id}): root, members of groups, and users with authorizations.
  */
 import {SECURITY_KEY, ROOT_USER_ID, userListHasIds} from '../model/access-data.js'
+import {ACCESS_ENDPOINTS, PROJECT_ACCESS_ENDPOINTS} from '../model/endpoints.js'
 import type {OptionalFetch, OptionalProject} from './optional.js'
 
 const ADMIN_CHECKS = 'administrator, two-factor and user checks'
 
-export const SECURITY = {endpoint: `/${SECURITY_KEY}`, checks: 'anonymous access, sign-up, default group and two-factor checks'}
-export const GROUPS = {endpoint: '/groups', checks: 'group, administrator and two-factor checks', paged: true}
-export const MEMBERSHIPS = {endpoint: '/groups/{id}/memberships', checks: 'who is in which group (administrators, group grants)'}
-export const GROUP_AUTHORIZATIONS = {endpoint: '/groups/{id}/authorizations', checks: 'what the default group of new users holds'}
-export const USERS = {endpoint: '/users', checks: ADMIN_CHECKS, paged: true}
-export const USER = {endpoint: '/users/{id}', checks: ADMIN_CHECKS}
-export const BASE_AUTHORIZATIONS = {endpoint: '/projects/{id}/base-authorizations', checks: 'base roles of every logged-in user (and anonymous users)'}
-export const GROUP_PROJECT_AUTHORIZATIONS = {endpoint: '/projects/{id}/group-authorizations', checks: 'roles granted to groups'}
-export const USER_PROJECT_AUTHORIZATIONS = {endpoint: '/projects/{id}/user-authorizations', checks: 'roles granted to users'}
-
-/** The per-project endpoints this data source reads, for each audited project and its ancestors. */
-export const PROJECT_ACCESS_ENDPOINTS: ReadonlyArray<{endpoint: string; checks: string}> = [BASE_AUTHORIZATIONS, GROUP_PROJECT_AUTHORIZATIONS, USER_PROJECT_AUTHORIZATIONS]
-
-/** Every endpoint this data source reads (the access model's checks need them), for grouping notices. */
-export const ACCESS_MODEL_ENDPOINTS: readonly string[] = [SECURITY, GROUPS, MEMBERSHIPS, GROUP_AUTHORIZATIONS, USERS, USER, BASE_AUTHORIZATIONS, GROUP_PROJECT_AUTHORIZATIONS, USER_PROJECT_AUTHORIZATIONS].map((spec) => spec.endpoint)
+export const SECURITY = {endpoint: ACCESS_ENDPOINTS.security, checks: 'anonymous access, sign-up, default group and two-factor checks'}
+export const GROUPS = {endpoint: ACCESS_ENDPOINTS.groups, checks: 'group, administrator and two-factor checks', paged: true}
+export const MEMBERSHIPS = {endpoint: ACCESS_ENDPOINTS.memberships, checks: 'who is in which group (administrators, group grants)'}
+export const GROUP_AUTHORIZATIONS = {endpoint: ACCESS_ENDPOINTS.groupAuthorizations, checks: 'what the default group of new users holds'}
+export const USERS = {endpoint: ACCESS_ENDPOINTS.users, checks: ADMIN_CHECKS, paged: true}
+export const USER = {endpoint: ACCESS_ENDPOINTS.user, checks: ADMIN_CHECKS}
+export const [BASE_AUTHORIZATIONS, GROUP_PROJECT_AUTHORIZATIONS, USER_PROJECT_AUTHORIZATIONS] = PROJECT_ACCESS_ENDPOINTS
 
 /** Per-collection state (OptionalFetch.shared). */
 interface AccessState {

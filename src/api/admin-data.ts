@@ -10,28 +10,26 @@
  * refresh tokens). Nothing in them is worth the risk.
  */
 import {ROOT_USER_ID} from '../model/access-data.js'
+import {HARDENING_ENDPOINTS} from '../model/endpoints.js'
 import type {OptionalFetch} from './optional.js'
 
-export const JOB_EXECUTORS = {endpoint: '/settings/job-executors', checks: 'job executor checks (server/shell-executor, server/docker-socket, server/no-executor)'}
-export const GROOVY_SCRIPTS = {endpoint: '/settings/groovy-scripts', checks: 'groovy script checks (server/groovy-script-unrestricted)'}
-export const SYSTEM = {endpoint: '/settings/system', checks: 'server URL checks (server/plain-http-url, the server\'s own domain for server/cors-credentials)'}
-export const AUTHENTICATOR = {endpoint: '/settings/authenticator', checks: 'LDAP checks (server/ldap-plaintext, server/idp-admin-group)'}
+export const JOB_EXECUTORS = {endpoint: HARDENING_ENDPOINTS.jobExecutors, checks: 'job executor checks (server/shell-executor, server/docker-socket, server/no-executor)'}
+export const GROOVY_SCRIPTS = {endpoint: HARDENING_ENDPOINTS.groovyScripts, checks: 'groovy script checks (server/groovy-script-unrestricted)'}
+export const SYSTEM = {endpoint: HARDENING_ENDPOINTS.system, checks: 'server URL checks (server/plain-http-url, the server\'s own domain for server/cors-credentials)'}
+export const AUTHENTICATOR = {endpoint: HARDENING_ENDPOINTS.authenticator, checks: 'LDAP checks (server/ldap-plaintext, server/idp-admin-group)'}
 export const SSO_PROVIDERS = {
-  endpoint: '/sso-providers',
+  endpoint: HARDENING_ENDPOINTS.ssoProviders,
   checks: 'SSO group sync checks (server/idp-admin-group)',
-  fallbacks: [{path: '/settings/sso-connectors', endpoint: '/settings/sso-connectors'}],
+  fallbacks: [{path: HARDENING_ENDPOINTS.ssoConnectors, endpoint: HARDENING_ENDPOINTS.ssoConnectors}],
 }
 /** Read by the access data source too (one request for both): CORS origins and the password policy. */
-export const SECURITY = {endpoint: '/settings/security', checks: 'CORS and password policy checks (server/cors-credentials, server/no-password-policy)'}
+export const SECURITY = {endpoint: HARDENING_ENDPOINTS.security, checks: 'CORS and password policy checks (server/cors-credentials, server/no-password-policy)'}
 /** The same listing the access data source reads (one request for both). */
-export const USERS = {endpoint: '/users', checks: 'access token checks (server/token-no-expiry)', paged: true}
+export const USERS = {endpoint: HARDENING_ENDPOINTS.users, checks: 'access token checks (server/token-no-expiry)', paged: true}
 /** Read by the access data source too: who is an administrator (root and members of administrator groups). */
-export const GROUPS = {endpoint: '/groups', checks: 'administrator checks (server/idp-admin-group, the high severity of server/token-no-expiry)', paged: true}
-export const MEMBERSHIPS = {endpoint: '/groups/{id}/memberships', checks: 'administrator checks (the high severity of server/token-no-expiry)'}
-export const ACCESS_TOKENS = {endpoint: '/users/{id}/access-tokens', checks: 'access token checks (server/token-no-expiry)'}
-
-/** Every endpoint this data source reads (the server hardening checks need them), for grouping notices. */
-export const SERVER_HARDENING_ENDPOINTS: readonly string[] = [JOB_EXECUTORS, GROOVY_SCRIPTS, SYSTEM, AUTHENTICATOR, SSO_PROVIDERS, ...SSO_PROVIDERS.fallbacks, SECURITY, USERS, GROUPS, MEMBERSHIPS, ACCESS_TOKENS].map((spec) => spec.endpoint)
+export const GROUPS = {endpoint: HARDENING_ENDPOINTS.groups, checks: 'administrator checks (server/idp-admin-group, the high severity of server/token-no-expiry)', paged: true}
+export const MEMBERSHIPS = {endpoint: HARDENING_ENDPOINTS.memberships, checks: 'administrator checks (the high severity of server/token-no-expiry)'}
+export const ACCESS_TOKENS = {endpoint: HARDENING_ENDPOINTS.accessTokens, checks: 'access token checks (server/token-no-expiry)'}
 
 /** The positive integer `key` of each item of a list. */
 function idsOf(list: unknown, key: string): number[] {

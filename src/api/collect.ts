@@ -2,22 +2,24 @@
  * Collection: fetch roles, the audited projects, their settings and the settings of their
  * ancestors (for inheritance), and turn the payloads into the model through src/model/ingest.ts.
  *
- * - At most `concurrency` requests are in flight (one slot per request, the roles and project
- *   listings holding one each while they page). A project's setting and repository are read at once.
+ * - At most `concurrency` requests are in flight: every request takes a slot of one limiter, each
+ *   page of the roles and project listings too. A project's setting and repository are read at once.
  * - Each ancestor is fetched once, however many children need it (the in-flight work is memoized).
+ * - Whether the server offers each endpoint beyond the contract is learnt from that endpoint's own
+ *   answers (optional.ts, EndpointVerdict); a request waiting for that verdict holds no slot.
  * - Failures are values: each becomes an AuditError (with its project when it concerns one) and the
  *   others go on. After a 401 nothing new starts; the error is recorded once.
- * - Output is deterministic: projects sorted by path, errors by group (auth, roles, listing,
- *   projects) then project id.
+ * - Output is deterministic: projects sorted by path, errors by group (the run's own: credentials
+ *   refused, interrupted; roles; listing; server data; projects) then project id.
  * Raw payloads are handed to ingest and dropped: only the redacted raw it returns is kept.
  */
 import {ingestDefaultBranch, ingestProjectList, ingestProjectSetting, ingestRefNames, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
-import {REPOSITORY_ENDPOINTS, type AuditError, type AuditModel, type Project, type RepositoryInfo, type RepositoryPart, type Role} from '../model/types.js'
+import {REPOSITORY_ENDPOINTS} from '../model/endpoints.js'
 import {redactServerPayload} from '../model/redact.js'
-import type {ServerData} from '../model/types.js'
+import type {AuditError, AuditModel, Project, RepositoryInfo, RepositoryPart, Role, ServerData} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter, createQueue} from '../util/limit.js'
-import {EndpointVerdict, NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
+import {type AskAnotherSubject, EndpointVerdict, NO_OTHER_SUBJECT, NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
 import {ApiError, type ApiClient} from './types.js'
 
 export interface CollectRequest {
@@ -62,8 +64,7 @@ export interface ArrivalHooks {
 
 export const DEFAULT_CONCURRENCY = 8
 
-/** Where an error sorts: auth first, then roles, the project listing, then projects by id. */
-/** Order of errors in the model: those about the whole run (credentials refused, interrupted) first. */
+/** Order of errors in the model: those about the whole run (credentials refused, interrupted) first, projects last (by id). */
 const Group = {Run: 0, Roles: 1, Listing: 2, Server: 3, Project: 4} as const
 type Group = (typeof Group)[keyof typeof Group]
 
@@ -83,6 +84,11 @@ const REPOSITORY_PARTS: Readonly<Record<RepositoryPart, {what: string; checks: s
 
 /** A request not sent: its endpoint is known not to be offered. */
 const SKIPPED = Symbol('skipped')
+/** A request that found another one had taken its turn while it waited for a slot: it waits again. */
+const AGAIN = Symbol('again')
+
+/** What a request for an endpoint whose offer is being learnt (EndpointVerdict) comes to. */
+type EndpointAnswer<T> = {value: T} | {miss: ApiError} | typeof SKIPPED
 
 function byPathThenId(a: {path: string; id: number}, b: {path: string; id: number}): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1
@@ -132,9 +138,9 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   // Endpoints outside the contract (repository, access and administration endpoints): whether the
   // server offers each is learnt from its own answers, one verdict per endpoint template.
   const verdicts = new Map<string, EndpointVerdict>()
-  const verdictOf = (endpoint: string): EndpointVerdict => {
+  const verdictOf = (endpoint: string, askAnotherSubject: AskAnotherSubject): EndpointVerdict => {
     let verdict = verdicts.get(endpoint)
-    if (!verdict) verdicts.set(endpoint, (verdict = new EndpointVerdict(endpoint)))
+    if (!verdict) verdicts.set(endpoint, (verdict = new EndpointVerdict(endpoint, askAnotherSubject)))
     return verdict
   }
   /**
@@ -142,24 +148,31 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
    * known not to be offered; or the miss (a no-resource answer), for the caller to judge once the
    * verdict is known (`verdict.settled()`, awaited outside the slot). Other failures throw.
    */
-  function askEndpoint<T>(verdict: EndpointVerdict, request: () => Promise<T>, followUp: boolean): Promise<{value: T} | {miss: ApiError} | typeof SKIPPED> {
+  async function askEndpoint<T>(verdict: EndpointVerdict, path: string, request: () => Promise<T>, followUp: boolean): Promise<EndpointAnswer<T>> {
     // Known not to be offered: not even a slot of the limiter (thousands of projects may ask).
-    if (verdict.refused) return Promise.resolve(SKIPPED)
-    return limit(async () => {
-      if (!(await verdict.admit())) return SKIPPED
-      try {
-        const value = await send(request)
-        verdict.answered()
-        return {value}
-      } catch (error) {
-        if (error instanceof ApiError && error.noResource) {
-          verdict.missed(error.error.status ?? 404)
-          return {miss: error}
+    if (!verdict.ask(path)) return SKIPPED
+    for (;;) {
+      // While a miss is unexplained, the requests after it wait for their turn here, holding no slot.
+      await verdict.turn()
+      const answer = await limit(async (): Promise<EndpointAnswer<T> | typeof AGAIN> => {
+        const admission = verdict.admit()
+        if (admission === 'skip') return SKIPPED
+        if (admission === 'wait') return AGAIN
+        try {
+          const value = await send(request)
+          verdict.answered()
+          return {value}
+        } catch (error) {
+          if (error instanceof ApiError && error.noResource) {
+            verdict.missed(error.error.status ?? 404)
+            return {miss: error}
+          }
+          verdict.failed()
+          throw error
         }
-        verdict.failed()
-        throw error
-      }
-    }, {followUp})
+      }, {followUp})
+      if (answer !== AGAIN) return answer
+    }
   }
   const recorded: RecordedError[] = []
   let stopped = false
@@ -202,6 +215,22 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
 
   // With --all-projects, a parent seen before its own listing page is found in the listing when it ends.
   let listingDone: Promise<void> = Promise.resolve()
+
+  /**
+   * After a miss (EndpointVerdict): asks an endpoint for the first audited project, in the order they
+   * became known, that `accept`s (one that has not asked it yet); false when there is none, even once
+   * the listing ended, or the collection stopped.
+   */
+  async function askAnotherAuditedProject(accept: (id: number) => boolean, ask: (id: number) => Promise<unknown>): Promise<boolean> {
+    let id = stopped ? undefined : audited.find(accept)
+    if (id === undefined && !stopped) {
+      await listingDone
+      id = stopped ? undefined : audited.find(accept)
+    }
+    if (id === undefined) return false
+    await ask(id)
+    return true
+  }
 
   function projectInfo(id: number): Promise<ProjectListItem> {
     const have = known.get(id)
@@ -248,7 +277,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
    * `followUp`: the server-wide data goes before projects not started yet (projects judged on arrival wait for it).
    */
   async function optionalRequest(path: string, paged: boolean, verdict: EndpointVerdict, followUp: boolean): Promise<{value: unknown} | 'not offered'> {
-    const answer = await askEndpoint(verdict, () => (paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), followUp)
+    const answer = await askEndpoint(verdict, path, () => (paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), followUp)
     if (answer === SKIPPED) return 'not offered'
     if ('miss' in answer) {
       if ((await verdict.settled()) === 'not offered') return 'not offered'
@@ -260,35 +289,81 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     return {value: redacted}
   }
 
+  const requestKey = (path: string, spec: OptionalGet) => `${spec.paged ? 'paged' : 'get'} ${path}`
+
+  /**
+   * After a miss of a per-project endpoint (`/projects/{id}/...`): the same endpoint for an audited
+   * project that has not asked it yet, as its own request (its fetchers share it later).
+   */
+  function askProjectEndpointOfAnother(spec: OptionalGet): AskAnotherSubject {
+    const pathOf = (id: number) => spec.endpoint.replace('{id}', String(id))
+    return () =>
+      askAnotherAuditedProject(
+        (id) => !verdicts.get(spec.endpoint)?.hasAsked(pathOf(id)),
+        (id) => optionalFetch(Group.Project, {id, path: known.get(id)?.path ?? String(id)}).get(pathOf(id), spec),
+      )
+  }
+
   function optionalFetch(group: Group, project?: ProjectRef): OptionalFetch {
     return {
       shared,
       get(path: string, spec: OptionalGet): Promise<unknown> {
         // With fallbacks, the endpoint is recorded (and known) under all its names at once.
         const endpoint = [spec.endpoint, ...(spec.fallbacks ?? []).map((fallback) => fallback.endpoint)].join(' or ')
-        const requestKey = `${spec.paged ? 'paged' : 'get'} ${path}`
-        let pending = optionalRequests.get(requestKey)
+        const key = requestKey(path, spec)
+        let pending = optionalRequests.get(key)
         if (!pending) {
+          // Only a per-project endpoint has other subjects the collection can name (audited projects).
+          const askAnother = spec.fallbacks === undefined && spec.endpoint.startsWith('/projects/{id}/') ? askProjectEndpointOfAnother(spec) : NO_OTHER_SUBJECT
           pending = (async () => {
             const candidates = [{path, endpoint: spec.endpoint}, ...(spec.fallbacks ?? [])]
             let asked = path
             try {
               for (const candidate of candidates) {
                 asked = candidate.path
-                const answer = await optionalRequest(asked, spec.paged === true, verdictOf(candidate.endpoint), group === Group.Server)
+                const answer = await optionalRequest(asked, spec.paged === true, verdictOf(candidate.endpoint, askAnother), group === Group.Server)
                 if (answer !== 'not offered') return answer.value
               }
-              notEvaluated.add({endpoint, status: verdictOf(candidates.at(-1)!.endpoint).status, checks: spec.checks})
+              notEvaluated.add({endpoint, status: verdictOf(candidates.at(-1)!.endpoint, askAnother).status, checks: spec.checks})
             } catch (error) {
               recordFailure(group, error, `reading ${asked} failed`, project)
             }
             return undefined
           })()
-          optionalRequests.set(requestKey, pending)
+          optionalRequests.set(key, pending)
         }
         return pending
       },
     }
+  }
+
+  const repositoryVerdict = (part: RepositoryPart) => verdictOf(REPOSITORY_ENDPOINTS[part], () => askRepositoryOfAnother(part))
+
+  /** Repository requests asked ahead of their project's read, to explain another project's miss (EndpointVerdict), until that project's read takes them. */
+  const askedAhead = new Map<string, Promise<EndpointAnswer<unknown>>>()
+
+  function askRepository(part: RepositoryPart, id: number, followUp: boolean): Promise<EndpointAnswer<unknown>> {
+    const path = `/repositories/${id}/${part}`
+    const ahead = askedAhead.get(path)
+    if (ahead) {
+      askedAhead.delete(path)
+      return ahead
+    }
+    return askEndpoint(repositoryVerdict(part), path, () => (part === 'default-branch' ? client.getText(path) : client.getJson(path)), followUp)
+  }
+
+  /** After a miss: the same repository endpoint for an audited project that has not asked it yet; its read takes the answer. */
+  function askRepositoryOfAnother(part: RepositoryPart): Promise<boolean> {
+    const pathOf = (id: number) => `/repositories/${id}/${part}`
+    return askAnotherAuditedProject(
+      (id) => !repositoryVerdict(part).hasAsked(pathOf(id)),
+      (id) => {
+        const request = askRepository(part, id, false)
+        askedAhead.set(pathOf(id), request)
+        // Its failure is recorded by the project's read, which takes it.
+        return request.catch(() => undefined)
+      },
+    )
   }
 
   /**
@@ -300,11 +375,10 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   async function repositoryPart(part: RepositoryPart, id: number, ref: ProjectRef, followUp: boolean): Promise<{body: unknown} | 'not offered' | 'failed'> {
     const {what, checks} = REPOSITORY_PARTS[part]
     const endpoint = REPOSITORY_ENDPOINTS[part]
-    const verdict = verdictOf(endpoint)
-    const path = `/repositories/${id}/${part}`
+    const verdict = repositoryVerdict(part)
     const failedAs = `reading ${what} of project ${oneLine(ref.path, 200)} (#${id}) failed`
     try {
-      const answer = await askEndpoint(verdict, () => (part === 'default-branch' ? client.getText(path) : client.getJson(path)), followUp)
+      const answer = await askRepository(part, id, followUp)
       if (answer === SKIPPED) return 'not offered'
       if ('value' in answer) return {body: answer.value}
       if ((await verdict.settled()) === 'not offered') {

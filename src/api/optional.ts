@@ -65,8 +65,19 @@ export class NotEvaluatedLog {
 }
 
 /**
+ * Asks the endpoint of a verdict for another subject than those already asked (e.g. the same
+ * repository endpoint for another project), as the request that subject would make anyway (shared
+ * with it). Resolves once that request was told (or would not be sent): true, or false when there is
+ * no other subject to ask.
+ */
+export type AskAnotherSubject = () => Promise<boolean>
+
+/** An endpoint with a single subject (no `{id}`), or whose other subjects the collection cannot name. */
+export const NO_OTHER_SUBJECT: AskAnotherSubject = () => Promise.resolve(false)
+
+/**
  * Whether the server offers one endpoint (a template, e.g. `/repositories/{id}/tags`), learnt from
- * the answers to every request for it, and from nothing else: what one endpoint answers says nothing
+ * the answers to requests for it, and from nothing else: what one endpoint answers says nothing
  * about another. The rule:
  * - One 2xx answer proves the endpoint is offered, for good.
  * - Only the answer OneDev gives a path no resource matches counts against it (ApiError.noResource:
@@ -74,73 +85,135 @@ export class NotEvaluatedLog {
  *   resource that exists and did not find its object: a project deleted during the audit answers
  *   `No row with the given identifier exists: [io.onedev.server.model.Project#12]`. That is the
  *   project's failure, never the endpoint's.
- * - Requests are concurrent and answers arrive in any order, so the first answer proves nothing (the
- *   first project may be the deleted one). A miss concludes "not offered" only when no request for the
- *   endpoint is still in flight and none ever answered 2xx; until then the miss, and every new
- *   request, waits for those in flight. Once concluded, nothing asks again (one request on a server
- *   without the endpoint, whatever the number of projects).
- * - A miss when the endpoint answered for another project is the failure of the one it was asked for.
- * Every admitted request ends with exactly one of `answered`, `missed` or `failed`.
+ * - One subject's miss proves nothing about the endpoint (that project, group or user may be the odd
+ *   one), and the order answers arrive in depends on --concurrency. So the endpoint is "not offered"
+ *   only when two subjects missed and none answered 2xx, or when one missed and there is no other
+ *   subject to ask (an endpoint without `{id}`, a single project). A miss nothing explains yet waits
+ *   for the requests already asked for the endpoint, one at a time (the others wait for their turn,
+ *   holding no slot of the limiter); when none is asked, the collection asks the endpoint for
+ *   another subject (AskAnotherSubject: another audited project, the request it would make anyway).
+ *   The outcome is the same at any concurrency. A server without the endpoint is asked it for two
+ *   subjects (more only when more requests were out at once), whatever the number of projects; once
+ *   concluded, nothing asks again.
+ * - A miss when the endpoint answered for another subject is the failure of the one it was asked for.
+ * Every request that was asked (`ask`) is withdrawn (`admit` says skip) or ends with exactly one of
+ * `answered`, `missed` or `failed`.
  */
 export class EndpointVerdict {
-  private offered = false
-  private notOffered = false
-  private inFlight = 0
+  private state: 'learning' | 'offered' | 'not offered' = 'learning'
+  /** Requests asked and not told yet: waiting for their turn or a slot, or sent. */
+  private asked = 0
+  /** Requests sent and not told yet. */
+  private sent = 0
   private misses = 0
+  private firstMissStatus = 0
+  private askingAnother = false
+  /** The paths asked while learning (AskAnotherSubject asks another); forgotten once known. */
+  private subjects = new Set<string>()
   private waiting: Array<() => void> = []
-  /** The status of the first miss (404 or 405), for the not-evaluated notice. */
-  status = 0
 
-  constructor(readonly endpoint: string) {}
+  constructor(
+    readonly endpoint: string,
+    private readonly askAnotherSubject: AskAnotherSubject,
+  ) {}
+
+  /** The status of the first miss (404 or 405), for the not-evaluated notice. */
+  get status(): number {
+    return this.firstMissStatus
+  }
 
   /** Known not to be offered: nothing asks again (no slot of the limiter is taken for it). */
   get refused(): boolean {
-    return this.notOffered
+    return this.state === 'not offered'
   }
 
-  /** Called in the request's slot, before sending it: false when the endpoint is known not to be offered. */
-  async admit(): Promise<boolean> {
-    while (this.undecided()) await this.change()
-    this.conclude()
-    if (this.notOffered) return false
-    this.inFlight++
+  /** A request for `path` is asked for, before it waits for a slot: false when the endpoint is known not to be offered. */
+  ask(path: string): boolean {
+    if (this.refused) return false
+    this.asked++
+    if (this.state === 'learning') this.subjects.add(path)
     return true
   }
 
+  /** Whether `path` was asked while the endpoint is not known (then it is no other subject). */
+  hasAsked(path: string): boolean {
+    return this.subjects.has(path)
+  }
+
+  /** Outside any slot: resolves when the request may take one (while a miss is unexplained, one request at a time). */
+  async turn(): Promise<void> {
+    while (this.holding()) await this.change()
+  }
+
+  /**
+   * In the request's slot, before sending it: `send`; `skip` when the endpoint is known not to be
+   * offered (the request is withdrawn); `wait` when another request took the turn meanwhile (give
+   * the slot back and wait for `turn` again).
+   */
+  admit(): 'send' | 'skip' | 'wait' {
+    if (this.refused) {
+      this.asked--
+      return 'skip'
+    }
+    if (this.holding()) return 'wait'
+    this.sent++
+    return 'send'
+  }
+
   answered(): void {
-    this.inFlight--
-    this.offered = true
+    this.told()
+    this.conclude('offered')
     this.changed()
   }
 
   missed(status: number): void {
-    this.inFlight--
-    this.misses++
-    if (this.status === 0) this.status = status
-    this.conclude()
+    this.told()
+    if (++this.misses === 1) this.firstMissStatus = status
+    if (this.misses >= 2) this.conclude('not offered')
+    this.review()
     this.changed()
   }
 
   failed(): void {
-    this.inFlight--
-    this.conclude()
+    this.told()
+    this.review()
     this.changed()
   }
 
-  /** After a miss: whether the endpoint is offered (the miss is that project's failure) or not, once the requests in flight told. */
+  /** After a miss: whether the endpoint is offered (the miss is that subject's failure) or not, once known. */
   async settled(): Promise<'offered' | 'not offered'> {
-    while (this.undecided()) await this.change()
-    this.conclude()
-    return this.offered ? 'offered' : 'not offered'
+    while (this.state === 'learning') await this.change()
+    return this.state
   }
 
-  /** A miss is not explained yet: requests in flight may still answer 2xx. */
-  private undecided(): boolean {
-    return !this.offered && !this.notOffered && this.misses > 0 && this.inFlight > 0
+  private conclude(state: 'offered' | 'not offered'): void {
+    if (this.state !== 'learning') return
+    this.state = state
+    this.subjects.clear()
   }
 
-  private conclude(): void {
-    if (!this.offered && this.misses > 0 && this.inFlight === 0) this.notOffered = true
+  private told(): void {
+    this.asked--
+    this.sent--
+  }
+
+  /** A miss is not explained yet, and a request for the endpoint is out: the next waits for it. */
+  private holding(): boolean {
+    return this.state === 'learning' && this.misses > 0 && this.sent > 0
+  }
+
+  /** A miss nothing asked can explain: ask another subject, or conclude when there is none. */
+  private review(): void {
+    if (this.state !== 'learning' || this.misses === 0 || this.asked > 0 || this.askingAnother) return
+    this.askingAnother = true
+    void this.askAnotherSubject()
+      .catch(() => false)
+      .then((asked) => {
+        this.askingAnother = false
+        if (!asked) this.conclude('not offered')
+        this.review()
+        this.changed()
+      })
   }
 
   private change(): Promise<void> {

@@ -6,8 +6,7 @@
 import {stat} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
-import type {DiffResult} from '../diff/diff.js'
-import {diffModels} from '../diff/diff.js'
+import {diffModels, type DiffResult} from '../diff/diff.js'
 import type {Side} from '../diff/diff-types.js'
 import type {Severity} from '../engine/rule.js'
 import type {AuditError, AuditModel} from '../model/types.js'

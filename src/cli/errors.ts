@@ -4,8 +4,7 @@
  */
 import {ApiError, failureReason} from '../api/types.js'
 import {ConfigError} from '../engine/config.js'
-import type {Finding, Severity} from '../engine/rule.js'
-import {SEVERITIES} from '../engine/rule.js'
+import {type Finding, SEVERITIES, type Severity} from '../engine/rule.js'
 import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
 import type {FailOn} from './flags.js'

@@ -5,8 +5,7 @@
  */
 import {type ActiveRule, evaluate, serverKey} from '../engine/evaluate.js'
 import type {Suppression} from '../engine/config-schema.js'
-import type {AuditSettings, Finding, Severity} from '../engine/rule.js'
-import {SEVERITIES} from '../engine/rule.js'
+import {type AuditSettings, type Finding, SEVERITIES, type Severity} from '../engine/rule.js'
 import {applySuppressions} from '../engine/suppress.js'
 import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
 import type {Change} from './change.js'

@@ -8,11 +8,10 @@
  * evaluated, never passed). Each not-evaluated notice says which families of
  * checks it concerns, for the formats people read to group them.
  */
-import {ACCESS_MODEL_ENDPOINTS, PROJECT_ACCESS_ENDPOINTS} from '../api/access-data.js'
-import {SERVER_HARDENING_ENDPOINTS} from '../api/admin-data.js'
-import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
+import {ACCESS_MODEL_ENDPOINTS, PROJECT_ACCESS_ENDPOINTS, REPOSITORY_ENDPOINTS, SERVER_HARDENING_ENDPOINTS} from '../model/endpoints.js'
 import {unreadableServerData} from '../model/server-data-check.js'
-import {REPOSITORY_ENDPOINTS, type AuditModel, type NotEvaluated, type Project, type RepositoryPart} from '../model/types.js'
+import type {AuditModel, NotEvaluated, Project, RepositoryPart} from '../model/types.js'
+import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
 import type {Notice, ProjectRef} from '../types/report-types.js'
 import {endpointOf, missingAnswersPhrase, missingProjectAnswers, projectList} from './availability.js'
 import type {AuditSettings} from './rule.js'

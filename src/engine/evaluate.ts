@@ -11,8 +11,7 @@ import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditError, AuditModel, Project, Role} from '../model/types.js'
 import type {ProjectRef, RoleRef} from '../types/report-types.js'
 import {ProjectFacts, ServerFacts} from './facts.js'
-import type {AuditSettings, Finding, FindingDraft, Rule, RuleContext, Severity} from './rule.js'
-import {SEVERITIES} from './rule.js'
+import {type AuditSettings, type Finding, type FindingDraft, type Rule, type RuleContext, SEVERITIES, type Severity} from './rule.js'
 
 /** A rule as configured for this run. */
 export interface ActiveRule {
@@ -125,11 +124,12 @@ export function sharedOwners(model: AuditModel): Set<string> {
 }
 
 /**
- * The target of one audited project with a setting: `ancestors` computed once for all its rules, and
- * the project's facts, which live as long as the target. `facts`: the run's server-wide facts (one for
- * every project of a run; a new one when not given).
+ * The target of one audited project with a setting of `facts.model`: `ancestors` computed once for all
+ * its rules, and the project's facts, which live as long as the target. `facts`: the server-wide
+ * facts of the model judged, one for every project of a run (built once by whoever judges it).
  */
-export function projectTarget(project: Project, model: AuditModel, audited: ReadonlySet<number>, settings: AuditSettings, facts = new ServerFacts(model, settings)): Target {
+export function projectTarget(project: Project, audited: ReadonlySet<number>, settings: AuditSettings, facts: ServerFacts): Target {
+  const model = facts.model
   const ancestors = ancestorsOf(project, model)
   const projectFacts = new ProjectFacts(facts, project, ancestors)
   return {
@@ -146,17 +146,13 @@ export function projectTarget(project: Project, model: AuditModel, audited: Read
 function* targets(model: AuditModel, settings: AuditSettings, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
   const audited = new Set(model.projects.map((p) => p.id))
   const facts = new ServerFacts(model, settings)
-  for (const project of model.projects) if (project.setting) yield projectTarget(project, model, audited, settings, facts)
-  yield* wholeServerTargets(model, settings, issueSetting, facts)
+  for (const project of model.projects) if (project.setting) yield projectTarget(project, audited, settings, facts)
+  yield* wholeServerTargets(settings, facts, issueSetting)
 }
 
-/** The targets after the projects: roles, the server, the issue setting. */
-export function* wholeServerTargets(
-  model: AuditModel,
-  settings: AuditSettings,
-  issueSetting?: {setting: IssueSetting; file: string},
-  facts = new ServerFacts(model, settings),
-): Generator<Target> {
+/** The targets after the projects of `facts.model`: roles, the server, the issue setting. */
+export function* wholeServerTargets(settings: AuditSettings, facts: ServerFacts, issueSetting?: {setting: IssueSetting; file: string}): Generator<Target> {
+  const model = facts.model
   for (const role of model.roles) {
     yield {
       scope: 'role',

@@ -64,9 +64,11 @@ export class ArrivalEvaluator {
   private readonly nodes = new Map<number, Node>()
   private readonly judgedProjects = new Map<number, Judged>()
   private readonly audited = new Set<number>()
-  private model: AuditModel | undefined
-  /** The facts of the model being collected, shared by the projects judged on arrival (from `ready`). */
-  private facts: ServerFacts | undefined
+  /**
+   * The model being collected (`facts.model`, from `ready`) with its facts, shared by the projects
+   * judged on arrival: one field, so that the projects are never judged with another model's facts.
+   */
+  private collecting: ServerFacts | undefined
   private expectedAll = false
   /** Audited projects whose chain reaches a project whose parent is not known yet, by that project. */
   private readonly waitingOn = new Map<number, number[]>()
@@ -112,15 +114,14 @@ export class ArrivalEvaluator {
     if (node.project) return
     node.project = project
     this.learn(node, project.parentId)
-    if (this.model && this.chainLoaded(node)) this.early(() => this.judgeBelow(node))
+    if (this.collecting && this.chainLoaded(node)) this.early(() => this.judgeBelow(node))
     else this.releaseIfFree(node)
   }
 
   ready(model: AuditModel): void {
     // Users resolved one by one as projects name them: the server data grows until the last project.
     if (serverDataGrowsWithProjects(model.serverData)) return
-    this.model = model
-    this.facts = new ServerFacts(model, this.options.settings)
+    this.collecting = new ServerFacts(model, this.options.settings)
     this.early(() => {
       for (const node of [...this.nodes.values()]) if (node.audited && !node.judged && this.chainLoaded(node)) this.judgeProject(node)
     })
@@ -137,8 +138,7 @@ export class ArrivalEvaluator {
       run()
     } catch (error) {
       this.failure = error
-      this.model = undefined
-      this.facts = undefined
+      this.collecting = undefined
     }
   }
 
@@ -155,7 +155,7 @@ export class ArrivalEvaluator {
     const audited = new Set(model.projects.map((p) => p.id))
     const shared = new Map([...sharedOwners(model)].map((owner) => [owner, new Map<string, number>()]))
     // The final model's own facts: its server data document is not the one collected into.
-    this.facts = undefined
+    this.collecting = undefined
     const facts = new ServerFacts(model, settings)
     for (const project of model.projects) {
       if (!project.setting) continue
@@ -163,14 +163,14 @@ export class ArrivalEvaluator {
       const counts = shared.get(owner)
       const judged = this.judgedProjects.get(project.id)
       if (!judged) {
-        judge(projectTarget(project, model, audited, settings, facts), rules, model, server, counts, findings, errors)
+        judge(projectTarget(project, audited, settings, facts), rules, model, server, counts, findings, errors)
         continue
       }
       if (counts) judged.findings.forEach((finding, i) => renumber(finding, owner, judged.keys[i], server, counts))
       for (const finding of judged.findings) findings.push(finding)
       for (const error of judged.errors) errors.push(error)
     }
-    for (const target of wholeServerTargets(model, settings, issueSetting, facts)) judge(target, rules, model, server, shared.get(target.owner), findings, errors)
+    for (const target of wholeServerTargets(settings, facts, issueSetting)) judge(target, rules, model, server, shared.get(target.owner), findings, errors)
     findings.sort(compareFindings)
     return {findings, errors}
   }
@@ -251,12 +251,13 @@ export class ArrivalEvaluator {
   }
 
   private judgeProject(node: Node): void {
-    const model = this.model!
+    const facts = this.collecting!
+    const model = facts.model
     const project = node.project!
     node.judged = true
     if (project.setting) {
       const judged: Judged = {findings: [], keys: [], errors: []}
-      judge(projectTarget(project, model, this.audited, this.options.settings, this.facts), this.options.rules, model, serverKey(model), undefined, judged.findings, judged.errors, judged.keys)
+      judge(projectTarget(project, this.audited, this.options.settings, facts), this.options.rules, model, serverKey(model), undefined, judged.findings, judged.errors, judged.keys)
       this.judgedProjects.set(project.id, judged)
       this.options.onJudged?.(judged.findings, (id) => (this.holds(id) ? this.nodes.get(id)!.project!.raw : undefined))
     } else {

@@ -10,8 +10,10 @@
  * - `access`: the AccessIndex (src/onedev/access.ts): roles, groups, each user's groups, users by id
  *   and by login name, administrators;
  * - `roleHoldings`: where each role is held (role rules);
- * - `authorizationsOf(project)`: a project's own base, group and user authorizations, parsed once per
- *   project id (each project is an ancestor of many); `chainAuthorizations(project)` joins them up the chain;
+ * - `authorizationsOf(project)`: a project's own base, group and user authorizations;
+ *   `chainAuthorizations(project)` joins them up the chain. Kept for the run only for the projects
+ *   read as an ancestor (each is one of many chains); a leaf's are parsed when asked and dropped with
+ *   the ProjectFacts that asked (10,000 leaves of a large server are not held to the end of the run);
  * - `parsers` and `secretAuthorization(authorization)`: each distinct pattern set, userMatch, review
  *   requirement and job-secret authorization text parsed (assessed) once: the same few texts recur in
  *   thousands of projects. At most 10,000 texts of each kind are kept; others are parsed each time.
@@ -31,8 +33,7 @@
  *
  * Every value is shared by all the rules that ask: never modify one.
  */
-import type {ProjectAuthorizations} from '../model/access-data.js'
-import {projectAuthorizationsOf} from '../model/access-data.js'
+import {type ProjectAuthorizations, projectAuthorizationsOf} from '../model/access-data.js'
 import type {AuditModel, Project, SecretAuthorization, TagProtection} from '../model/types.js'
 import {
   type AccessIndex,
@@ -100,7 +101,8 @@ export class ServerFacts {
   /** Each distinct protection text parsed once (null texts each time: they parse to nothing at once). */
   readonly parsers: ProtectionParsers
   private readonly secretTexts = new ParsedTexts<SecretAuthorizationAssessment>()
-  private readonly ownAuthorizations = new Map<number, ProjectAuthorizations>()
+  /** The own authorizations of the projects read as another project's ancestor, by project id. */
+  private readonly ancestorAuthorizations = new Map<number, ProjectAuthorizations>()
   private accessIndex?: AccessIndex
   private holdings?: {value: RoleHoldings | undefined}
 
@@ -129,18 +131,23 @@ export class ServerFacts {
   }
 
   /**
-   * The project's own authorizations (not its ancestors'). Kept per project id for the run: every
-   * project's chain reads its ancestors', and three server rules walk every project's chain.
+   * The project's own authorizations (not its ancestors'): remembered when the project was read as
+   * an ancestor (every descendant's chain reads it again), parsed again otherwise (a leaf is asked
+   * by its own rules and by the few server rules that walk every project, and is not kept for them).
    */
   authorizationsOf(project: Project): ProjectAuthorizations {
-    let known = this.ownAuthorizations.get(project.id)
-    if (!known) this.ownAuthorizations.set(project.id, (known = projectAuthorizationsOf(this.model, project)))
-    return known
+    return this.ancestorAuthorizations.get(project.id) ?? projectAuthorizationsOf(this.model, project)
   }
 
   /** Every authorization of the project and its ancestors (not remembered: ProjectFacts keeps its own). */
   chainAuthorizations(project: Project): ChainAuthorizations {
-    return chainAuthorizations(this.model, project, (p) => this.authorizationsOf(p))
+    return chainAuthorizations(this.model, project, (p) => (p === project ? this.authorizationsOf(p) : this.ancestorAuthorizationsOf(p)))
+  }
+
+  private ancestorAuthorizationsOf(ancestor: Project): ProjectAuthorizations {
+    let known = this.ancestorAuthorizations.get(ancestor.id)
+    if (!known) this.ancestorAuthorizations.set(ancestor.id, (known = projectAuthorizationsOf(this.model, ancestor)))
+    return known
   }
 
   /** How far a job secret's authorization reaches (src/onedev/job-match.ts), assessed once per distinct text. */

@@ -8,8 +8,7 @@ import {isAbsolute, join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
 import {VERSIONED_SETTING_MEMBERS} from '../model/types.js'
-import type {LoadedConfig} from './config.js'
-import {ConfigError, describeIssues} from './config.js'
+import {ConfigError, describeIssues, type LoadedConfig} from './config.js'
 import type {ActiveRule} from './evaluate.js'
 import {type Rule, type RuleMeta, SEVERITIES, type Severity} from './rule.js'
 

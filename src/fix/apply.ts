@@ -13,8 +13,7 @@
  * refusal is redacted of every secret of the setting before it is shown.
  */
 import {postFailure, readProjectSetting, writeProjectSetting} from '../api/project-setting.js'
-import type {ApiClient} from '../api/types.js'
-import {ApiError} from '../api/types.js'
+import {type ApiClient, ApiError} from '../api/types.js'
 import type {Finding} from '../engine/rule.js'
 import {redactDeep, redactText, secretsOf} from '../model/redact.js'
 import {escapeControl, oneLine} from '../util/escape.js'

@@ -56,7 +56,7 @@ export class FixJudge {
     const findings: Finding[] = []
     this.drafts = []
     if (this.facts?.model !== model) this.facts = new ServerFacts(model, this.settings)
-    judge(projectTarget(project, model, audited, this.settings, this.facts), this.recording, model, serverKey(model), undefined, findings, errors)
+    judge(projectTarget(project, audited, this.settings, this.facts), this.recording, model, serverKey(model), undefined, findings, errors)
     const drafts = this.drafts
     this.drafts = []
     return findings.map((finding, i) => ({finding, fixes: drafts[i]?.fixes ?? [], owner: drafts[i]?.sourceProjectId ?? project.id}))

@@ -20,6 +20,7 @@
  * made once. Every finding left is a manual step, with where to change it and why it is not planned.
  */
 import {type ActiveRule, compareFindings, judge, serverKey, wholeServerTargets} from '../engine/evaluate.js'
+import {ServerFacts} from '../engine/facts.js'
 import type {FixDraft} from '../engine/fix.js'
 import type {AuditSettings, Finding} from '../engine/rule.js'
 import {detectGeneration, normalizeProjectSetting, projectSettingPasses} from '../model/normalize.js'
@@ -245,7 +246,7 @@ class Planner {
     // Roles and the server: global settings, changed by hand.
     const findings: Finding[] = []
     const rules = this.options.rules.filter((a) => a.rule.meta.scope === 'role' || a.rule.meta.scope === 'server')
-    for (const target of wholeServerTargets(this.model, this.options.settings)) judge(target, rules, this.model, serverKey(this.model), undefined, findings, this.errors)
+    for (const target of wholeServerTargets(this.options.settings, new ServerFacts(this.model, this.options.settings))) judge(target, rules, this.model, serverKey(this.model), undefined, findings, this.errors)
     for (const finding of findings) {
       if (!this.selected({finding, fixes: [], owner: -1})) continue
       const reason = finding.ruleId.startsWith('role/')

@@ -125,6 +125,9 @@ export interface ProjectSetting {
   webHooks: WebHook[]
 }
 
+/** A part of what the server says about a repository, each from its own endpoint (REPOSITORY_ENDPOINTS in endpoints.ts). */
+export type RepositoryPart = 'default-branch' | 'branches' | 'tags'
+
 /**
  * Members of a project setting that only some server versions send, by JSON pointer into the payload:
  * which versions, and whether a setting's payload had the member. A rule that judges one names it in
@@ -140,16 +143,6 @@ export const VERSIONED_SETTING_MEMBERS: Readonly<Record<string, {servers: string
  * What the server says about a project's Git repository (onedev-access-reference.md §1): which
  * branches and tags exist. It decides which branches and tags the protection rules judge.
  */
-/** A part of what the server says about a repository, each from its own endpoint (`GET /repositories/{id}/<part>`). */
-export type RepositoryPart = 'default-branch' | 'branches' | 'tags'
-
-/** The endpoint of each part, as a template (how not-evaluated endpoints are named). */
-export const REPOSITORY_ENDPOINTS: Readonly<Record<RepositoryPart, string>> = {
-  'default-branch': '/repositories/{id}/default-branch',
-  branches: '/repositories/{id}/branches',
-  tags: '/repositories/{id}/tags',
-}
-
 export interface RepositoryInfo {
   /**
    * The default branch; null when the repository is not initialized (the server answered 204);

@@ -23,7 +23,6 @@ import {
   groupsOf,
   membershipsOf,
   type ProjectAuthorizations,
-  projectAuthorizationsOf,
   ROOT_USER_ID,
   securitySettingOf,
   type SecuritySetting,
@@ -152,9 +151,9 @@ export interface ChainAuthorizations {
 
 /**
  * Every authorization of the project and its ancestors. `own` reads one project's own authorizations
- * (the facts of a run parse each project's once: it is an ancestor of many).
+ * (projectAuthorizationsOf; the facts of a run keep each ancestor's: it is in the chain of many).
  */
-export function chainAuthorizations(model: AuditModel, project: Project, own: (p: Project) => ProjectAuthorizations = (p) => projectAuthorizationsOf(model, p)): ChainAuthorizations {
+export function chainAuthorizations(model: AuditModel, project: Project, own: (p: Project) => ProjectAuthorizations): ChainAuthorizations {
   const value: ChainAuthorizations = {base: [], group: [], user: [], missing: new Set()}
   for (const p of projectChain(model, project)) {
     const lists = own(p)

@@ -32,7 +32,8 @@ export interface Located<T> {
 
 /**
  * How the texts of protections are parsed. `parseEachTime` parses on every call; the facts of a run
- * (src/engine/facts.ts) parse each distinct text once. Parsed values are shared: never modify them.
+ * (src/engine/facts.ts) parse each distinct text once. Callers say which (there is no default, so
+ * nothing parses each time unasked). Parsed values are shared: never modify them.
  */
 export interface ProtectionParsers {
   /** null when the pattern set does not parse. */
@@ -71,7 +72,7 @@ export type BranchHierarchy = ParsedBranchProtection[]
 type Guarded = {enabled: boolean; userMatch: string}
 
 /** The project's own branch protections, then each ancestor's (ancestors nearest first), parsed. */
-export function branchProtectionHierarchy(project: Project, ancestors: readonly Project[], parse: ProtectionParsers = parseEachTime): BranchHierarchy {
+export function branchProtectionHierarchy(project: Project, ancestors: readonly Project[], parse: ProtectionParsers): BranchHierarchy {
   const hierarchy: BranchHierarchy = []
   for (const owner of [project, ...ancestors]) {
     for (const item of owner.setting?.branchProtections ?? []) {
@@ -96,7 +97,7 @@ export function branchProtectionHierarchy(project: Project, ancestors: readonly 
 }
 
 /** The project's own tag protections, then each ancestor's, parsed. */
-export function tagProtectionHierarchy(project: Project, ancestors: readonly Project[], parse: ProtectionParsers = parseEachTime): Hierarchy<TagProtection> {
+export function tagProtectionHierarchy(project: Project, ancestors: readonly Project[], parse: ProtectionParsers): Hierarchy<TagProtection> {
   const hierarchy: Hierarchy<TagProtection> = []
   for (const owner of [project, ...ancestors]) {
     for (const item of owner.setting?.tagProtections ?? []) {

@@ -2,8 +2,8 @@
  * Notices as people read them (stylish, markdown, the lines on stderr). A server that speaks only the
  * contract, or an older OneDev, lacks a dozen endpoints: one notice each buries the findings. So the
  * not-evaluated notices that say which families of checks they concern are grouped into one: a line
- * per family, with what was not evaluated and why; `--verbose` lists them one by one. The JSON and
- * SARIF reports always keep every notice.
+ * per family (and one for notices of no known family), with what was not evaluated and why;
+ * `--verbose` lists them one by one. The JSON and SARIF reports always keep every notice.
  */
 import type {CheckFamily, NotEvaluatedReason, ReportNotice} from '../engine/coverage.js'
 import type {Notice} from '../types/report-types.js'
@@ -17,6 +17,12 @@ export interface ShownNotice {
 }
 
 const FAMILIES: readonly CheckFamily[] = ['branches and tags', 'access model', 'server hardening']
+
+/** A group's lines: one per family, then one for notices of no known family, which are never left out. */
+const LINES: ReadonlyArray<{line: string; concerns: (families: readonly CheckFamily[]) => boolean}> = [
+  ...FAMILIES.map((family) => ({line: family, concerns: (families: readonly CheckFamily[]) => families.includes(family)})),
+  {line: 'other checks', concerns: (families) => families.length === 0},
+]
 
 /** Why, for a family, from how many of its notices gave each reason. */
 const REASONS: ReadonlyArray<[NotEvaluatedReason, (count: number) => string]> = [
@@ -33,13 +39,14 @@ const GROUPED_FROM = 2
 export function shownNotices(notices: readonly ReportNotice[], verbose: boolean): ShownNotice[] {
   const grouped = notices.filter((notice) => notice.group !== undefined)
   if (verbose || grouped.length < GROUPED_FROM) return notices.map(({kind, message}) => ({kind, message}))
-  const items = FAMILIES.flatMap((family) => {
+  const items = LINES.flatMap(({line, concerns}) => {
+    const mine = grouped.filter((notice) => concerns(notice.group!.families))
     const reasons = REASONS.flatMap(([reason, phrase]) => {
-      const count = grouped.filter((notice) => notice.group!.reason === reason && notice.group!.families.includes(family)).length
+      const count = mine.filter((notice) => notice.group!.reason === reason).length
       return count > 0 ? [phrase(count)] : []
     })
-    const notes = grouped.flatMap((notice) => (notice.group!.families.includes(family) && notice.group!.note ? [notice.group!.note] : []))
-    return reasons.length > 0 ? [`${family}: ${reasons.join('; ')}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`] : []
+    const notes = mine.flatMap((notice) => (notice.group!.note ? [notice.group!.note] : []))
+    return reasons.length > 0 ? [`${line}: ${reasons.join('; ')}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`] : []
   })
   const group: ShownNotice = {
     kind: 'not-evaluated',

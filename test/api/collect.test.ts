@@ -205,3 +205,103 @@ describe('collectModel', () => {
     ])
   })
 })
+
+describe('what a server offers is learnt per endpoint, the same at any concurrency', () => {
+  const JERSEY_404 = {status: 404, text: 'HTTP 404 Not Found'}
+  const pair: FixtureProject[] = [
+    {id: 10, path: 'app/one', parentId: null},
+    {id: 11, path: 'app/two', parentId: null},
+  ]
+  const repositories = {10: {defaultBranch: 'main', tags: ['v1']}, 11: {defaultBranch: 'main', tags: ['v2']}}
+  const tagsAsked = (server: OneDevServer) => server.requests.filter((r) => r.path.endsWith('/tags')).map((r) => r.path).sort()
+
+  for (const concurrency of [1, 2, 8]) {
+    it(`one project's tag list answers like a missing endpoint, before the other asked its own: that project's error, never "not offered" (concurrency ${concurrency})`, async () => {
+      const {server, client} = await setup({projects: pair, settings: settingsFor(pair), repositories})
+      server.override('GET /repositories/10/tags', JERSEY_404)
+      const model = await collectModel(client, request(server, {concurrency}))
+      expect(model.notEvaluated).toBeUndefined()
+      expect(model.errors.map((e) => [e.project?.path, e.message])).toEqual([
+        ['app/one', 'GET /~api/repositories/10/tags: 404 Not Found: HTTP 404 Not Found; the server answers GET /repositories/{id}/tags for other projects, so this project may have been deleted during the audit'],
+      ])
+      expect(model.projects.map((p) => [p.path, p.repository])).toEqual([
+        ['app/one', {defaultBranch: 'main', branches: null, tags: null, unreadable: ['tags']}],
+        ['app/two', {defaultBranch: 'main', branches: null, tags: ['v2']}],
+      ])
+      // The other project's tag list was asked once: the confirmation is its own request.
+      expect(tagsAsked(server)).toEqual(['/~api/repositories/10/tags', '/~api/repositories/11/tags'])
+    })
+
+    it(`a server without the tag list: "not offered" once two projects missed, one request more than the first (concurrency ${concurrency})`, async () => {
+      const four: FixtureProject[] = Array.from({length: 4}, (_, i) => ({id: 10 + i, path: `app/p${i}`, parentId: null}))
+      const {server, client} = await setup({projects: four, settings: settingsFor(four), repositories: Object.fromEntries(four.map((p) => [p.id, {defaultBranch: 'main', tags: []}]))})
+      server.override('GET /repositories/*/tags', JERSEY_404)
+      const model = await collectModel(client, request(server, {concurrency}))
+      expect(model.errors).toEqual([])
+      expect(model.notEvaluated).toEqual([{endpoint: '/repositories/{id}/tags', status: 404, checks: 'tag lists (tag protections judged for configured or sample tag names)'}])
+      expect(model.projects.map((p) => p.repository)).toEqual(four.map(() => ({defaultBranch: 'main', branches: null, tags: null})))
+      if (concurrency === 1) expect(tagsAsked(server)).toHaveLength(2)
+    })
+  }
+
+  it('a single project: its miss is the endpoint\'s (no other subject to ask), one request', async () => {
+    const {server, client} = await setup({projects: pair, settings: settingsFor(pair), repositories})
+    server.override('GET /repositories/*/tags', JERSEY_404)
+    const model = await collectModel(client, request(server, {projects: [11]}))
+    expect(model.errors).toEqual([])
+    expect(model.notEvaluated).toEqual([{endpoint: '/repositories/{id}/tags', status: 404, checks: 'tag lists (tag protections judged for configured or sample tag names)'}])
+    expect(tagsAsked(server)).toEqual(['/~api/repositories/11/tags'])
+  })
+})
+
+describe('a request waiting for an endpoint\'s verdict holds no slot of the limiter', () => {
+  const four: FixtureProject[] = Array.from({length: 4}, (_, i) => ({id: 10 + i, path: `app/p${i}`, parentId: null}))
+  const heads = ['main', 'master', 'develop', 'trunk']
+  const repositories = Object.fromEntries(four.map((p, i) => [p.id, {defaultBranch: heads[i]!, tags: [`v${i}`]}]))
+
+  for (const part of ['default-branch', 'tags'] as const) {
+    it(`concurrency 1: project #10's ${part} misses; the request that decides is held by the server while the rest wait, and the run completes with every other project read`, async () => {
+      const {server, client} = await setup({projects: four, settings: settingsFor(four), repositories})
+      let deciding: string | undefined
+      let held!: () => void
+      const heldNow = new Promise<void>((resolve) => (held = resolve))
+      let release!: () => void
+      const released = new Promise<void>((resolve) => (release = resolve))
+      server.setHandler(`GET /repositories/*/${part}`, async (_request, response, recorded) => {
+        const id = Number(recorded.path.split('/').at(-2))
+        if (id === 10) {
+          response.writeHead(404, {'content-type': 'text/plain'})
+          return void response.end('HTTP 404 Not Found')
+        }
+        if (deciding === undefined) {
+          // The first request after the miss decides whether the server offers the endpoint.
+          deciding = recorded.path
+          held()
+          await released
+        }
+        const repository = repositories[id]!
+        response.writeHead(200, {'content-type': part === 'tags' ? 'application/json' : 'text/plain'})
+        response.end(part === 'tags' ? JSON.stringify(repository.tags) : repository.defaultBranch)
+      })
+      const collected = collectModel(client, request(server, {concurrency: 1}))
+      // At concurrency 1 the held request has the only slot: it got it although project #10's read
+      // waits for its verdict, and nothing else is sent until it is answered.
+      await heldNow
+      expect(server.requests.filter((r) => r.path.endsWith(`/${part}`)).map((r) => r.path)).toEqual([`/~api/repositories/10/${part}`, deciding])
+      expect(server.inFlight).toBe(1)
+      release()
+      const model = await collected
+      expect(server.maxInFlight).toBe(1)
+      expect(model.notEvaluated).toBeUndefined()
+      expect(model.errors.map((e) => [e.project?.path, e.message])).toEqual([
+        ['app/p0', `GET /~api/repositories/10/${part}: 404 Not Found: HTTP 404 Not Found; the server answers GET /repositories/{id}/${part} for other projects, so this project may have been deleted during the audit`],
+      ])
+      expect(model.projects.map((p) => [p.path, p.repository])).toEqual([
+        ['app/p0', part === 'tags' ? {defaultBranch: 'main', branches: null, tags: null, unreadable: ['tags']} : {branches: null, tags: null, unreadable: ['default-branch']}],
+        ['app/p1', {defaultBranch: 'master', branches: null, tags: ['v1']}],
+        ['app/p2', {defaultBranch: 'develop', branches: null, tags: ['v2']}],
+        ['app/p3', {defaultBranch: 'trunk', branches: null, tags: ['v3']}],
+      ])
+    })
+  }
+})

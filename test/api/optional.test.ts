@@ -139,4 +139,24 @@ describe('optional data sources', () => {
       expect(await readFile(join(dir, 'snapshot.json'), 'utf8')).not.toContain(canary)
     }
   })
+
+  for (const concurrency of [1, 2, 8]) {
+    it(`a per-project endpoint that answers like a missing endpoint for one project alone: that project's error, the same at concurrency ${concurrency}`, async () => {
+      const many = Array.from({length: 6}, (_, i) => ({id: 20 + i, path: `team/p${i}`, parentId: null}))
+      const server = await startOneDevServer({projects: many, settings: Object.fromEntries(many.map((p) => [p.id, EMPTY])), roles: [], repositories: Object.fromEntries(many.map((p) => [p.id, {defaultBranch: 'main'}])), access: {groupProjectAuthorizations: {}}})
+      started.push(server)
+      server.override('GET /projects/20/group-authorizations', {status: 404, text: 'HTTP 404 Not Found'})
+      const client = createClient({baseUrl: server.url, apiPrefix: '/~api', user: server.user, secret: server.secret})
+      clients.push(client)
+      const groupAuthorizations: ProjectFetcher = async (fetch, project) => {
+        await fetch.get(`/projects/${project.id}/group-authorizations`, {endpoint: '/projects/{id}/group-authorizations', checks: 'group role checks'})
+      }
+      const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: 'all', projectFetchers: [groupAuthorizations], concurrency})
+      expect(model.notEvaluated).toEqual([])
+      expect(model.errors.map((e) => [e.project?.path, e.message])).toEqual([['team/p0', 'GET /~api/projects/20/group-authorizations: 404 Not Found: HTTP 404 Not Found']])
+      expect(Object.keys(model.serverData!)).toEqual(many.slice(1).map((p) => `projects/${p.id}/group-authorizations`))
+      // Each project's list asked once: the confirmation is another project's own request.
+      expect(server.requests.filter((r) => r.path.endsWith('/group-authorizations'))).toHaveLength(6)
+    })
+  }
 })

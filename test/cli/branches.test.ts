@@ -48,6 +48,9 @@ function expectOnlyAccessNotices(stderr: string): void {
 
 const REPOSITORY_NOTICE = 'default branches were unknown'
 
+/** What OneDev answers a path no resource matches: the answer of a server without the endpoint. */
+const JERSEY_404 = {status: 404, text: 'HTTP 404 Not Found'}
+
 /** Rows in one order, whatever order the report lists them in. */
 function byText(rows: string[][]): string[][] {
   return [...rows].sort((a, b) => (a.join('\n') < b.join('\n') ? -1 : 1))
@@ -159,7 +162,6 @@ describe('what a server offers is learnt per repository endpoint', () => {
   /** [project path, rule, subject] of every finding, in the report's order. */
   const everything = (report: Report) => byText(report.findings.map((f) => [f.project?.path ?? '', f.ruleId, f.subject]))
   const TAGS = 'tag-protection/unprotected-tags'
-  const JERSEY_404 = {status: 404, text: 'HTTP 404 Not Found'}
 
   /** A scan of a server that answers `missing` (e.g. `GET /repositories/*\/tags`) like a server without that endpoint. */
   async function scanWithout(missing: string, args: string[], concurrency: string): Promise<{report: Report; code: number; asked: (part: string) => string[]}> {
@@ -199,8 +201,8 @@ describe('what a server offers is learnt per repository endpoint', () => {
       ])
       expect(asked('default-branch')).toHaveLength(4)
       expect(asked('branches')).toHaveLength(3)
-      // One request at a time: the first 404, with nothing in flight and no answer before, settles it.
-      if (concurrency === '1') expect(asked('tags')).toEqual(['/~api/repositories/10/tags'])
+      // One request at a time: a second project's 404, with no answer before, settles it.
+      if (concurrency === '1') expect(asked('tags')).toEqual(['/~api/repositories/10/tags', '/~api/repositories/11/tags'])
     })
   }
 
@@ -222,7 +224,7 @@ describe('what a server offers is learnt per repository endpoint', () => {
           'GET /repositories/{id}/branches: the server does not offer it (404), so the branch lists of 3 of 4 projects are unknown: besides the default branch, no branch was judged, and no existing branch was matched against "release/**"',
       },
     ])
-    expect(asked('branches')).toEqual(['/~api/repositories/10/branches'])
+    expect(asked('branches')).toEqual(['/~api/repositories/10/branches', '/~api/repositories/11/branches'])
     expect(asked('tags')).toHaveLength(3)
   })
 
@@ -245,11 +247,11 @@ describe('what a server offers is learnt per repository endpoint', () => {
         message: 'GET /repositories/{id}/default-branch: the server does not offer it (404), so the default branches of 4 of 4 projects are unknown: their branch protections were judged for "main" instead where their branch lists have it',
       },
     ])
-    expect(asked('default-branch')).toEqual(['/~api/repositories/10/default-branch'])
+    expect(asked('default-branch')).toEqual(['/~api/repositories/10/default-branch', '/~api/repositories/11/default-branch'])
     expect(asked('tags')).toHaveLength(4)
   })
 
-  it('a contract-only server (404 on every /repositories path) still gets a full audit of "main" and "v1.0.0", one notice per endpoint, one request each', async () => {
+  it('a contract-only server (404 on every /repositories path) still gets a full audit of "main" and "v1.0.0", one notice per endpoint, two requests each', async () => {
     const contract = await startOneDevServer({prefix: '/api', projects: PROJECTS.slice(0, 2), settings: SETTINGS, roles: [], access: EMPTY_ACCESS, admin: HARDENED_ADMIN})
     try {
       const result = await runCli(['scan', '--all-projects', '--format', 'json', '--concurrency', '1'], {env: serverEnv(contract)})
@@ -266,8 +268,13 @@ describe('what a server offers is learnt per repository endpoint', () => {
         'GET /repositories/{id}/default-branch: the server does not offer it (404), so the default branches of 2 of 2 projects are unknown: their branch protections were judged for "main" instead',
         'GET /repositories/{id}/tags: the server does not offer it (404), so the tags of 2 of 2 projects are unknown: their tag protections were judged for "v1.0.0" instead of the tags that exist',
       ])
-      // Once an endpoint answered 404 with nothing else in flight, no other project asks it again.
-      expect(contract.requests.filter((r) => r.path.startsWith('/api/repositories/')).map((r) => r.path)).toEqual(['/api/repositories/10/default-branch', '/api/repositories/10/tags'])
+      // Once an endpoint answered 404 for two projects (and nothing answered it), no other project asks it again.
+      expect(contract.requests.filter((r) => r.path.startsWith('/api/repositories/')).map((r) => r.path).sort()).toEqual([
+        '/api/repositories/10/default-branch',
+        '/api/repositories/10/tags',
+        '/api/repositories/11/default-branch',
+        '/api/repositories/11/tags',
+      ])
     } finally {
       await contract.close()
     }
@@ -308,32 +315,37 @@ describe('a project that fails alone is that project\'s problem, never the endpo
     }
   })
 
-  it('a 404 shaped like a missing endpoint for one project, while the others are in flight and answer: that project\'s error, not "not offered"', async () => {
-    const target = await startOneDevServer({projects: PROJECTS, settings: SETTINGS, roles: [], repositories: REPOSITORIES, access: EMPTY_ACCESS, admin: HARDENED_ADMIN})
-    try {
-      // app/master's answer comes first; the others are still in flight when it does.
-      target.setHandler('GET /repositories/10/default-branch', (_request, response) => {
-        response.writeHead(404, {'content-type': 'text/plain'})
-        response.end('HTTP 404 Not Found')
+  // 40 projects on master; only app/p00's default branch answers like a path no resource matches.
+  const MANY = Array.from({length: 40}, (_, i) => ({id: 10 + i, path: `app/p${String(i).padStart(2, '0')}`, parentId: null}))
+  for (const concurrency of ['1', '2', '8']) {
+    it(`a 404 shaped like a missing endpoint for one project alone: that project's error, the same at concurrency ${concurrency}`, async () => {
+      const target = await startOneDevServer({
+        projects: MANY,
+        settings: Object.fromEntries(MANY.map((p) => [p.id, EMPTY_SETTING])),
+        roles: [],
+        repositories: Object.fromEntries(MANY.map((p) => [p.id, {defaultBranch: 'master', tags: []}])),
+        access: EMPTY_ACCESS,
+        admin: HARDENED_ADMIN,
       })
-      target.override('GET /repositories/*/default-branch', {delayMs: 300})
-      const result = await scan([], target)
-      expect(result.code).toBe(2)
-      const report: Report = JSON.parse(result.stdout)
-      expect(everything(report)).toEqual(byText([
-        ...unprotected('app/develop', 'develop'),
-        ...unprotected('app/main', 'main'),
-      ]))
-      expect(report.errors.map((e) => e.message)).toEqual([
-        'GET /~api/repositories/10/default-branch: 404 Not Found: HTTP 404 Not Found; the server answers GET /repositories/{id}/default-branch for other projects, so this project may have been deleted during the audit',
-      ])
-      expect(report.notices.map((n) => n.message)).toEqual([
-        'the default branch of 1 of 4 projects could not be read (app/master): their branches and tags were not judged; the errors say why',
-      ])
-    } finally {
-      await target.close()
-    }
-  })
+      try {
+        target.override('GET /repositories/10/default-branch', JERSEY_404)
+        const result = await scan(['--concurrency', concurrency], target)
+        expect(result.code).toBe(2)
+        const report: Report = JSON.parse(result.stdout)
+        expect(everything(report)).toEqual(byText(MANY.slice(1).flatMap((p) => unprotected(p.path, 'master'))))
+        expect(report.errors.map((e) => e.message)).toEqual([
+          'GET /~api/repositories/10/default-branch: 404 Not Found: HTTP 404 Not Found; the server answers GET /repositories/{id}/default-branch for other projects, so this project may have been deleted during the audit',
+        ])
+        expect(report.notices.map((n) => n.message)).toEqual([
+          'the default branch of 1 of 40 projects could not be read (app/p00): their branches and tags were not judged; the errors say why',
+        ])
+        // Every project's default branch asked once: the confirmation is another project's own request.
+        expect(target.requests.filter((r) => r.path.endsWith('/default-branch'))).toHaveLength(40)
+      } finally {
+        await target.close()
+      }
+    })
+  }
 
   it('a tag list that fails for one project: its error, its default branch still judged, no tag judged in place of its tags', async () => {
     const target = await startOneDevServer({projects: PROJECTS, settings: SETTINGS, roles: [], repositories: REPOSITORIES, access: EMPTY_ACCESS, admin: HARDENED_ADMIN})

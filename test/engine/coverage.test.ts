@@ -7,10 +7,17 @@ import {join} from 'node:path'
 
 import {beforeAll, describe, expect, it} from 'vitest'
 
+import * as accessData from '../../src/api/access-data.js'
+import * as adminData from '../../src/api/admin-data.js'
+import {createClient} from '../../src/api/client.js'
+import {collectModel} from '../../src/api/collect.js'
+import {PROJECT_FETCHERS, SERVER_FETCHERS} from '../../src/api/data-sources.js'
+import type {OptionalGet} from '../../src/api/optional.js'
 import {coverageOf} from '../../src/engine/coverage.js'
 import type {AuditError, AuditModel, Project, ServerData} from '../../src/model/types.js'
 import {ROOT, runCli} from '../helpers/cli.js'
 import {model, project} from '../helpers/model-builders.js'
+import {type FixtureAccess, startOneDevServer} from '../helpers/onedev-server.js'
 import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -119,3 +126,39 @@ describe('scan of a snapshot whose security setting has another shape', () => {
     expect(changed.code).toBe(1)
   }, 60_000)
 })
+
+describe('every endpoint of the built-in data sources belongs to a family of checks', () => {
+  /** A collection by the built-in data sources from a server that offers none of their endpoints but `access`. */
+  async function collectWithout(access: FixtureAccess | undefined, missing: string[] = []): Promise<AuditModel> {
+    const server = await startOneDevServer({projects: [{id: 1, path: 'app', parentId: null}], settings: {1: {branchProtections: [], tagProtections: [], webHooks: [], contributedSettings: []}}, roles: [], repositories: {1: {defaultBranch: 'main'}}, access})
+    for (const route of missing) server.override(route, {status: 404, text: 'HTTP 404 Not Found'})
+    const client = createClient({baseUrl: server.url, apiPrefix: '/~api', user: server.user, secret: server.secret})
+    try {
+      return await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [1], serverFetchers: SERVER_FETCHERS, projectFetchers: PROJECT_FETCHERS})
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  }
+
+  it('each one the data sources ask (a fallback too) is grouped under a family, never "other checks"', async () => {
+    const models = [
+      // Nothing offered: every endpoint asked without a listing before it.
+      await collectWithout(undefined),
+      // Listings that name a group (the default and an administrator group) and a user without id: the endpoints asked for each.
+      await collectWithout({security: {defaultGroupName: 'staff'}, groups: [{id: 3, name: 'staff', administrator: true}], users: [{name: 'root'}]}, ['GET /users/*']),
+    ]
+    const asked = new Set(models.flatMap((m) => (m.notEvaluated ?? []).flatMap((entry) => entry.endpoint.split(' or '))).filter((endpoint) => !endpoint.startsWith('/repositories/')))
+    const declared = [...Object.values(accessData), ...Object.values(adminData)].flatMap((value) => {
+      const spec = value as Partial<OptionalGet>
+      return typeof spec === 'object' && typeof spec.endpoint === 'string' && typeof spec.checks === 'string' ? [spec.endpoint, ...(spec.fallbacks ?? []).map((f) => f.endpoint)] : []
+    })
+    // Both collections between them asked every endpoint the data sources declare.
+    expect([...asked].sort()).toEqual([...new Set(declared)].sort())
+    for (const m of models) {
+      const notices = coverageOf(m, DEFAULT_SETTINGS).notices.filter((n) => n.group?.reason === 'not offered')
+      expect(notices.filter((n) => n.group!.families.length === 0).map((n) => n.message)).toEqual([])
+    }
+  })
+})
+

@@ -96,4 +96,24 @@ describe('facts', () => {
     expect(facts.effectiveBranchProtection('main', {kind: 'others'})).toBe(main)
     expect(facts.protectedBranches.map((p) => p.branch)).toEqual(['main'])
   })
+
+  it('keeps the own authorizations of ancestors for the run, and no leaf project\'s', () => {
+    const org = project({id: 1, path: 'org'})
+    const team = project({id: 2, path: 'org/team', parentId: 1})
+    const app = project({id: 3, path: 'org/team/app', parentId: 2})
+    const m = accessModel({projects: [org, team, app], groups: [], users: USERS, base: {1: [3], 3: [CODE_WRITER]}, userGrants: {2: [[2, CODE_WRITER]]}})
+    const server = new ServerFacts(m, DEFAULT_SETTINGS)
+    const chain = server.chainAuthorizations(app)
+    expect(chain.base.map((e) => [e.project.path, e.authorization.roleId])).toEqual([
+      ['org/team/app', CODE_WRITER],
+      ['org', 3],
+    ])
+    expect(chain.user.map((e) => [e.project.path, e.authorization.userId])).toEqual([['org/team', 2]])
+    // The ancestors, read once for every descendant's chain, are the same objects each time...
+    expect(server.authorizationsOf(team)).toBe(server.authorizationsOf(team))
+    expect(server.chainAuthorizations(team).user[0]!.authorization).toBe(chain.user[0]!.authorization)
+    // ...while the leaf's are parsed again when asked (equal, not held by the run).
+    expect(server.authorizationsOf(app)).toEqual(server.authorizationsOf(app))
+    expect(server.authorizationsOf(app)).not.toBe(server.authorizationsOf(app))
+  })
 })

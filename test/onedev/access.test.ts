@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 
 import {ancestorsOf} from '../../src/engine/evaluate.js'
 import {ProjectFacts, ServerFacts} from '../../src/engine/facts.js'
+import {projectAuthorizationsOf} from '../../src/model/access-data.js'
 import type {AuditModel} from '../../src/model/types.js'
 import {accessIndexOf, chainAuthorizations, principalsOf, roleHoldingsOf} from '../../src/onedev/access.js'
 import {accessModel} from '../helpers/access-builders.js'
@@ -38,7 +39,7 @@ function capabilityIds(m: AuditModel, projectId: number, name: string, branch = 
   return capabilitiesOf(m, projectId, name, branch).map((x) => ({kind: x.kind, ids: x.capabilities.map((c) => c.id)}))
 }
 
-const principalsOfProject = (m: AuditModel, p: {id: number}) => principalsOf(accessIndexOf(m), chainAuthorizations(m, m.projectsById.get(p.id)!))
+const principalsOfProject = (m: AuditModel, p: {id: number}) => principalsOf(accessIndexOf(m), chainAuthorizations(m, m.projectsById.get(p.id)!, (own) => projectAuthorizationsOf(m, own)))
 
 describe('principals and what they may do', () => {
   it('every principal kind, with grants inherited through two ancestors', () => {

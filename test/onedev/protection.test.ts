@@ -5,6 +5,7 @@ import {
   effectiveBranchProtection,
   effectiveFileProtection,
   effectiveTagProtection,
+  parseEachTime,
   principalClasses,
   tagProtectionHierarchy,
 } from '../../src/onedev/protection.js'
@@ -18,7 +19,7 @@ describe('hierarchy', () => {
     const grandparent = project({id: 1, path: 'acme', branchProtections: [{branches: 'g'}]})
     const parent = project({id: 2, path: 'acme/team', parentId: 1, branchProtections: [{branches: 'p1'}, {branches: 'p2'}]})
     const child = project({id: 3, path: 'acme/team/app', parentId: 2, branchProtections: [{branches: 'c'}]})
-    const hierarchy = branchProtectionHierarchy(child, [parent, grandparent])
+    const hierarchy = branchProtectionHierarchy(child, [parent, grandparent], parseEachTime)
     expect(hierarchy.map((l) => [l.projectId, l.item.branches, l.item.pointer])).toEqual([
       [3, 'c', '/branchProtections/0'],
       [2, 'p1', '/branchProtections/0'],
@@ -30,7 +31,7 @@ describe('hierarchy', () => {
   it('a child\'s own protection wins over the parent\'s under first-match', () => {
     const parent = project({id: 1, branchProtections: [{branches: 'main', reviewRequirement: 'group(core)'}]})
     const child = project({id: 2, parentId: 1, branchProtections: [{branches: '**', preventForcedPush: false}]})
-    const effective = effectiveBranchProtection(branchProtectionHierarchy(child, [parent]), 'main', others, 'first-match')
+    const effective = effectiveBranchProtection(branchProtectionHierarchy(child, [parent], parseEachTime), 'main', others, 'first-match')
     expect(effective?.sources.map((s) => s.projectId)).toEqual([2])
     expect(effective?.preventForcedPush).toBe(false)
     expect(effective?.reviewRequirement).toEqual({users: [], groups: []})
@@ -39,7 +40,7 @@ describe('hierarchy', () => {
   it('inherits the parent\'s protection when the child has none that applies', () => {
     const parent = project({id: 1, branchProtections: [{branches: 'main', jobNames: ['ci']}]})
     const child = project({id: 2, parentId: 1, branchProtections: [{branches: 'develop'}]})
-    const effective = effectiveBranchProtection(branchProtectionHierarchy(child, [parent]), 'main', others, 'first-match')
+    const effective = effectiveBranchProtection(branchProtectionHierarchy(child, [parent], parseEachTime), 'main', others, 'first-match')
     expect(effective?.sources.map((s) => [s.projectId, s.item.pointer])).toEqual([[1, '/branchProtections/0']])
     expect(effective?.jobNames).toEqual(['ci'])
   })
@@ -52,7 +53,7 @@ describe('effectiveBranchProtection', () => {
       {branches: 'main', preventForcedPush: true, preventDeletion: false, signatureRequired: true, jobNames: ['lint'], reviewRequirement: 'user(a) group(g):2'},
     ],
   })
-  const hierarchy = branchProtectionHierarchy(twoRules, [])
+  const hierarchy = branchProtectionHierarchy(twoRules, [], parseEachTime)
 
   it('first-match takes only the first protection that applies', () => {
     const effective = effectiveBranchProtection(hierarchy, 'main', others, 'first-match')!
@@ -71,7 +72,7 @@ describe('effectiveBranchProtection', () => {
 
   it('skips disabled protections and returns null when nothing applies', () => {
     const p = project({branchProtections: [{branches: 'main', enabled: false}]})
-    expect(effectiveBranchProtection(branchProtectionHierarchy(p, []), 'main', others, 'first-match')).toBeNull()
+    expect(effectiveBranchProtection(branchProtectionHierarchy(p, [], parseEachTime), 'main', others, 'first-match')).toBeNull()
   })
 
   it('a userMatch exclusion falls through to the next protection, not to nothing', () => {
@@ -81,13 +82,13 @@ describe('effectiveBranchProtection', () => {
         {branches: 'main', userMatch: 'group(bots)', preventForcedPush: false},
       ],
     })
-    const h = branchProtectionHierarchy(p, [])
+    const h = branchProtectionHierarchy(p, [], parseEachTime)
     expect(effectiveBranchProtection(h, 'main', {kind: 'group', name: 'bots'}, 'first-match')?.sources[0]?.item.pointer).toBe('/branchProtections/1')
     expect(effectiveBranchProtection(h, 'main', others, 'first-match')?.sources[0]?.item.pointer).toBe('/branchProtections/0')
   })
 
   it('matches branches with the path matcher: exclusions, * vs **, case', () => {
-    const h = (branches: string) => branchProtectionHierarchy(project({branchProtections: [{branches}]}), [])
+    const h = (branches: string) => branchProtectionHierarchy(project({branchProtections: [{branches}]}), [], parseEachTime)
     const applies = (branches: string, branch: string) => effectiveBranchProtection(h(branches), branch, others, 'first-match') !== null
     expect(applies('-main', 'develop')).toBe(true)
     expect(applies('-main', 'main')).toBe(false)
@@ -104,10 +105,10 @@ describe('effectiveBranchProtection', () => {
         {branches: 'main', reviewRequirement: 'group(', jobNames: ['ci']},
       ],
     })
-    const effective = effectiveBranchProtection(branchProtectionHierarchy(p, []), 'main', others, 'first-match')!
+    const effective = effectiveBranchProtection(branchProtectionHierarchy(p, [], parseEachTime), 'main', others, 'first-match')!
     expect(effective.sources[0]?.item.pointer).toBe('/branchProtections/2')
     expect(effective.reviewRequirement).toEqual({users: [], groups: []})
-    expect(principalClasses(branchProtectionHierarchy(p, []))).toEqual([others])
+    expect(principalClasses(branchProtectionHierarchy(p, [], parseEachTime))).toEqual([others])
   })
 })
 
@@ -120,7 +121,7 @@ describe('principalClasses', () => {
         {userMatch: 'user(ghost)', enabled: false},
       ],
     })
-    expect(principalClasses(branchProtectionHierarchy(p, []))).toEqual([
+    expect(principalClasses(branchProtectionHierarchy(p, [], parseEachTime))).toEqual([
       {kind: 'others'},
       {kind: 'group', name: 'bots'},
       {kind: 'user', name: 'Alice'},
@@ -142,7 +143,7 @@ describe('effectiveFileProtection', () => {
         },
       ],
     })
-    const effective = effectiveBranchProtection(branchProtectionHierarchy(p, []), 'main', others, 'first-match')!
+    const effective = effectiveBranchProtection(branchProtectionHierarchy(p, [], parseEachTime), 'main', others, 'first-match')!
     const file = effectiveFileProtection(effective, '.onedev-buildspec.yml')!
     expect(file.sources.map((s) => s.item.pointer)).toEqual(['/branchProtections/0/fileProtections/0', '/branchProtections/0/fileProtections/1'])
     expect(file.reviewRequirement).toEqual({users: ['bob'], groups: [{name: 'ci', count: 2}]})
@@ -154,7 +155,7 @@ describe('effectiveFileProtection', () => {
 describe('effectiveTagProtection', () => {
   it('first-match vs merged give different answers', () => {
     const p = project({tagProtections: [{tags: 'v*', preventUpdate: false}, {tags: 'v1.*', preventUpdate: true}]})
-    const h = tagProtectionHierarchy(p, [])
+    const h = tagProtectionHierarchy(p, [], parseEachTime)
     expect(effectiveTagProtection(h, 'v1.0.0', others, 'first-match')?.preventUpdate).toBe(false)
     expect(effectiveTagProtection(h, 'v1.0.0', others, 'merged')?.preventUpdate).toBe(true)
     expect(effectiveTagProtection(h, 'release-1', others, 'first-match')).toBeNull()
@@ -164,7 +165,7 @@ describe('effectiveTagProtection', () => {
 describe('judgements', () => {
   it('weakerThanOthers names what the principal may do that others may not', () => {
     const p = project({branchProtections: [{reviewRequirement: 'group(core):2', jobNames: ['ci'], signatureRequired: true}]})
-    const forOthers = effectiveBranchProtection(branchProtectionHierarchy(p, []), 'main', others, 'first-match')
+    const forOthers = effectiveBranchProtection(branchProtectionHierarchy(p, [], parseEachTime), 'main', others, 'first-match')
     expect(weakerThanOthers(null, forOthers, 'first-match')).toEqual(['force-push', 'delete it', 'push without review', 'push unsigned commits', 'skip the required build "ci"'])
     expect(weakerThanOthers(forOthers, forOthers, 'first-match')).toEqual([])
     expect(weakerThanOthers(null, null, 'first-match')).toEqual([])
@@ -174,7 +175,7 @@ describe('judgements', () => {
     const p = project({
       branchProtections: [{branches: 'Main'}, {branches: 'release/*'}, {branches: 'main', enabled: false}, {branches: 'main', userMatch: 'user(alice)'}],
     })
-    const h = branchProtectionHierarchy(p, [])
+    const h = branchProtectionHierarchy(p, [], parseEachTime)
     expect(nearMisses(h, 'main')).toEqual([
       '/branchProtections/0 has "Main", which does not match "main" because matching is case-sensitive',
       '/branchProtections/2 ("main") matches but is disabled',
@@ -197,13 +198,13 @@ describe('judgements', () => {
     [['release/*', 'release/1.0 release/1/x'], 1, null],
   ])('shadowerOf %j', (branches, index, expected) => {
     const p = project({branchProtections: branches.map((b) => ({branches: b}))})
-    const h = branchProtectionHierarchy(p, [])
+    const h = branchProtectionHierarchy(p, [], parseEachTime)
     const shadower = shadowerOf(h, index)
     expect(shadower === null ? null : h.indexOf(shadower)).toBe(expected)
   })
 
   it('shadowerOf requires the earlier userMatch to cover the later one', () => {
-    const h = (a: string, b: string) => branchProtectionHierarchy(project({branchProtections: [{branches: '**', userMatch: a}, {branches: 'main', userMatch: b}]}), [])
+    const h = (a: string, b: string) => branchProtectionHierarchy(project({branchProtections: [{branches: '**', userMatch: a}, {branches: 'main', userMatch: b}]}), [], parseEachTime)
     expect(shadowerOf(h('anyone', 'user(x)'), 1)).not.toBeNull()
     expect(shadowerOf(h('user(x) or group(y)', 'group(y) or user(X)'), 1)).not.toBeNull()
     expect(shadowerOf(h('anyone except user(x)', 'anyone'), 1)).toBeNull()
