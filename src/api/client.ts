@@ -669,7 +669,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
   async function postJson(path: string, body: unknown): Promise<void> {
     const {answer, path: at} = await exchange({method: 'POST', path, body: JSON.stringify(body), limit: maxBodyBytes})
-    if (answer.status !== 200 && answer.status !== 204) throw fail(statusError('POST', at, answer, path))
+    if (answer.status !== 200 && answer.status !== 204) throw failedAnswer('POST', at, answer, path)
     // A web page answering 200 (a wrong prefix reaching the web UI) did not take the body.
     if (answer.status === 200 && isHtml(answer, false)) throw fail(htmlError('POST', at, answer))
   }

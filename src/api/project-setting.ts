@@ -42,11 +42,16 @@ export async function writeProjectSetting(client: ApiClient, projectId: number, 
   await client.postJson(settingPath(projectId), raw)
 }
 
-/** How a failed POST answered: the server does not offer it (404, 405), refused the setting (any other status), or gave no answer. */
+/**
+ * How a failed POST answered: the server does not offer it (what OneDev answers a path no resource
+ * matches: 405, or 404 with no body or Jersey's `HTTP 404 Not Found`, as GET judges it: ApiError.noResource),
+ * refused the setting (any other status: a 404 naming the project, `No row with the given identifier
+ * exists`, is that project's failure, deleted since it was read), or gave no answer.
+ */
 export function postFailure(error: unknown): {kind: 'not-offered' | 'refused' | 'no-answer'; error: AuditError} | null {
   if (!(error instanceof ApiError)) return null
   const status = error.error.status
-  if (status === 404 || status === 405) return {kind: 'not-offered', error: error.error}
+  if (error.noResource) return {kind: 'not-offered', error: error.error}
   if (status !== undefined) return {kind: 'refused', error: error.error}
   return {kind: 'no-answer', error: error.error}
 }

@@ -5,8 +5,9 @@
  *   GET it again → verify: the edited fields hold their new values, every other field is as before,
  *   and (for a plan) judging the projects it reaches shows the findings it clears gone and nothing new.
  * Three requests per project when all goes well. A failed verification rolls the project back at once
- * (POST the setting as it was, then read it back) and says so. A 404 or 405 on the first POST means
- * the server does not offer it: the run stops before any other request.
+ * (POST the setting as it was, then read it back) and says so. A first POST answered the way OneDev
+ * answers a path it does not know (405, or 404 without a project named: postFailure) means the server
+ * does not offer it: the run stops before any other request.
  *
  * The I/O is here; every decision is made by the pure functions it calls (patch.ts, guard.ts,
  * verify.ts, proof.ts, undo.ts). Messages carry pointers and our own words; the server's text of a
@@ -131,7 +132,9 @@ class Run {
     let now: unknown
     try {
       now = await readProjectSetting(this.client, project.id)
-    } catch {
+    } catch (error) {
+      // The project itself is not found (deleted since it was read): there is nothing left to roll back.
+      if (error instanceof ApiError && error.error.status === 404 && !error.noResource) return this.outcome(project, 'refused', `${why}; the project is no longer found (${error.error.message}): nothing to roll back`)
       return this.rollback(project, fresh, `${why}, and the setting could not be read back`)
     }
     if (differences(now, fresh).length === 0) return this.outcome(project, 'refused', `${why}; the setting is unchanged`)

@@ -238,6 +238,30 @@ describe('when the server disagrees', () => {
     expect(await readJson(undo)).toMatchObject({complete: false, projects: []})
   }, 30_000)
 
+  it('a project deleted between its GET and its POST (a 404 naming it) is that project\'s failure, not a server that does not offer the POST: the others are applied', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    // legacy/tool (#3, applied first) is read, then deleted before the POST: OneDev answers 404 naming the project.
+    server.setHandler('GET /projects/3/setting', (_request, response) => {
+      const setting = server.settings[3]
+      delete server.settings[3]
+      if (setting === undefined) {
+        response.writeHead(404, {'content-type': 'text/plain'})
+        return void response.end('No row with the given identifier exists: [io.onedev.server.model.Project#3]')
+      }
+      response.writeHead(200, {'content-type': 'application/json'})
+      response.end(JSON.stringify(setting))
+    })
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain(
+      'REFUSED         legacy/tool (#3): refused by the server: POST /~api/projects/3/setting: 404 Not Found: No row with the given identifier exists: [io.onedev.server.model.Project#3]; the project is no longer found',
+    )
+    expect(result.stdout).not.toContain('NOT OFFERED')
+    expect(result.stdout).toContain('applied         acme/app (#2)')
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/3/setting', '/~api/projects/2/setting'])
+  }, 30_000)
+
   it('a setting holding a number JavaScript cannot carry exactly is not rewritten', async () => {
     const server = await start()
     const plan = await planFile(server)
