@@ -2,6 +2,8 @@
  * `fix` from the command line: make a plan (from the server or a snapshot), read a plan or undo
  * record, apply one with an undo record written as it goes, Ctrl-C handled between projects.
  */
+import {lstat} from 'node:fs/promises'
+
 import type {ApiClient} from '../api/types.js'
 import type {Finding} from '../engine/rule.js'
 import {applySuppressions} from '../engine/suppress.js'
@@ -35,6 +37,30 @@ const two = (n: number) => String(n).padStart(2, '0')
 export function defaultUndoPath(now: Date): string {
   const date = `${now.getUTCFullYear()}${two(now.getUTCMonth() + 1)}${two(now.getUTCDate())}`
   return `onedev-audit-undo-${date}-${two(now.getUTCHours())}${two(now.getUTCMinutes())}${two(now.getUTCSeconds())}.json`
+}
+
+const present = (path: string) => lstat(path).then(
+  () => true,
+  () => false,
+)
+
+const undoExists = (path: string) => new UsageError(`--undo-output ${path}: the file exists, and an undo record is never overwritten: choose another name`)
+
+/**
+ * Where --apply writes its undo record: never over a file that exists (it may be the record of an
+ * earlier run, or the one being undone). A given name that exists is refused; the default name takes
+ * `-2`, `-3`, ... when a record of the same second is there. The record is then created without
+ * replacing anything (UndoWriter.create), so a file that appears meanwhile is refused too.
+ */
+export async function undoOutputPath(given: string | undefined, now: Date): Promise<string> {
+  if (given !== undefined) {
+    if (await present(given)) throw undoExists(given)
+    return given
+  }
+  const name = defaultUndoPath(now)
+  let candidate = name
+  for (let n = 2; await present(candidate); n++) candidate = name.replace(/\.json$/, `-${n}.json`)
+  return candidate
 }
 
 /** The plan of a model: proven by every active rule, suppressed findings left alone. */
@@ -106,6 +132,17 @@ class UndoWriter {
     private readonly meta: Parameters<typeof undoDocument>[0],
   ) {}
 
+  /** The empty record, written where nothing is: refused (nothing sent yet) when a file is there. */
+  async create(): Promise<void> {
+    try {
+      await writeFixFile(this.path, undoDocument(this.meta, this.projects, false), true)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw undoExists(this.path)
+      throw error
+    }
+    this.written = Date.now()
+  }
+
   async add(project: AppliedProject): Promise<void> {
     this.projects.push(project)
     if (Date.now() - this.written >= 1000) await this.write(false)
@@ -161,11 +198,16 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   // No abort signal: a request in flight is finished, never cut, so a project is never left half-done.
   const {client} = await connect({...request.flags, 'api-prefix': apiPrefix}, io.debug, io.say)
   const undo = new UndoWriter(request.undoOutput, {tool: {name: 'onedev-audit', version: request.version}, server: {url, apiPrefix}, appliedAt: new Date().toISOString(), plan: source.file})
+  try {
+    await undo.create()
+  } catch (error) {
+    await client.close()
+    throw error
+  }
+  io.say(`onedev-audit: writing the undo record to ${request.undoOutput}`)
   const interrupt = interruptible(io)
   let outcomes: Outcome[] = []
   try {
-    await undo.write(false)
-    io.say(`onedev-audit: writing the undo record to ${request.undoOutput}`)
     const judge = source.plan ? new ContextJudge(source.plan.context, source.server, request.prepared.ruleSet.active, request.prepared.settings) : undefined
     outcomes = await applyProjects(client as ApiClient, source.projects, {
       ...(judge ? {findings: judge} : {}),
@@ -215,8 +257,8 @@ export interface FixFlags extends Omit<ServerFlags, 'concurrency'> {
 
 /** `fix`: plan (from the server or a snapshot), or read a plan or undo record; apply with --apply. Returns the exit code. */
 export async function runFix(flags: FixFlags, io: FixIo, version: string): Promise<number> {
-  const undoOutput = flags['undo-output'] ?? defaultUndoPath(new Date())
   await checkWritable(flags.output)
+  const undoOutput = flags.apply ? await undoOutputPath(flags['undo-output'], new Date()) : ''
   if (flags.apply) await checkWritable(undoOutput, '--undo-output')
   const prepared = await prepare(flags.config)
   const known = new Set(prepared.ruleSet.listing.map((r) => r.meta.id))

@@ -37,7 +37,7 @@ Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or a
     undo: Flags.string({description: 'An undo record written by --apply, to review or (with --apply) undo.', helpValue: 'UNDO'}),
     apply: Flags.boolean({description: 'Send the plan (or the undo record) to the server.'}),
     verbose: Flags.boolean({description: 'List every finding left to change by hand with its project, where to change it and why (the default counts them by rule).'}),
-    'undo-output': Flags.string({description: 'Where --apply writes its undo record (default: onedev-audit-undo-<UTC time>.json in the working directory).', helpValue: 'UNDO'}),
+    'undo-output': Flags.string({description: 'Where --apply writes its undo record, a file that does not exist yet (default: onedev-audit-undo-<UTC time>.json in the working directory).', helpValue: 'UNDO'}),
     ...commonFlags,
   }
 

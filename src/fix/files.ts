@@ -37,10 +37,13 @@ const VERSION_KEY = {plan: 'planVersion', undo: 'undoVersion'} as const
 const VERSION = {plan: PLAN_VERSION, undo: UNDO_VERSION} as const
 const WRITER = {plan: 'onedev-audit fix --output', undo: 'onedev-audit fix --apply'} as const
 
-/** Written as it is serialized (a plan of a large server is tens of MB): the long lists item by item. */
-export async function writeFixFile(path: string, document: FixPlan | FixUndo): Promise<void> {
+/**
+ * Written as it is serialized (a plan of a large server is tens of MB): the long lists item by item.
+ * `createOnly`: fails with EEXIST rather than replace a file that is there (an undo record is never overwritten).
+ */
+export async function writeFixFile(path: string, document: FixPlan | FixUndo, createOnly = false): Promise<void> {
   const lists = Object.fromEntries(Object.entries(document).map(([key, value]) => [key, Array.isArray(value) ? new LazyArray(value) : value]))
-  await writeChunksAtomic(path, jsonDocument(new LazyObject(lists)), 0o600)
+  await writeChunksAtomic(path, jsonDocument(new LazyObject(lists)), 0o600, createOnly)
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

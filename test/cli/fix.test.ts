@@ -14,6 +14,7 @@ import {BIN, ROOT, runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
 import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
+import {defaultUndoPath} from '../../src/cli/fix.js'
 
 let dir: string
 let servers: OneDevServer[] = []
@@ -291,6 +292,47 @@ describe('undo', () => {
     expect(result.stdout).toContain('CONFLICT        legacy/tool (#3): changed since the plan was made: /branchProtections/1/preventForcedPush no longer holds what the plan saw')
     expect(result.stdout).toContain('applied         acme/app (#2)')
     expect((server.settings[2] as any).branchProtections[3].preventDeletion).toBe(false)
+  }, 60_000)
+})
+
+describe('the undo record is never overwritten', () => {
+  it('an --undo-output that exists (an earlier record, or the record being undone) is refused with one line, exit 2, before any request; the file is kept', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const undo = file('undo.json')
+    const first = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(first.code, first.stderr).toBe(0)
+    const record = await readFile(undo, 'utf8')
+    expect(JSON.parse(record).projects).toHaveLength(2)
+    server.reset()
+    for (const args of [['--plan', plan], ['--undo', undo]]) {
+      const again = await runCli(['fix', ...args, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+      expect(again.code).toBe(2)
+      expect(again.stderr).toBe(`onedev-audit: error: --undo-output ${undo}: the file exists, and an undo record is never overwritten: choose another name\n`)
+    }
+    expect(server.requests).toEqual([])
+    expect(await readFile(undo, 'utf8')).toBe(record)
+  }, 60_000)
+
+  it('the default name (UTC time to the second) takes a suffix when a record of the same second is there', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const cwd = await tempDir('oda-fix-undo')
+    // A record for each of the next 60 seconds: whenever the run starts, its name is taken.
+    const taken = new Map<string, string>()
+    const now = Date.now()
+    for (let s = 0; s < 60; s++) {
+      const name = defaultUndoPath(new Date(now + s * 1000))
+      taken.set(name, `{"kept": ${s}}`)
+      await writeFile(join(cwd, name), taken.get(name)!)
+    }
+    const result = await runCli(['fix', '--plan', plan, '--apply'], {env: serverEnv(server), cwd})
+    expect(result.code, result.stderr).toBe(0)
+    const written = /writing the undo record to (\S+)\n/.exec(result.stderr)![1]!
+    expect(written).toMatch(/^onedev-audit-undo-\d{8}-\d{6}-2\.json$/)
+    expect(taken.has(written.replace('-2.json', '.json'))).toBe(true)
+    expect((await readJson(join(cwd, written))).projects).toHaveLength(2)
+    for (const [name, text] of taken) expect(await readFile(join(cwd, name), 'utf8')).toBe(text)
   }, 60_000)
 })
 
