@@ -436,30 +436,49 @@ describe('a legacy server under the contract prefix', () => {
   }, 60_000)
 })
 
+/** `fix --plan PLAN --apply` in a child process, once the server has received the POST of project `id`: what it printed and how it ended. */
+async function applyUntilPost(server: OneDevServer, plan: string, undo: string, id: number) {
+  const child = spawn(process.execPath, [BIN, 'fix', '--plan', plan, '--apply', '--undo-output', undo], {cwd: ROOT, env: {...process.env, ...serverEnv(server), NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+  const output = {stdout: '', stderr: ''}
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk))
+  const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) => child.on('close', (code, signal) => resolve({code, signal})))
+  for (let waited = 0; !server.requests.some((r) => r.method === 'POST' && r.path === `/~api/projects/${id}/setting`); waited += 25) {
+    if (waited > 15_000) throw new Error(`the POST never started; stderr: ${output.stderr}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  return {child, output, exited}
+}
+
 describe('Ctrl-C while applying', () => {
-  it('finishes the project in flight, sends nothing after it, writes the undo record of what was applied, and exits 2', async () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal}: finishes the project in flight, sends nothing after it, writes the undo record of what was applied, and exits 2`, async () => {
+      const server = await start()
+      const plan = await planFile(server)
+      server.override('POST /projects/3/setting', {delayMs: 2000})
+      const undo = file('undo.json')
+      const {child, output, exited} = await applyUntilPost(server, plan, undo, 3)
+      child.kill(signal)
+      expect(await exited).toEqual({code: 2, signal: null})
+      const {stdout, stderr} = output
+      expect(stderr).toContain(`onedev-audit: interrupted${signal === 'SIGINT' ? '' : ' (SIGTERM)'}: finishing the project in flight (or rolling it back), then stopping; the undo record keeps what was applied`)
+      expect(stdout).toContain('applied         legacy/tool (#3)')
+      expect(stdout).toContain('not sent        acme/app (#2): interrupted: not sent')
+      expect(settingRequests(server)).toEqual(['GET /~api/projects/3/setting', 'POST /~api/projects/3/setting', 'GET /~api/projects/3/setting'])
+      expect(await readJson(undo)).toMatchObject({complete: false, projects: [{id: 3, path: 'legacy/tool'}]})
+      clean(stdout, stderr, await readFile(undo, 'utf8'))
+    }, 40_000)
+  }
+
+  it('a run killed outright (SIGKILL) leaves the undo record of every project settled before, whole', async () => {
     const server = await start()
     const plan = await planFile(server)
-    server.override('POST /projects/3/setting', {delayMs: 2000})
+    server.override('POST /projects/2/setting', {delayMs: 5000})
     const undo = file('undo.json')
-    const child = spawn(process.execPath, [BIN, 'fix', '--plan', plan, '--apply', '--undo-output', undo], {cwd: ROOT, env: {...process.env, ...serverEnv(server), NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
-    for (let waited = 0; !server.requests.some((r) => r.method === 'POST'); waited += 25) {
-      if (waited > 15_000) throw new Error(`the POST never started; stderr: ${stderr}`)
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
-    child.kill('SIGINT')
-    expect(await exited).toBe(2)
-    expect(stderr).toContain('onedev-audit: interrupted: finishing the project in flight (or rolling it back), then stopping; the undo record keeps what was applied')
-    expect(stdout).toContain('applied         legacy/tool (#3)')
-    expect(stdout).toContain('not sent        acme/app (#2): interrupted: not sent')
-    expect(settingRequests(server)).toEqual(['GET /~api/projects/3/setting', 'POST /~api/projects/3/setting', 'GET /~api/projects/3/setting'])
+    const {child, exited} = await applyUntilPost(server, plan, undo, 2)
+    child.kill('SIGKILL')
+    expect(await exited).toEqual({code: null, signal: 'SIGKILL'})
     expect(await readJson(undo)).toMatchObject({complete: false, projects: [{id: 3, path: 'legacy/tool'}]})
-    clean(stdout, stderr, await readFile(undo, 'utf8'))
   }, 40_000)
 })
 
