@@ -186,7 +186,7 @@ export interface ApplyRequest {
   io: FixIo
 }
 
-/** Applies `source` to the server it names; returns the exit code (0 when every project was applied and verified). */
+/** Applies `source` to the server it names; returns the exit code (0 when every project was applied and verified, and no stop was asked for). */
 export async function applyToServer(request: ApplyRequest): Promise<number> {
   const {source, io} = request
   if (source.projects.length === 0) {
@@ -240,7 +240,8 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   }
   const applied = outcomes.filter((o) => o.status === 'applied').length
   io.say(`onedev-audit: undo record ${request.undoOutput}: ${applied} project${applied === 1 ? '' : 's'} applied${applied > 0 ? `; undo with: onedev-audit fix --undo ${request.undoOutput} --apply` : ''}`)
-  return applied === source.projects.length ? 0 : 2
+  // A stop asked for is an exit 2 even when it came during the last project and everything was applied.
+  return applied === source.projects.length && !interrupt.stopRequested() ? 0 : 2
 }
 
 /** The flags of `fix` (src/commands/fix.ts has checked how they combine). */

@@ -15,7 +15,7 @@ Fixes (Prevent Forced Push, Prevent Deletion, Prevent Update, a new protection w
 
 The secret (a password or an access token of an administrator) comes from ONEDEV_TOKEN, or from standard input with --token-stdin.
 
-Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or an incomplete collection). Applying: 0 every planned project applied and verified (or nothing to change); 2 any project conflicted, was refused by the server, failed verification, was not sent, or an error.`
+Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or an incomplete collection). Applying: 0 every planned project applied and verified (or nothing to change); 2 any project conflicted, was refused by the server, failed verification, was not sent, a stop (Ctrl-C) was asked for, or an error.`
 
   static override examples = [
     {description: 'Plan for every project, write the plan for review', command: 'ONEDEV_TOKEN=… <%= config.bin %> <%= command.id %> --url https://onedev.example.com --all-projects --output plan.json'},

@@ -470,6 +470,18 @@ describe('Ctrl-C while applying', () => {
     }, 40_000)
   }
 
+  it('during the last project: it is finished, and the run still exits 2 (a stop was asked for)', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    server.override('POST /projects/2/setting', {delayMs: 2000})
+    const undo = file('undo.json')
+    const {child, output, exited} = await applyUntilPost(server, plan, undo, 2)
+    child.kill('SIGINT')
+    expect(await exited).toEqual({code: 2, signal: null})
+    expect(output.stdout).toContain('Applied 2 of 2 projects.')
+    expect((await readJson(undo)).projects.map((p: any) => p.id)).toEqual([3, 2])
+  }, 40_000)
+
   it('a run killed outright (SIGKILL) leaves the undo record of every project settled before, whole', async () => {
     const server = await start()
     const plan = await planFile(server)
