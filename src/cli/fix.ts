@@ -179,7 +179,10 @@ function interruptible(io: FixIo): {stopRequested: () => boolean; release: () =>
 
 export interface ApplyRequest {
   source: ApplySource
+  /** Their `deadline` is checked between projects only (deadlineAt), never cutting a project's requests. */
   flags: ServerFlags
+  /** When --deadline passes (ms since the epoch, counted from the start of the run): no project is started after it. */
+  deadlineAt?: number
   prepared: Prepared
   undoOutput: string
   version: string
@@ -200,8 +203,10 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   const mismatch = serverMismatch(label, source.server, url, apiPrefix)
   if (mismatch) throw new FixFileError(mismatch)
 
-  // No abort signal: a request in flight is finished, never cut, so a project is never left half-done.
-  const {client} = await connect({...request.flags, 'api-prefix': apiPrefix}, io.debug, io.say)
+  // No abort signal and no overall deadline on the client: a request in flight is finished, never cut
+  // (a POST cut after the server stored it, then its read-back and rollback, would leave the change
+  // there unrecorded), so a project is never left half-done. --deadline is checked between projects.
+  const {client} = await connect({...request.flags, 'api-prefix': apiPrefix, deadline: undefined}, io.debug, io.say)
   const undo = new UndoWriter(request.undoOutput, {tool: {name: 'onedev-audit', version: request.version}, server: {url, apiPrefix}, appliedAt: new Date().toISOString(), plan: source.file})
   try {
     await undo.create()
@@ -216,7 +221,11 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
     const judge = source.plan ? new ContextJudge(source.plan.context, source.server, request.prepared.ruleSet.active, request.prepared.settings) : undefined
     outcomes = await applyProjects(client as ApiClient, source.projects, {
       ...(judge ? {findings: judge} : {}),
-      stopRequested: interrupt.stopRequested,
+      stopRequested: () => {
+        if (interrupt.stopRequested()) return 'interrupted'
+        const {deadlineAt} = request
+        return deadlineAt !== undefined && Date.now() >= deadlineAt ? `the deadline (--deadline ${request.flags.deadline} s) has passed` : null
+      },
       say: io.say,
       onOutcome: async (outcome) => {
         io.say(`onedev-audit: ${outcome.status}: ${escapeControl(outcome.path)} (#${outcome.id})`)
@@ -227,7 +236,7 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   } finally {
     interrupt.release()
     const stoppedEarly = outcomes.length < source.projects.length || outcomes.some((o) => o.status === 'not-sent' || o.status === 'not-offered')
-    await undo.write(!stoppedEarly)
+    await undo.write(!stoppedEarly && !outcomes.some((o) => o.undo?.state === 'unknown'))
     await client.close()
   }
   io.out('')
@@ -239,7 +248,9 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
     for (const line of manualChangeLines(source.plan, new Set(notSent.map((o) => o.id)))) io.out(line)
   }
   const applied = outcomes.filter((o) => o.status === 'applied').length
-  io.say(`onedev-audit: undo record ${request.undoOutput}: ${applied} project${applied === 1 ? '' : 's'} applied${applied > 0 ? `; undo with: onedev-audit fix --undo ${request.undoOutput} --apply` : ''}`)
+  const unknown = outcomes.filter((o) => o.undo?.state === 'unknown').length
+  const held = `${applied} project${applied === 1 ? '' : 's'} applied${unknown > 0 ? `, ${unknown} in an unknown state (rollback failed)` : ''}`
+  io.say(`onedev-audit: undo record ${request.undoOutput}: ${held}${applied + unknown > 0 ? `; undo with: onedev-audit fix --undo ${request.undoOutput} --apply` : ''}`)
   // A stop asked for is an exit 2 even when it came during the last project and everything was applied.
   return applied === source.projects.length && !interrupt.stopRequested() ? 0 : 2
 }
@@ -264,7 +275,8 @@ export interface FixFlags extends Omit<ServerFlags, 'concurrency'> {
 /** `fix`: plan (from the server or a snapshot), or read a plan or undo record; apply with --apply. Returns the exit code. */
 export async function runFix(flags: FixFlags, io: FixIo, version: string): Promise<number> {
   await checkWritable(flags.output)
-  const undoOutput = flags.apply ? await undoOutputPath(flags['undo-output'], new Date()) : ''
+  const startedAt = Date.now()
+  const undoOutput = flags.apply ? await undoOutputPath(flags['undo-output'], new Date(startedAt)) : ''
   if (flags.apply) await checkWritable(undoOutput, '--undo-output')
   const prepared = await prepare(flags.config)
   const known = new Set(prepared.ruleSet.listing.map((r) => r.meta.id))
@@ -272,7 +284,8 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   if (unknown !== undefined) throw new UsageError(`--rule ${unknown}: no such rule (see onedev-audit rules)`)
   const server: ServerFlags = {...flags, concurrency: 8}
   const listing: ManualListing = flags.verbose ? 'each' : 'digest'
-  const apply = (source: ApplySource) => applyToServer({source, flags: server, prepared, undoOutput, version, io})
+  const deadlineAt = flags.deadline === undefined ? undefined : startedAt + flags.deadline * 1000
+  const apply = (source: ApplySource) => applyToServer({source, flags: server, ...(deadlineAt === undefined ? {} : {deadlineAt}), prepared, undoOutput, version, io})
 
   if (flags.undo !== undefined) {
     const source = await readUndoFile(flags.undo)

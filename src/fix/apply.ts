@@ -20,7 +20,7 @@ import type {Finding} from '../engine/rule.js'
 import {redactDeep, redactText, secretsOf} from '../model/redact.js'
 import {escapeControl, oneLine} from '../util/escape.js'
 import {editProblem} from './guard.js'
-import {applyPlanned, type PlannedEdit, PatchError} from './patch.js'
+import {type AppliedEdits, applyPlanned, type PlannedEdit, PatchError} from './patch.js'
 import {judgeChange} from './proof.js'
 import {type AppliedProject, undoRecord} from './undo.js'
 import {describePointers, differences} from './verify.js'
@@ -53,8 +53,8 @@ export interface Outcome {
 export interface ApplyOptions {
   /** Judge the findings before and after (plans); without it only the fields are verified (undo). */
   findings?: FindingsJudge
-  /** Asked before each project: true stops the run there (Ctrl-C). */
-  stopRequested: () => boolean
+  /** Asked before each project (never during one): why the run stops there (Ctrl-C, the deadline), or null to go on. */
+  stopRequested: () => string | null
   /** Each project as it is settled, in order (the undo record is written from these). */
   onOutcome: (outcome: Outcome) => Promise<void> | void
   /** Progress and warnings, one line each (stderr). */
@@ -78,7 +78,10 @@ class Run {
   async all(projects: readonly ProjectToApply[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = []
     for (const project of projects) {
-      if (this.stopped === null && this.options.stopRequested()) this.stopped = 'interrupted: not sent'
+      if (this.stopped === null) {
+        const why = this.options.stopRequested()
+        if (why !== null) this.stopped = `${why}: not sent`
+      }
       const outcome = this.stopped === null ? await this.one(project) : {id: project.id, path: project.path, status: 'not-sent' as const, detail: this.stopped}
       outcomes.push(outcome)
       await this.options.onOutcome(outcome)
@@ -128,30 +131,30 @@ class Run {
   }
 
   /** After a POST that failed: nothing changed (refused), the change is there after all (verify it), or something else is (roll back). */
-  private async settleAfterFailedPost(project: ProjectToApply, fresh: unknown, applied: {result: unknown; inserted: Set<object>; added: string[]}, why: string): Promise<Outcome> {
+  private async settleAfterFailedPost(project: ProjectToApply, fresh: unknown, applied: AppliedEdits, why: string): Promise<Outcome> {
     let now: unknown
     try {
       now = await readProjectSetting(this.client, project.id)
     } catch (error) {
       // The project itself is not found (deleted since it was read): there is nothing left to roll back.
       if (error instanceof ApiError && error.error.status === 404 && !error.noResource) return this.outcome(project, 'refused', `${why}; the project is no longer found (${error.error.message}): nothing to roll back`)
-      return this.rollback(project, fresh, `${why}, and the setting could not be read back`)
+      return this.rollback(project, fresh, applied, `${why}, and the setting could not be read back`)
     }
     if (differences(now, fresh).length === 0) return this.outcome(project, 'refused', `${why}; the setting is unchanged`)
     if (differences(now, applied.result, applied.inserted).length === 0) {
       const before = this.options.findings?.findings(project.id, fresh)
       return this.check(project, fresh, applied, before, now)
     }
-    return this.rollback(project, fresh, `${why}, and the setting read back is neither the old one nor the new one`)
+    return this.rollback(project, fresh, applied, `${why}, and the setting read back is neither the old one nor the new one`)
   }
 
-  private async verify(project: ProjectToApply, fresh: unknown, applied: {result: unknown; inserted: Set<object>; added: string[]}, before: Finding[] | {error: string} | undefined): Promise<Outcome> {
+  private async verify(project: ProjectToApply, fresh: unknown, applied: AppliedEdits, before: Finding[] | {error: string} | undefined): Promise<Outcome> {
     let readBack: unknown
     try {
       readBack = await readProjectSetting(this.client, project.id)
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
-      return this.rollback(project, fresh, `the setting could not be read back to verify it (${error.error.message})`)
+      return this.rollback(project, fresh, applied, `the setting could not be read back to verify it (${error.error.message})`)
     }
     return this.check(project, fresh, applied, before, readBack)
   }
@@ -159,44 +162,57 @@ class Run {
   private async check(
     project: ProjectToApply,
     fresh: unknown,
-    applied: {result: unknown; inserted: Set<object>; added: string[]},
+    applied: AppliedEdits,
     before: Finding[] | {error: string} | undefined,
     readBack: unknown,
   ): Promise<Outcome> {
     const lost = differences(readBack, applied.result, applied.inserted)
-    if (lost.length > 0) return this.rollback(project, fresh, `verification failed: the setting read back differs from what was sent at ${describePointers(lost)}`)
+    if (lost.length > 0) return this.rollback(project, fresh, applied, `verification failed: the setting read back differs from what was sent at ${describePointers(lost)}`)
     const judge = this.options.findings
     if (judge && before && !('error' in before)) {
       const after = judge.findings(project.id, readBack)
-      if ('error' in after) return this.rollback(project, fresh, `verification failed: ${after.error}`)
+      if ('error' in after) return this.rollback(project, fresh, applied, `verification failed: ${after.error}`)
       const present = new Set(before.map((f) => f.fingerprint))
       const verdict = judgeChange(before, after, project.clears.filter((f) => present.has(f)), {holder: project.id, paths: applied.added})
-      if ('reason' in verdict) return this.rollback(project, fresh, `verification failed: ${verdict.reason}`)
+      if ('reason' in verdict) return this.rollback(project, fresh, applied, `verification failed: ${verdict.reason}`)
     }
     let undo: AppliedProject
     try {
-      undo = undoRecord(project, project.edits, readBack)
+      undo = undoRecord(project, project.edits, readBack, 'verified')
     } catch (error) {
       if (!(error instanceof PatchError)) throw error
-      return this.rollback(project, fresh, `the change could not be recorded for undo (${error.message})`)
+      return this.rollback(project, fresh, applied, `the change could not be recorded for undo (${error.message})`)
     }
     judge?.settle(project.id, redactDeep(readBack))
     return this.outcome(project, 'applied', `applied and verified: ${project.edits.length} edit${project.edits.length === 1 ? '' : 's'}`, undo)
   }
 
-  /** POST the setting as it was (from memory), read it back, and say how that went. */
-  private async rollback(project: ProjectToApply, fresh: unknown, why: string): Promise<Outcome> {
+  /**
+   * POST the setting as it was (from memory), read it back, and say how that went. When that fails
+   * too, the setting may hold the change: the outcome carries its undo record (state `unknown`),
+   * planned on what was sent, so that its restore edits expect the new values and change nothing
+   * where the old ones are back.
+   */
+  private async rollback(project: ProjectToApply, fresh: unknown, applied: AppliedEdits, why: string): Promise<Outcome> {
     this.options.say(escapeControl(`onedev-audit: ${project.path} (#${project.id}): ${why}; rolling back`))
+    let failed: string
     try {
       await writeProjectSetting(this.client, project.id, fresh)
       const now = await readProjectSetting(this.client, project.id)
       const left = differences(now, fresh)
       if (left.length === 0) return this.outcome(project, 'rolled-back', `${why}; rolled back: the setting is as it was`)
-      return this.outcome(project, 'rollback-failed', `${why}; ROLLBACK INCOMPLETE: the setting read back differs from the original at ${describePointers(left)}: check it in Project Settings`)
+      failed = `${why}; ROLLBACK INCOMPLETE: the setting read back differs from the original at ${describePointers(left)}: check it in Project Settings`
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
-      return this.outcome(project, 'rollback-failed', `${why}; ROLLBACK FAILED (${refusalText(error, fresh)}): check the setting in Project Settings`)
+      failed = `${why}; ROLLBACK FAILED (${refusalText(error, fresh)}): check the setting in Project Settings`
     }
+    let undo: AppliedProject | undefined
+    try {
+      undo = undoRecord(project, project.edits, applied.result, 'unknown')
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error
+    }
+    return this.outcome(project, 'rollback-failed', undo ? `${failed}; the undo record holds its restore edits` : failed, undo)
   }
 }
 

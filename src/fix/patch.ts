@@ -232,17 +232,17 @@ export function operationOf(edit: PlannedEdit): FixEdit {
   return {op: edit.op, path: edit.path, value: edit.value} as FixEdit
 }
 
+/** A plan's edits applied to the real payload. */
+export interface AppliedEdits {
+  result: unknown
+  /** The objects the edits put in (a new protection), which the server may send back with its defaults added. */
+  inserted: Set<object>
+  /** Where `add` edits put their values. */
+  added: string[]
+}
+
 /** What applying a plan's edits to the real payload gives. */
-export type Applied =
-  | {
-      result: unknown
-      /** The objects the edits put in (a new protection), which the server may send back with its defaults added. */
-      inserted: Set<object>
-      /** Where `add` edits put their values. */
-      added: string[]
-    }
-  | {conflict: Expectation; edit: PlannedEdit}
-  | {problem: string}
+export type Applied = AppliedEdits | {conflict: Expectation; edit: PlannedEdit} | {problem: string}
 
 /**
  * The edits applied in order to a copy of the REAL payload, each checked first against the redacted

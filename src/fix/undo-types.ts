@@ -116,11 +116,11 @@ export interface FixUndo {
    */
   plan: string | null
   /**
-   * False while the run is still applying (the record is rewritten as it goes) or when it stopped early.
+   * False while the run is still applying (the record is rewritten as it goes), when it stopped early (Ctrl-C, the deadline, a server that does not offer the POST), or when a project's state is unknown (`state: unknown`).
    */
   complete: boolean
   /**
-   * Projects changed and verified, in the order they were applied.
+   * Projects changed, in the order they were settled: those applied and verified, and those whose change was sent and could not be rolled back (`state: unknown`).
    */
   projects: AppliedProject[]
 }
@@ -147,6 +147,10 @@ export interface Server {
 export interface AppliedProject {
   id: number
   path: string
+  /**
+   * verified: applied, read back and verified. unknown: the change was sent, then its verification or read-back failed and so did the rollback: the setting may hold the change, the old values, or neither. The restore edits are the same either way (they expect the new values), so undoing restores what holds the change and is a conflict, sending nothing, where the old values are back.
+   */
+  state: 'verified' | 'unknown'
   /**
    * @minItems 1
    */

@@ -16,6 +16,8 @@ export interface AppliedEdit {
 export interface AppliedProject {
   id: number
   path: string
+  /** `verified`: applied and verified; `unknown`: sent, and neither verified nor rolled back. */
+  state: 'verified' | 'unknown'
   applied: AppliedEdit[]
   restore: PlannedEdit[]
 }
@@ -60,15 +62,16 @@ function reverse(edit: PlannedEdit): {applied: AppliedEdit; inverse: FixEdit} {
 }
 
 /**
- * The undo record of a project whose `edits` were applied and verified, `readBack` being its setting
- * as the server sent it back (in memory: only its redacted view is used). The restoring edits are the
- * reverses in reverse order, planned on that view, so undoing later checks that each field still
- * holds what this change put there. Throws PatchError if they cannot be planned (a bug: the caller
- * then rolls the change back rather than leave it without an undo).
+ * The undo record of a project whose `edits` were applied, `after` being its setting as the server
+ * sent it back (`verified`), or as it was sent when its state is `unknown` (in memory: only its
+ * redacted view is used). The restoring edits are the reverses in reverse order, planned on that
+ * view, so undoing later checks that each field still holds what this change put there. Throws
+ * PatchError if they cannot be planned (a bug: the caller then rolls the change back rather than
+ * leave it without an undo).
  */
-export function undoRecord(project: {id: number; path: string}, edits: readonly PlannedEdit[], readBack: unknown): AppliedProject {
+export function undoRecord(project: {id: number; path: string}, edits: readonly PlannedEdit[], after: unknown, state: AppliedProject['state']): AppliedProject {
   const reversed = edits.map(reverse)
-  const restore = planEdits(redactDeep(readBack), reversed.map((r) => r.inverse).reverse())
+  const restore = planEdits(redactDeep(after), reversed.map((r) => r.inverse).reverse())
   if ('problem' in restore) throw new PatchError(restore.problem)
-  return {id: project.id, path: project.path, applied: reversed.map((r) => r.applied), restore: restore.edits}
+  return {id: project.id, path: project.path, state, applied: reversed.map((r) => r.applied), restore: restore.edits}
 }

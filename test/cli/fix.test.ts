@@ -217,6 +217,60 @@ describe('when the server disagrees', () => {
     clean(result.stdout, result.stderr)
   }, 30_000)
 
+  it('--deadline never cuts a project in flight (a POST the server stores and answers late is waited for, read back and verified); it is checked between projects', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    server.setHandler('POST /projects/3/setting', async (_request, response, recorded) => {
+      server.settings[3] = JSON.parse(recorded.body)
+      await new Promise((resolve) => setTimeout(resolve, 3000))
+      response.writeHead(200)
+      response.end()
+    })
+    const undo = file('undo.json')
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo, '--deadline', '2'], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('applied         legacy/tool (#3): applied and verified: 1 edit')
+    expect(result.stdout).toContain('not sent        acme/app (#2): the deadline (--deadline 2 s) has passed: not sent')
+    expect(settingRequests(server)).toEqual(['GET /~api/projects/3/setting', 'POST /~api/projects/3/setting', 'GET /~api/projects/3/setting'])
+    expect(await readJson(undo)).toMatchObject({complete: false, projects: [{id: 3, state: 'verified', applied: [{path: '/branchProtections/1/preventForcedPush', old: false, new: true}]}]})
+  }, 30_000)
+
+  it('a failed rollback leaves the change recorded (state unknown, the record incomplete) with restore edits that undo it where it holds', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const before = structuredClone(server.settings[2]) as any
+    let posts = 0
+    server.setHandler('POST /projects/2/setting', (_request, response, recorded) => {
+      // The change is stored without the web hook secrets (verification fails); the rollback is refused.
+      if (posts++ === 0) {
+        const posted = JSON.parse(recorded.body)
+        for (const hook of posted.webHooks) hook.secret = null
+        server.settings[2] = posted
+        response.writeHead(200)
+        return void response.end()
+      }
+      response.writeHead(500, {'content-type': 'text/plain'})
+      response.end('the database is read-only')
+    })
+    const undo = file('undo.json')
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('ROLLBACK FAILED acme/app (#2): verification failed: the setting read back differs from what was sent at /webHooks/0/secret and /webHooks/2/secret; ROLLBACK FAILED (POST /~api/projects/2/setting: 500 Internal Server Error: the database is read-only): check the setting in Project Settings; the undo record holds its restore edits')
+    expect(result.stderr).toContain(`onedev-audit: undo record ${undo}: 1 project applied, 1 in an unknown state (rollback failed); undo with: onedev-audit fix --undo ${undo} --apply`)
+    const record = await readJson(undo)
+    expect(record.complete).toBe(false)
+    expect(record.projects.map((p: any) => [p.id, p.state, p.restore.map((e: any) => [e.op, e.path, e.value])])).toEqual([
+      [3, 'verified', [['replace', '/branchProtections/1/preventForcedPush', false]]],
+      [2, 'unknown', [['replace', '/branchProtections/3/preventDeletion', false]]],
+    ])
+    clean(result.stdout, result.stderr, JSON.stringify(record))
+
+    server.setHandler('POST /projects/2/setting', null)
+    const undone = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(undone.code, undone.stdout + undone.stderr).toBe(0)
+    expect((server.settings[2] as any).branchProtections[3]).toEqual(before.branchProtections[3])
+  }, 60_000)
+
   it('405 on the first POST stops the run before any other request and prints the remaining changes as manual steps', async () => {
     const server = await start()
     const plan = await planFile(server)

@@ -122,7 +122,7 @@ describe('undo records', () => {
     ])
     const applied = applyPlanned(raw, edits, editProblem)
     if (!('result' in applied)) throw new Error('not applied')
-    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result)
+    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result, 'verified')
     expect(record.applied.map((a) => [a.op, a.path, a.old !== undefined, a.new])).toEqual([
       ['add', '/branchProtections/0', false, expect.objectContaining({branches: 'release'})],
       ['replace', '/branchProtections/2/preventForcedPush', true, true],
