@@ -3,7 +3,8 @@ import {describe, expect, it} from 'vitest'
 
 import {defineRule} from '../../src/engine/rule.js'
 import type {ActiveRule} from '../../src/engine/evaluate.js'
-import type {FixDraft} from '../../src/engine/fix.js'
+import {DEFAULT_NEW_PROTECTIONS, type FixDraft} from '../../src/engine/fix.js'
+import type {AuditSettings} from '../../src/engine/rule.js'
 import {planFixes, type ProposedPlan} from '../../src/fix/plan.js'
 import {
   ALL_RULES,
@@ -137,6 +138,16 @@ describe('a new branch protection under first match', () => {
     const change = plan.projects[0]!.changes.find((c) => c.ruleId === 'tag-protection/unprotected-tags')!
     expect(change.edits.map((e) => [e.op, e.path])).toEqual([['replace', '/tagProtections']])
     expect(change.reveals.map((f) => `${f.ruleId} ${f.subject}`)).toEqual(['tag-protection/signature-not-required v*'])
+  })
+
+  it('a new tag protection prevents update and deletion but not creation (OneDev has no bypass for it: no one, CI included, could push a new release tag); the configuration may prevent it', () => {
+    const project = rawProject(1, 'acme/app', currentSetting({branchProtections: [branchProtection()]}), {repository: repository('main', {tags: ['v1.0']})})
+    const added = (fix?: AuditSettings['fix']) => {
+      const plan = planFixes(fixModel([project]), {rules: ALL_RULES, settings: settings(fix ? {fix} : {}), selection: FIXES_ONLY})
+      return (plan.projects[0]!.changes.find((c) => c.ruleId === 'tag-protection/unprotected-tags')!.edits[0] as {value: unknown}).value
+    }
+    expect(added()).toMatchObject({tags: 'v*', userMatch: 'anyone', preventUpdate: true, preventDeletion: true, preventCreation: false})
+    expect(added({...DEFAULT_NEW_PROTECTIONS, tag: {...DEFAULT_NEW_PROTECTIONS.tag, userMatch: 'anyone except group(release-bots)', preventCreation: true}})).toMatchObject({userMatch: 'anyone except group(release-bots)', preventCreation: true})
   })
 
   it('a tag protection for tags its pattern does not cover is not planned, and the manual step says why', () => {
