@@ -11,7 +11,8 @@
  *
  * The I/O is here; every decision is made by the pure functions it calls (patch.ts, guard.ts,
  * verify.ts, proof.ts, undo.ts). Messages carry pointers and our own words; the server's text of a
- * refusal is redacted of every secret of the setting before it is shown.
+ * refusal is masked of every secret of the setting (and whatever looks like one) by the client,
+ * whole, before it is cut to one line (src/api/project-setting.ts), and again here.
  */
 import {postFailure, readProjectSetting, writeProjectSetting} from '../api/project-setting.js'
 import type {ApiClient} from '../api/types.js'
@@ -134,7 +135,7 @@ class Run {
   private async settleAfterFailedPost(project: ProjectToApply, fresh: unknown, applied: AppliedEdits, why: string): Promise<Outcome> {
     let now: unknown
     try {
-      now = await readProjectSetting(this.client, project.id)
+      now = await readProjectSetting(this.client, project.id, fresh)
     } catch (error) {
       // The project itself is not found (deleted since it was read): there is nothing left to roll back.
       if (error instanceof ApiError && error.error.status === 404 && !error.noResource) return this.outcome(project, 'refused', `${why}; the project is no longer found (${error.error.message}): nothing to roll back`)
@@ -151,7 +152,7 @@ class Run {
   private async verify(project: ProjectToApply, fresh: unknown, applied: AppliedEdits, before: Finding[] | {error: string} | undefined): Promise<Outcome> {
     let readBack: unknown
     try {
-      readBack = await readProjectSetting(this.client, project.id)
+      readBack = await readProjectSetting(this.client, project.id, fresh)
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       return this.rollback(project, fresh, applied, `the setting could not be read back to verify it (${error.error.message})`)
@@ -198,7 +199,7 @@ class Run {
     let failed: string
     try {
       await writeProjectSetting(this.client, project.id, fresh)
-      const now = await readProjectSetting(this.client, project.id)
+      const now = await readProjectSetting(this.client, project.id, fresh)
       const left = differences(now, fresh)
       if (left.length === 0) return this.outcome(project, 'rolled-back', `${why}; rolled back: the setting is as it was`)
       failed = `${why}; ROLLBACK INCOMPLETE: the setting read back differs from the original at ${describePointers(left)}: check it in Project Settings`

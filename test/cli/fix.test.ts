@@ -191,6 +191,29 @@ describe('when the server disagrees', () => {
     clean(result.stdout, result.stderr)
   }, 30_000)
 
+  it('a refusal\'s text is masked whole before it is cut to one short line: a secret of the setting where the cut falls, and a bearer token, appear nowhere', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const secret = 'CANARY-jobsecret-deploy-token-7f3a'
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaS1ib3QifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg'
+    const head = `Authorization: Bearer ${token} was refused;\n`
+    // The detail is cut at 300 characters: cut before masking, the secret (from 285) would lose only its end.
+    const text = `${head}${'x'.repeat(285 - head.length - 12)} value was "${secret}" ${'y'.repeat(100)}`
+    expect(text.indexOf(secret)).toBe(285)
+    server.override('POST /projects/2/setting', {status: 500, text})
+    const undo = file('undo.json')
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    const shown = text.replace(token, '<redacted>').replace(secret, '<redacted>').replace('\n', ' ').slice(0, 299)
+    expect(result.stdout).toContain(`REFUSED         acme/app (#2): refused by the server: POST /~api/projects/2/setting: 500 Internal Server Error: ${shown}…; the setting is unchanged`)
+    const outputs = [result.stdout, result.stderr, await readFile(plan, 'utf8'), await readFile(undo, 'utf8')]
+    for (const output of outputs) {
+      expect(output).not.toContain('CANARY-jobsecret-de')
+      expect(output).not.toContain(token.slice(0, 12))
+    }
+    clean(...outputs)
+  }, 30_000)
+
   it('a server that silently drops a field: verification catches it, the rollback restores the setting, exit 2', async () => {
     let posts = 0
     const server = await start({
