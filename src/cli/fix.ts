@@ -189,7 +189,7 @@ export interface ApplyRequest {
   io: FixIo
 }
 
-/** Applies `source` to the server it names; returns the exit code (0 when every project was applied and verified, and no stop was asked for). */
+/** Applies `source` to the server it names; returns the exit code (0 when every project was applied and verified, no restore was left to a person, and no stop was asked for). */
 export async function applyToServer(request: ApplyRequest): Promise<number> {
   const {source, io} = request
   if (source.projects.length === 0) {
@@ -221,6 +221,7 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
     const judge = source.plan ? new ContextJudge(source.plan.context, source.server, request.prepared.ruleSet.active, request.prepared.settings) : undefined
     outcomes = await applyProjects(client as ApiClient, source.projects, {
       ...(judge ? {findings: judge} : {}),
+      restoring: source.kind === 'undo',
       stopRequested: () => {
         if (interrupt.stopRequested()) return 'interrupted'
         const {deadlineAt} = request
@@ -252,7 +253,8 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   const held = `${applied} project${applied === 1 ? '' : 's'} applied${unknown > 0 ? `, ${unknown} in an unknown state (rollback failed)` : ''}`
   io.say(`onedev-audit: undo record ${request.undoOutput}: ${held}${applied + unknown > 0 ? `; undo with: onedev-audit fix --undo ${request.undoOutput} --apply` : ''}`)
   // A stop asked for is an exit 2 even when it came during the last project and everything was applied.
-  return applied === source.projects.length && !interrupt.stopRequested() ? 0 : 2
+  // A restore left to a person is an exit 2 too: the undo is not complete.
+  return applied === source.projects.length && !outcomes.some((o) => o.byHand) && !interrupt.stopRequested() ? 0 : 2
 }
 
 /** The flags of `fix` (src/commands/fix.ts has checked how they combine). */

@@ -18,10 +18,12 @@ import {postFailure, readProjectSetting, writeProjectSetting} from '../api/proje
 import type {ApiClient} from '../api/types.js'
 import {ApiError} from '../api/types.js'
 import type {Finding} from '../engine/rule.js'
+import {joinPointer, parsePointer, resolvePointer} from '../model/pointer.js'
 import {redactDeep, redactText, secretsOf} from '../model/redact.js'
 import {escapeControl, oneLine} from '../util/escape.js'
+import {isObject} from '../util/json.js'
 import {editProblem} from './guard.js'
-import {type AppliedEdits, applyPlanned, type PlannedEdit, PatchError} from './patch.js'
+import {type AppliedEdits, applyPlanned, operationOf, type PlannedEdit, PatchError} from './patch.js'
 import {judgeChange} from './proof.js'
 import {type AppliedProject, undoRecord} from './undo.js'
 import {describePointers, differences} from './verify.js'
@@ -40,7 +42,7 @@ export interface FindingsJudge {
   settle(id: number, raw: unknown): void
 }
 
-export type Status = 'applied' | 'conflict' | 'refused' | 'rolled-back' | 'rollback-failed' | 'unreadable' | 'not-offered' | 'not-sent'
+export type Status = 'applied' | 'by-hand' | 'conflict' | 'refused' | 'rolled-back' | 'rollback-failed' | 'unreadable' | 'not-offered' | 'not-sent'
 
 export interface Outcome {
   id: number
@@ -49,6 +51,8 @@ export interface Outcome {
   /** One line, safe to print. */
   detail: string
   undo?: AppliedProject
+  /** Restores left to a person (undo: restoring), one line each, safe to print. */
+  byHand?: string[]
 }
 
 export interface ApplyOptions {
@@ -60,6 +64,11 @@ export interface ApplyOptions {
   onOutcome: (outcome: Outcome) => Promise<void> | void
   /** Progress and warnings, one line each (stderr). */
   say: (line: string) => void
+  /**
+   * Undoing: a restore the guard refuses (a job secret's authorization back to null or empty, which
+   * opens the secret to every job) is left to a person, and the project's other restores are applied.
+   */
+  restoring?: boolean
 }
 
 /** The server's words about a refused setting, with every secret of that setting masked, on one short line. */
@@ -94,14 +103,22 @@ class Run {
     return {id: project.id, path: project.path, status, detail, ...(undo ? {undo} : {})}
   }
 
-  private async one(project: ProjectToApply): Promise<Outcome> {
+  private async one(toApply: ProjectToApply): Promise<Outcome> {
     let fresh: unknown
     try {
-      fresh = await readProjectSetting(this.client, project.id)
+      fresh = await readProjectSetting(this.client, toApply.id)
     } catch (error) {
-      if (error instanceof ApiError) return this.outcome(project, 'unreadable', `${error.error.message}; nothing was sent`)
+      if (error instanceof ApiError) return this.outcome(toApply, 'unreadable', `${error.error.message}; nothing was sent`)
       throw error
     }
+    const {sent, byHand} = this.options.restoring ? heldBack(fresh, toApply.edits) : {sent: toApply.edits, byHand: []}
+    if (byHand.length === 0) return this.send(toApply, fresh)
+    if (sent.length === 0) return {...this.outcome(toApply, 'by-hand', 'every restore is left to a person; nothing was sent'), byHand}
+    const outcome = await this.send({...toApply, edits: sent}, fresh)
+    return {...outcome, byHand}
+  }
+
+  private async send(project: ProjectToApply, fresh: unknown): Promise<Outcome> {
     const applied = applyPlanned(fresh, project.edits, editProblem)
     if ('conflict' in applied) {
       const what = 'absent' in applied.conflict ? `something is now at ${applied.conflict.path}` : `${applied.conflict.path} no longer holds what the plan saw`
@@ -215,6 +232,24 @@ class Run {
     }
     return this.outcome(project, 'rollback-failed', undo ? `${failed}; the undo record holds its restore edits` : failed, undo)
   }
+}
+
+/**
+ * Undoing: the restores the guard refuses that can be left out without moving the others (a member's
+ * value, never a list item added or removed), each as a line for a person; the rest to send.
+ */
+function heldBack(fresh: unknown, edits: readonly PlannedEdit[]): {sent: PlannedEdit[]; byHand: string[]} {
+  const view = redactDeep(fresh)
+  const sent: PlannedEdit[] = []
+  const byHand: string[] = []
+  for (const edit of edits) {
+    const tokens = parsePointer(edit.path)
+    const inObject = tokens !== null && tokens.length > 0 && isObject(resolvePointer(view, joinPointer('', ...tokens.slice(0, -1))))
+    const problem = inObject && edit.op !== 'remove' ? editProblem(view, operationOf(edit)) : null
+    if (problem === null) sent.push(edit)
+    else byHand.push(`${problem}: not restored; set it by hand in Project Settings if that is really wanted`)
+  }
+  return {sent, byHand}
 }
 
 /** Applies each project's edits in order; every outcome is handed to `onOutcome` as it is settled. */

@@ -372,6 +372,44 @@ describe('undo', () => {
   }, 60_000)
 })
 
+describe('undo of a job secret narrowed from null', () => {
+  it('the restore to null (it would open the secret to every job) is left to a person; the project\'s other restores are applied; exit 2', async () => {
+    const server = await start()
+    const before = structuredClone(server.settings[2]) as any
+    const undo = file('undo.json')
+    const rules = ['--rule', 'job-secret/broad-branches', '--rule', 'branch-protection/deletion-allowed']
+    const applied = await runCli(['fix', '--project', '2', ...rules, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    const secrets = () => (server.settings[2] as any).buildSetting.jobSecrets.map((s: any) => [s.name, s.authorization])
+    expect(secrets()).toEqual([
+      ['deploy-token', 'on branch "main"'],
+      ['npm-token', 'on branch "master"'],
+      ['sonar-login', 'on branch "master"'],
+      ['old-registry-password', 'on branch "release/**" or on branch "main"'],
+    ])
+    server.reset()
+    const undo2 = file('undo2.json')
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', undo2], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(2)
+    expect(result.stdout).toContain(
+      [
+        '  applied         acme/app (#2): applied and verified: 2 edits',
+        '                  by hand: /buildSetting/jobSecrets/1/authorization: a job secret\'s authorization must stay a non-empty text (null or empty opens the secret to every job): not restored; set it by hand in Project Settings if that is really wanted',
+        'Applied 1 of 1 project.',
+      ].join('\n'),
+    )
+    expect(secrets()).toEqual([
+      ['deploy-token', 'on branch "main"'],
+      ['npm-token', 'on branch "master"'],
+      ['sonar-login', 'on branch "**"'],
+      ['old-registry-password', 'on branch "release/**" or on branch "main"'],
+    ])
+    expect((server.settings[2] as any).branchProtections).toEqual(before.branchProtections)
+    expect((await readJson(undo2)).projects.map((p: any) => p.applied.map((e: any) => e.path))).toEqual([['/branchProtections/3/preventDeletion', '/buildSetting/jobSecrets/2/authorization']])
+    clean(result.stdout, result.stderr, await readFile(undo2, 'utf8'))
+  }, 60_000)
+})
+
 describe('the undo record is never overwritten', () => {
   it('an --undo-output that exists (an earlier record, or the record being undone) is refused with one line, exit 2, before any request; the file is kept', async () => {
     const server = await start()
