@@ -164,6 +164,31 @@ export function expectationsOf(view: unknown, edit: FixEdit): Expectation[] {
   return out
 }
 
+/** The members that say which item of a list an item is (src/engine/identity.ts keys them alike), by the list's pointer. */
+const IDENTITY_MEMBERS: ReadonlyArray<[RegExp, readonly string[]]> = [
+  [/^\/branchProtections$/, ['branches', 'userMatch']],
+  [/^\/tagProtections$/, ['tags', 'userMatch']],
+  [/^\/buildSetting\/jobSecrets$/, ['name']],
+  [/^\/webHooks$/, ['postUrl', 'eventTypes']],
+]
+
+/**
+ * What a RESTORE edit (an undo record's) expects of `view`: the field it puts back, and of the item
+ * holding it only the members that say which item it is, so that a later edit of another member by
+ * someone else does not stop the undo, while the same pointer in another item (a list reordered since)
+ * is a conflict. An item it removes is expected whole (all of it would be lost); an item of a list not
+ * known here, and an insertion into a list, are expected as expectationsOf does (whole).
+ */
+export function restoreExpectationsOf(view: unknown, edit: FixEdit): Expectation[] {
+  const {parent} = locate(view, edit.path)
+  if (Array.isArray(parent) && edit.op === 'remove') return [seen(view, edit.path)]
+  const item = containingItem(edit.path)
+  const members = item === null || Array.isArray(parent) ? undefined : IDENTITY_MEMBERS.find(([list]) => list.test(parentPath(item)))?.[1]
+  if (members === undefined) return expectationsOf(view, edit)
+  const identity = members.map((member) => joinPointer(item!, member)).filter((path) => path !== edit.path)
+  return [seen(view, edit.path), ...identity.map((path) => seen(view, path))]
+}
+
 /** The first expectation `view` does not meet, or null. Values compare as JSON (member order aside). */
 export function unmet(view: unknown, expectations: readonly Expectation[]): Expectation | null {
   for (const expectation of expectations) {
@@ -182,10 +207,15 @@ export type Planned = {edits: PlannedEdit[]; result: unknown; added: string[]} |
 
 /**
  * The edits applied in order to a copy of `payload`, each with what it expected of the redacted
- * payload before it: how a plan records its edits. `payload` must be the REDACTED payload.
+ * payload before it (`expecting`; an undo record's restores expect less: restoreExpectationsOf): how a plan records its edits. `payload` must be the REDACTED payload.
  * `problemOf` judges each edit first (the guard); an edit whose path does not fit is a problem too.
  */
-export function planEdits(payload: unknown, edits: readonly FixEdit[], problemOf: (view: unknown, edit: FixEdit) => string | null = () => null): Planned {
+export function planEdits(
+  payload: unknown,
+  edits: readonly FixEdit[],
+  problemOf: (view: unknown, edit: FixEdit) => string | null = () => null,
+  expecting: (view: unknown, edit: FixEdit) => Expectation[] = expectationsOf,
+): Planned {
   const view = cloneJson(payload)
   const planned: PlannedEdit[] = []
   const added: string[] = []
@@ -193,7 +223,7 @@ export function planEdits(payload: unknown, edits: readonly FixEdit[], problemOf
     for (const edit of edits) {
       const problem = problemOf(view, edit)
       if (problem) return {problem}
-      planned.push({...edit, expect: expectationsOf(view, edit)} as PlannedEdit)
+      planned.push({...edit, expect: expecting(view, edit)} as PlannedEdit)
       applyEdit(view, edit)
       added.push(...addedItems(view, edit))
     }

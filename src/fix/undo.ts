@@ -4,7 +4,7 @@
  */
 import type {FixEdit} from '../engine/fix.js'
 import {redactDeep} from '../model/redact.js'
-import {type Expectation, PatchError, planEdits, type PlannedEdit} from './patch.js'
+import {type Expectation, PatchError, planEdits, type PlannedEdit, restoreExpectationsOf} from './patch.js'
 
 export interface AppliedEdit {
   op: FixEdit['op']
@@ -65,13 +65,14 @@ function reverse(edit: PlannedEdit): {applied: AppliedEdit; inverse: FixEdit} {
  * The undo record of a project whose `edits` were applied, `after` being its setting as the server
  * sent it back (`verified`), or as it was sent when its state is `unknown` (in memory: only its
  * redacted view is used). The restoring edits are the reverses in reverse order, planned on that
- * view, so undoing later checks that each field still holds what this change put there. Throws
+ * view, so undoing later checks that each field still holds what this change put there, in the
+ * same item (restoreExpectationsOf: another member edited since by someone else is no conflict). Throws
  * PatchError if they cannot be planned (a bug: the caller then rolls the change back rather than
  * leave it without an undo).
  */
 export function undoRecord(project: {id: number; path: string}, edits: readonly PlannedEdit[], after: unknown, state: AppliedProject['state']): AppliedProject {
   const reversed = edits.map(reverse)
-  const restore = planEdits(redactDeep(after), reversed.map((r) => r.inverse).reverse())
+  const restore = planEdits(redactDeep(after), reversed.map((r) => r.inverse).reverse(), undefined, restoreExpectationsOf)
   if ('problem' in restore) throw new PatchError(restore.problem)
   return {id: project.id, path: project.path, state, applied: reversed.map((r) => r.applied), restore: restore.edits}
 }

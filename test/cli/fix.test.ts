@@ -372,6 +372,33 @@ describe('undo', () => {
   }, 60_000)
 })
 
+describe('undo after someone else edited the same protection', () => {
+  it('another member edited since is kept and the field restored; the item renamed (another protection now at that pointer) is a conflict', async () => {
+    const server = await start()
+    const undo = file('undo.json')
+    const applied = await runCli(['fix', '--all-projects', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    const record = await readJson(undo)
+    expect(record.projects.map((p: any) => p.restore.map((e: any) => [e.path, e.expect.map((x: any) => x.path)]))).toEqual([
+      [['/branchProtections/1/preventForcedPush', ['/branchProtections/1/preventForcedPush', '/branchProtections/1/branches', '/branchProtections/1/userMatch']]],
+      [['/branchProtections/3/preventDeletion', ['/branchProtections/3/preventDeletion', '/branchProtections/3/branches', '/branchProtections/3/userMatch']]],
+    ])
+    const protection2 = (server.settings[2] as any).branchProtections[3]
+    protection2.preventCreation = !protection2.preventCreation
+    protection2.jobNames = ['someone-elses-build']
+    ;(server.settings[3] as any).branchProtections[1].branches = 'develop-renamed'
+    const edited2 = structuredClone(protection2)
+    const before3 = structuredClone(server.settings[3])
+    server.reset()
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('CONFLICT        legacy/tool (#3): changed since the plan was made: /branchProtections/1/branches no longer holds what the plan saw (for the edit of /branchProtections/1/preventForcedPush); nothing was sent')
+    expect(result.stdout).toContain('applied         acme/app (#2): applied and verified: 1 edit')
+    expect((server.settings[2] as any).branchProtections[3]).toEqual({...edited2, preventDeletion: false})
+    expect(server.settings[3]).toEqual(before3)
+  }, 60_000)
+})
+
 describe('undo of a job secret narrowed from null', () => {
   it('the restore to null (it would open the secret to every job) is left to a person; the project\'s other restores are applied; exit 2', async () => {
     const server = await start()
