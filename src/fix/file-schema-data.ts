@@ -223,10 +223,11 @@ export const planSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "$ref": "#/$defs/JsonValue",
@@ -253,10 +254,11 @@ export const planSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "$ref": "#/$defs/JsonValue",
@@ -282,10 +284,11 @@ export const planSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             }
           },
           "description": "Remove the member or list item at `path`."
@@ -308,10 +311,11 @@ export const planSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "enum": [
@@ -811,10 +815,11 @@ export const undoSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "$ref": "#/$defs/JsonValue",
@@ -841,10 +846,11 @@ export const undoSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "$ref": "#/$defs/JsonValue",
@@ -870,10 +876,11 @@ export const undoSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             }
           },
           "description": "Remove the member or list item at `path`."
@@ -896,10 +903,11 @@ export const undoSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "enum": [

@@ -76,7 +76,27 @@ export async function readFixFile(path: string, kind: Kind): Promise<FixPlan | F
   const schema = fileSchema(kind)
   const issues = await schemaIssues(() => false, async () => schema, document, document)
   if (issues.length > 0) throw new FixFileError(describeIssues(`${path}: not a valid ${kind} file`, issues))
+  const unchecked = uncheckedEdit(document as FixPlan | FixUndo, kind)
+  if (unchecked) throw new FixFileError(`${path}: not a valid ${kind} file: ${unchecked}`)
   return document as FixPlan | FixUndo
+}
+
+/**
+ * The first edit whose expectations check nothing it changes: none names its path, or a member or
+ * list it lies in (a file edited by hand could otherwise overwrite a field without looking at it).
+ */
+function uncheckedEdit(document: FixPlan | FixUndo, kind: Kind): string | null {
+  const lists =
+    kind === 'plan'
+      ? (document as FixPlan).projects.flatMap((project, i) => project.changes.map((change, j) => [`/projects/${i}/changes/${j}/edits`, change.edits] as const))
+      : (document as FixUndo).projects.map((project, i) => [`/projects/${i}/restore`, project.restore] as const)
+  for (const [at, edits] of lists) {
+    for (const [k, edit] of edits.entries()) {
+      const covers = edit.expect.some((expectation) => expectation.path === edit.path || edit.path.startsWith(`${expectation.path}/`))
+      if (!covers) return `${at}/${k}: no expectation names its path ${oneLine(edit.path, 200)} or what holds it`
+    }
+  }
+  return null
 }
 
 /** The server a plan or undo record is for, compared with the one of this run: the same base URL and API prefix. */

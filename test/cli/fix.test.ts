@@ -519,6 +519,40 @@ describe('plan files', () => {
   }, 60_000)
 })
 
+describe('expectations in plan and undo files', () => {
+  it('an edit with no expectation, or none naming its path or what holds it, is refused with one line, and nothing is sent', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const document = await readJson(plan)
+    const edit = document.projects[0].changes[0].edits[0]
+    expect(edit.path).toBe('/branchProtections/1/preventForcedPush')
+    const cases: Array<[unknown[], string]> = [
+      [[], 'Invalid input'],
+      [[{path: '/branchProtections/0/preventForcedPush', value: true}], 'no expectation names its path /branchProtections/1/preventForcedPush or what holds it'],
+    ]
+    for (const [expectations, error] of cases) {
+      const edited = file('edited-plan.json')
+      await writeFile(edited, JSON.stringify({...document, projects: [{...document.projects[0], changes: [{...document.projects[0].changes[0], edits: [{...edit, expect: expectations}]}]}, ...document.projects.slice(1)]}))
+      const result = await runCli(['fix', '--plan', edited, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+      expect(result.code).toBe(2)
+      expect(result.stderr.trim()).toBe(`onedev-audit: error: ${edited}: not a valid plan file: /projects/0/changes/0/edits/0: ${error}`)
+    }
+    expect(server.requests).toEqual([])
+
+    const undo = file('undo.json')
+    expect((await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})).code).toBe(0)
+    const record = await readJson(undo)
+    record.projects[0].restore[0].expect = [{path: '/tagProtections', value: []}]
+    const editedUndo = file('edited-undo.json')
+    await writeFile(editedUndo, JSON.stringify(record))
+    server.reset()
+    const undone = await runCli(['fix', '--undo', editedUndo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(undone.code).toBe(2)
+    expect(undone.stderr.trim()).toBe(`onedev-audit: error: ${editedUndo}: not a valid undo file: /projects/0/restore/0: no expectation names its path /branchProtections/1/preventForcedPush or what holds it`)
+    expect(server.requests).toEqual([])
+  }, 60_000)
+})
+
 describe('what is left to a person', () => {
   const example = join(ROOT, 'examples', 'snapshot.json')
 
