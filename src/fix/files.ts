@@ -10,7 +10,7 @@ import {describeIssues, schemaIssues} from '../model/normalize.js'
 import {oneLine} from '../util/escape.js'
 import {jsonDocument, LazyArray, LazyObject} from '../report/json-stream.js'
 import {writeChunksAtomic} from '../util/fs.js'
-import {parseJson} from '../util/json.js'
+import {isObject, parseJson} from '../util/json.js'
 import type {FixSelection, ProposedPlan} from './plan.js'
 import type {FixPlan} from './plan-types.js'
 import type {AppliedProject} from './undo.js'
@@ -44,10 +44,6 @@ const WRITER = {plan: 'onedev-audit fix --output', undo: 'onedev-audit fix --app
 export async function writeFixFile(path: string, document: FixPlan | FixUndo, createOnly = false): Promise<void> {
   const lists = Object.fromEntries(Object.entries(document).map(([key, value]) => [key, Array.isArray(value) ? new LazyArray(value) : value]))
   await writeChunksAtomic(path, jsonDocument(new LazyObject(lists)), 0o600, createOnly)
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 /** Reads and validates a plan (or undo) file; throws FixFileError saying what is wrong and where. */

@@ -10,6 +10,7 @@ import type {FixEdit} from '../engine/fix.js'
 import {joinPointer, parsePointer} from '../model/pointer.js'
 import {redactDeep} from '../model/redact.js'
 import {sameJson} from '../diff/compare.js'
+import {isObject} from '../util/json.js'
 
 /**
  * What an edit expects of the payload before it is applied, in redacted form: the value at a
@@ -28,10 +29,6 @@ export class PatchError extends Error {
 }
 
 type Json = Record<string, unknown>
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 function hasOwn(object: Json, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key)
@@ -57,6 +54,11 @@ function tokensOf(path: string): readonly string[] {
   if (tokens === null) throw new PatchError(`${path}: not a JSON pointer`)
   if (tokens.length === 0) throw new PatchError('an edit must name a member inside the setting, not the whole setting')
   return tokens
+}
+
+/** The last token of a pointer, unescaped (`2` for `/branchProtections/2`, `a/b` for `/x/a~1b`). */
+export function lastToken(path: string): string {
+  return tokensOf(path).at(-1)!
 }
 
 /** The container a path's last token lives in, and that token. */
@@ -140,7 +142,8 @@ export function containingItem(path: string): string | null {
   return null
 }
 
-function parentPath(path: string): string {
+/** The pointer of the member or list a path lies in (`/branchProtections` for `/branchProtections/2`). */
+export function parentPath(path: string): string {
   return joinPointer('', ...tokensOf(path).slice(0, -1))
 }
 

@@ -4,7 +4,8 @@
  */
 import type {FixEdit} from '../engine/fix.js'
 import {redactDeep} from '../model/redact.js'
-import {type Expectation, PatchError, planEdits, type PlannedEdit, restoreExpectationsOf} from './patch.js'
+import {joinPointer} from '../model/pointer.js'
+import {type Expectation, lastToken, parentPath, PatchError, planEdits, type PlannedEdit, restoreExpectationsOf} from './patch.js'
 
 export interface AppliedEdit {
   op: FixEdit['op']
@@ -32,9 +33,8 @@ function schemeOf(url: unknown): 'http' | 'https' {
 
 /** What one planned edit changed, and the operation that reverses it, from what it expected before. */
 function reverse(edit: PlannedEdit): {applied: AppliedEdit; inverse: FixEdit} {
-  const tokens = edit.path.split('/')
-  const last = tokens.at(-1)!
-  const parent = tokens.slice(0, -1).join('/')
+  const last = lastToken(edit.path)
+  const parent = parentPath(edit.path)
   const own = expected(edit, edit.path)
   const list = expected(edit, parent)
   const inList = list !== undefined && 'value' in list && Array.isArray(list.value)
@@ -53,7 +53,7 @@ function reverse(edit: PlannedEdit): {applied: AppliedEdit; inverse: FixEdit} {
     case 'replace':
       if (edit.op === 'add' && inList) {
         const index = last === '-' ? (list.value as unknown[]).length : Number(last)
-        return {applied: {op: 'add', path: `${parent}/${index}`, new: edit.value}, inverse: {op: 'remove', path: `${parent}/${index}`}}
+        return {applied: {op: 'add', path: joinPointer(parent, index), new: edit.value}, inverse: {op: 'remove', path: joinPointer(parent, index)}}
       }
       // A member (an `add` of an object member is a replace when it was there).
       if (own === undefined || 'absent' in own) return {applied: {op: edit.op, path: edit.path, new: edit.value}, inverse: {op: 'remove', path: edit.path}}
