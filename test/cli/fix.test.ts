@@ -437,6 +437,30 @@ describe('undo of a job secret narrowed from null', () => {
   }, 60_000)
 })
 
+describe('undo with every restore left to a person', () => {
+  it('nothing is sent for the project (one GET), it is listed BY HAND, exit 2', async () => {
+    const server = await start()
+    const secrets = () => (server.settings[2] as any).buildSetting.jobSecrets
+    ;(server.settings[2] as any).buildSetting.jobSecrets = secrets().filter((s: any) => s.name === 'npm-token')
+    const undo = file('undo.json')
+    const applied = await runCli(['fix', '--project', '2', '--rule', 'job-secret/broad-branches', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    expect(secrets()[0].authorization).toBe('on branch "master"')
+    server.reset()
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain(
+      [
+        '  BY HAND         acme/app (#2): every restore is left to a person; nothing was sent',
+        '                  by hand: /buildSetting/jobSecrets/0/authorization: a job secret\'s authorization must stay a non-empty text (null or empty opens the secret to every job): not restored; set it by hand in Project Settings if that is really wanted',
+        'Applied 0 of 1 project.',
+      ].join('\n'),
+    )
+    expect(settingRequests(server)).toEqual(['GET /~api/projects/2/setting'])
+    expect(secrets()[0].authorization).toBe('on branch "master"')
+  }, 60_000)
+})
+
 describe('the undo record is never overwritten', () => {
   it('an --undo-output that exists (an earlier record, or the record being undone) is refused with one line, exit 2, before any request; the file is kept', async () => {
     const server = await start()
