@@ -13,6 +13,7 @@
 import {Buffer} from 'node:buffer'
 import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
+import {redactServerText} from '../model/redact.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
 import {ApiError, failureReason, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
 import {oneLine} from '../util/escape.js'
@@ -242,9 +243,9 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   /** A failed answer: its error, marked when it is what OneDev gives a path no resource matches (ApiError.noResource). */
-  function failedAnswer(method: Method, path: string, answer: Answer, apiPath: string): ApiError {
+  function failedAnswer(method: Method, path: string, answer: Answer, apiPath: string, mask: readonly string[] = []): ApiError {
     const noResource = answer.status === 405 || (answer.status === 404 && !isHtml(answer, true) && NO_RESOURCE_BODIES.has(answer.body.toString('utf8').trim()))
-    return fail(statusError(method, path, answer, apiPath), noResource)
+    return fail(statusError(method, path, answer, apiPath, mask), noResource)
   }
 
   function fullPathOf(path: string, under = prefix): string {
@@ -259,9 +260,10 @@ export function createClient(options: ClientOptions): ApiClient {
     return text === '' ? '' : `?${text}`
   }
 
-  function detailOf(answer: Answer): string {
+  /** The server's words, every secret masked in the whole text before it is cut and put on one line. */
+  function detailOf(answer: Answer, mask: readonly string[]): string {
     if (isHtml(answer, true)) return ' (an HTML page)'
-    const text = oneLine(redact(answer.body.toString('utf8')), DETAIL_MAX_CHARS)
+    const text = oneLine(redactServerText(redact(answer.body.toString('utf8')), mask), DETAIL_MAX_CHARS)
     return text === '' ? '' : `: ${text}`
   }
 
@@ -293,7 +295,7 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   /** A non-success answer → the error a user can act on. */
-  function statusError(method: Method, path: string, answer: Answer, apiPath: string): AuditError {
+  function statusError(method: Method, path: string, answer: Answer, apiPath: string, mask: readonly string[] = []): AuditError {
     const {status} = answer
     const at = `${method} ${path}: ${statusLine(status)}`
     let kind: ErrorKind
@@ -301,18 +303,18 @@ export function createClient(options: ClientOptions): ApiClient {
     if (status === 401) {
       kind = 'auth'
       message =
-        `${at}: the server refused the credentials or found none${detailOf(answer)}; check ONEDEV_USER and ONEDEV_TOKEN` +
+        `${at}: the server refused the credentials or found none${detailOf(answer, mask)}; check ONEDEV_USER and ONEDEV_TOKEN` +
         (userIsEmpty ? ' (with an empty ONEDEV_USER, a token the server does not know is treated as anonymous)' : '')
     } else if (status === 403) {
       kind = 'forbidden'
       message =
-        `${at}${detailOf(answer)}; the audit needs ${permissionNeeded(apiPath)}; use a token with owner permissions of a user who has it` +
+        `${at}${detailOf(answer, mask)}; the audit needs ${permissionNeeded(apiPath)}; use a token with owner permissions of a user who has it` +
         (userIsEmpty ? ' (with an empty ONEDEV_USER, a token the server does not know is treated as anonymous)' : '')
     } else if (status < 500 && status !== 429 && isHtml(answer, true)) {
       return htmlError(method, path, answer)
     } else {
       kind = status === 404 ? 'not-found' : 'http'
-      message = `${at}${detailOf(answer)}`
+      message = `${at}${detailOf(answer, mask)}`
     }
     return {kind, message, path, status}
   }
@@ -659,17 +661,17 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
-  async function getText(path: string, query?: Query): Promise<string | null> {
+  async function getText(path: string, query?: Query, mask?: readonly string[]): Promise<string | null> {
     const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
     if (answer.status === 204) return null
-    if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
+    if (answer.status !== 200) throw failedAnswer('GET', at, answer, path, mask)
     if (isHtml(answer, false)) throw fail(htmlError('GET', at, answer))
     return answer.body.toString('utf8')
   }
 
-  async function postJson(path: string, body: unknown): Promise<void> {
+  async function postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void> {
     const {answer, path: at} = await exchange({method: 'POST', path, body: JSON.stringify(body), limit: maxBodyBytes})
-    if (answer.status !== 200 && answer.status !== 204) throw fail(statusError('POST', at, answer, path))
+    if (answer.status !== 200 && answer.status !== 204) throw failedAnswer('POST', at, answer, path, mask)
     // A web page answering 200 (a wrong prefix reaching the web UI) did not take the body.
     if (answer.status === 200 && isHtml(answer, false)) throw fail(htmlError('POST', at, answer))
   }

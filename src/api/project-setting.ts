@@ -3,6 +3,7 @@
  * it with every secret in clear, POST replaces all of it. What is read stays in memory, for the one
  * POST and a rollback: nothing here logs, stores or puts a value of it into an error.
  */
+import {secretsOf} from '../model/redact.js'
 import type {AuditError} from '../model/types.js'
 import {lineAndColumn, inexactNumber, parseJson} from '../util/json.js'
 import {ApiError, type ApiClient} from './types.js'
@@ -12,12 +13,12 @@ export const settingPath = (projectId: number) => `/projects/${projectId}/settin
 /**
  * GET the project's setting exactly as the server holds it. Refused (an ApiError, kind
  * `invalid-payload`) when it holds a number JavaScript cannot carry exactly: sending it back would
- * change it.
+ * change it. `known`: the setting as read before (in memory): an error's text never repeats its secrets.
  */
-export async function readProjectSetting(client: ApiClient, projectId: number): Promise<unknown> {
+export async function readProjectSetting(client: ApiClient, projectId: number, known?: unknown): Promise<unknown> {
   const path = settingPath(projectId)
   const at = `GET ${client.apiPrefix}${path}`
-  const text = await client.getText(path)
+  const text = await client.getText(path, undefined, known === undefined ? undefined : secretsOf(known))
   const fail = (message: string): never => {
     throw new ApiError({kind: 'invalid-payload', message: `${at}: ${message}`, path: `${client.apiPrefix}${path}`, status: 200})
   }
@@ -37,16 +38,21 @@ export async function readProjectSetting(client: ApiClient, projectId: number): 
   return raw
 }
 
-/** POST the whole setting. */
+/** POST the whole setting; an error's text never repeats a secret of it. */
 export async function writeProjectSetting(client: ApiClient, projectId: number, raw: unknown): Promise<void> {
-  await client.postJson(settingPath(projectId), raw)
+  await client.postJson(settingPath(projectId), raw, secretsOf(raw))
 }
 
-/** How a failed POST answered: the server does not offer it (404, 405), refused the setting (any other status), or gave no answer. */
+/**
+ * How a failed POST answered: the server does not offer it (what OneDev answers a path no resource
+ * matches: 405, or 404 with no body or Jersey's `HTTP 404 Not Found`, as GET judges it: ApiError.noResource),
+ * refused the setting (any other status: a 404 naming the project, `No row with the given identifier
+ * exists`, is that project's failure, deleted since it was read), or gave no answer.
+ */
 export function postFailure(error: unknown): {kind: 'not-offered' | 'refused' | 'no-answer'; error: AuditError} | null {
   if (!(error instanceof ApiError)) return null
   const status = error.error.status
-  if (status === 404 || status === 405) return {kind: 'not-offered', error: error.error}
+  if (error.noResource) return {kind: 'not-offered', error: error.error}
   if (status !== undefined) return {kind: 'refused', error: error.error}
   return {kind: 'no-answer', error: error.error}
 }

@@ -96,10 +96,13 @@ export interface PagingOptions {
 export interface ApiClient {
   /** GET {prefix}{path}: parsed JSON of a 200 answer; ApiError otherwise. */
   getJson(path: string, query?: Query): Promise<unknown>
-  /** GET {prefix}{path} as text; null for 204 No Content; ApiError for any other non-200. */
-  getText(path: string, query?: Query): Promise<string | null>
-  /** POST {prefix}{path} with a JSON body; resolves on 200; ApiError otherwise. */
-  postJson(path: string, body: unknown): Promise<void>
+  /**
+   * GET {prefix}{path} as text; null for 204 No Content; ApiError for any other non-200. `mask`:
+   * values besides the credential (a setting's secrets) that an error's text must never repeat.
+   */
+  getText(path: string, query?: Query, mask?: readonly string[]): Promise<string | null>
+  /** POST {prefix}{path} with a JSON body; resolves on 200; ApiError otherwise, its text masked of `mask` as getText's. */
+  postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void>
   /**
    * Pages through a listing with `offset` and `count` (pageSize, at most 100) until a short page.
    * Stops with an ApiError of kind `paging` when a page repeats the previous one or past maxPages.

@@ -1,7 +1,9 @@
 /**
  * `fix` from the command line: make a plan (from the server or a snapshot), read a plan or undo
- * record, apply one with an undo record written as it goes, Ctrl-C handled between projects.
+ * record, apply one with an undo record written as it goes, Ctrl-C (SIGTERM, SIGHUP) handled between projects.
  */
+import {lstat} from 'node:fs/promises'
+
 import type {ApiClient} from '../api/types.js'
 import type {Finding} from '../engine/rule.js'
 import {applySuppressions} from '../engine/suppress.js'
@@ -35,6 +37,30 @@ const two = (n: number) => String(n).padStart(2, '0')
 export function defaultUndoPath(now: Date): string {
   const date = `${now.getUTCFullYear()}${two(now.getUTCMonth() + 1)}${two(now.getUTCDate())}`
   return `onedev-audit-undo-${date}-${two(now.getUTCHours())}${two(now.getUTCMinutes())}${two(now.getUTCSeconds())}.json`
+}
+
+const present = (path: string) => lstat(path).then(
+  () => true,
+  () => false,
+)
+
+const undoExists = (path: string) => new UsageError(`--undo-output ${path}: the file exists, and an undo record is never overwritten: choose another name`)
+
+/**
+ * Where --apply writes its undo record: never over a file that exists (it may be the record of an
+ * earlier run, or the one being undone). A given name that exists is refused; the default name takes
+ * `-2`, `-3`, ... when a record of the same second is there. The record is then created without
+ * replacing anything (UndoWriter.create), so a file that appears meanwhile is refused too.
+ */
+export async function undoOutputPath(given: string | undefined, now: Date): Promise<string> {
+  if (given !== undefined) {
+    if (await present(given)) throw undoExists(given)
+    return given
+  }
+  const name = defaultUndoPath(now)
+  let candidate = name
+  for (let n = 2; await present(candidate); n++) candidate = name.replace(/\.json$/, `-${n}.json`)
+  return candidate
 }
 
 /** The plan of a model: proven by every active rule, suppressed findings left alone. */
@@ -96,55 +122,74 @@ export async function readUndoFile(path: string): Promise<ApplySource & {undo: F
   return {kind: 'undo', file: path, server: undo.server, projects: undo.projects.map((p) => ({id: p.id, path: p.path, edits: p.restore as PlannedEdit[], clears: []})), undo}
 }
 
-/** The undo record on disk, rewritten as projects are applied (at most once a second, and at the end). */
+/**
+ * The undo record on disk, rewritten whole as each project is settled (and at the end), through a
+ * temporary file and a rename: a run killed at any moment leaves the record of every project applied
+ * before, never a torn file. One small file per project is nothing next to its three requests.
+ */
 class UndoWriter {
   private readonly projects: AppliedProject[] = []
-  private written = 0
 
   constructor(
     private readonly path: string,
     private readonly meta: Parameters<typeof undoDocument>[0],
   ) {}
 
+  /** The empty record, written where nothing is: refused (nothing sent yet) when a file is there. */
+  async create(): Promise<void> {
+    try {
+      await writeFixFile(this.path, undoDocument(this.meta, this.projects, false), true)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw undoExists(this.path)
+      throw error
+    }
+  }
+
   async add(project: AppliedProject): Promise<void> {
     this.projects.push(project)
-    if (Date.now() - this.written >= 1000) await this.write(false)
+    await this.write(false)
   }
 
   async write(complete: boolean): Promise<void> {
     await writeFixFile(this.path, undoDocument(this.meta, this.projects, complete))
-    this.written = Date.now()
   }
 }
 
+/** The signals that end a run: Ctrl-C, `kill` (and service managers), a closed terminal. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
 /**
- * Ctrl-C while applying: the project in flight is finished (or rolled back), nothing after it is
- * sent, and the undo record keeps what was applied. Later presses only say that it is finishing.
+ * Ctrl-C (or SIGTERM, SIGHUP) while applying: the project in flight is finished (or rolled back),
+ * nothing after it is sent, and the undo record keeps what was applied. Later signals only say that
+ * it is finishing (only SIGKILL ends it at once; the record then holds every project settled before).
  */
 function interruptible(io: FixIo): {stopRequested: () => boolean; release: () => void} {
   let requested = false
-  const onSignal = () => {
+  const onSignal = (signal: NodeJS.Signals) => {
     io.say(
       requested
         ? 'onedev-audit: still finishing the project in flight (its setting may be being written): wait for it'
-        : 'onedev-audit: interrupted: finishing the project in flight (or rolling it back), then stopping; the undo record keeps what was applied',
+        : `onedev-audit: interrupted${signal === 'SIGINT' ? '' : ` (${signal})`}: finishing the project in flight (or rolling it back), then stopping; the undo record keeps what was applied`,
     )
     requested = true
   }
-  process.on('SIGINT', onSignal)
-  return {stopRequested: () => requested, release: () => process.off('SIGINT', onSignal)}
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
+  return {stopRequested: () => requested, release: () => STOP_SIGNALS.forEach((signal) => process.off(signal, onSignal))}
 }
 
 export interface ApplyRequest {
   source: ApplySource
+  /** Their `deadline` is checked between projects only (deadlineAt), never cutting a project's requests. */
   flags: ServerFlags
+  /** When --deadline passes (ms since the epoch, counted from the start of the run): no project is started after it. */
+  deadlineAt?: number
   prepared: Prepared
   undoOutput: string
   version: string
   io: FixIo
 }
 
-/** Applies `source` to the server it names; returns the exit code (0 when every project was applied and verified). */
+/** Applies `source` to the server it names; returns the exit code (0 when every project was applied and verified, no restore was left to a person, and no stop was asked for). */
 export async function applyToServer(request: ApplyRequest): Promise<number> {
   const {source, io} = request
   if (source.projects.length === 0) {
@@ -158,18 +203,30 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   const mismatch = serverMismatch(label, source.server, url, apiPrefix)
   if (mismatch) throw new FixFileError(mismatch)
 
-  // No abort signal: a request in flight is finished, never cut, so a project is never left half-done.
-  const {client} = await connect({...request.flags, 'api-prefix': apiPrefix}, io.debug, io.say)
+  // No abort signal and no overall deadline on the client: a request in flight is finished, never cut
+  // (a POST cut after the server stored it, then its read-back and rollback, would leave the change
+  // there unrecorded), so a project is never left half-done. --deadline is checked between projects.
+  const {client} = await connect({...request.flags, 'api-prefix': apiPrefix, deadline: undefined}, io.debug, io.say)
   const undo = new UndoWriter(request.undoOutput, {tool: {name: 'onedev-audit', version: request.version}, server: {url, apiPrefix}, appliedAt: new Date().toISOString(), plan: source.file})
+  try {
+    await undo.create()
+  } catch (error) {
+    await client.close()
+    throw error
+  }
+  io.say(`onedev-audit: writing the undo record to ${request.undoOutput}`)
   const interrupt = interruptible(io)
   let outcomes: Outcome[] = []
   try {
-    await undo.write(false)
-    io.say(`onedev-audit: writing the undo record to ${request.undoOutput}`)
     const judge = source.plan ? new ContextJudge(source.plan.context, source.server, request.prepared.ruleSet.active, request.prepared.settings) : undefined
     outcomes = await applyProjects(client as ApiClient, source.projects, {
       ...(judge ? {findings: judge} : {}),
-      stopRequested: interrupt.stopRequested,
+      restoring: source.kind === 'undo',
+      stopRequested: () => {
+        if (interrupt.stopRequested()) return 'interrupted'
+        const {deadlineAt} = request
+        return deadlineAt !== undefined && Date.now() >= deadlineAt ? `the deadline (--deadline ${request.flags.deadline} s) has passed` : null
+      },
       say: io.say,
       onOutcome: async (outcome) => {
         io.say(`onedev-audit: ${outcome.status}: ${escapeControl(outcome.path)} (#${outcome.id})`)
@@ -180,7 +237,7 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   } finally {
     interrupt.release()
     const stoppedEarly = outcomes.length < source.projects.length || outcomes.some((o) => o.status === 'not-sent' || o.status === 'not-offered')
-    await undo.write(!stoppedEarly)
+    await undo.write(!stoppedEarly && !outcomes.some((o) => o.undo?.state === 'unknown'))
     await client.close()
   }
   io.out('')
@@ -192,8 +249,12 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
     for (const line of manualChangeLines(source.plan, new Set(notSent.map((o) => o.id)))) io.out(line)
   }
   const applied = outcomes.filter((o) => o.status === 'applied').length
-  io.say(`onedev-audit: undo record ${request.undoOutput}: ${applied} project${applied === 1 ? '' : 's'} applied${applied > 0 ? `; undo with: onedev-audit fix --undo ${request.undoOutput} --apply` : ''}`)
-  return applied === source.projects.length ? 0 : 2
+  const unknown = outcomes.filter((o) => o.undo?.state === 'unknown').length
+  const held = `${applied} project${applied === 1 ? '' : 's'} applied${unknown > 0 ? `, ${unknown} in an unknown state (rollback failed)` : ''}`
+  io.say(`onedev-audit: undo record ${request.undoOutput}: ${held}${applied + unknown > 0 ? `; undo with: onedev-audit fix --undo ${request.undoOutput} --apply` : ''}`)
+  // A stop asked for is an exit 2 even when it came during the last project and everything was applied.
+  // A restore left to a person is an exit 2 too: the undo is not complete.
+  return applied === source.projects.length && !outcomes.some((o) => o.byHand) && !interrupt.stopRequested() ? 0 : 2
 }
 
 /** The flags of `fix` (src/commands/fix.ts has checked how they combine). */
@@ -215,8 +276,9 @@ export interface FixFlags extends Omit<ServerFlags, 'concurrency'> {
 
 /** `fix`: plan (from the server or a snapshot), or read a plan or undo record; apply with --apply. Returns the exit code. */
 export async function runFix(flags: FixFlags, io: FixIo, version: string): Promise<number> {
-  const undoOutput = flags['undo-output'] ?? defaultUndoPath(new Date())
   await checkWritable(flags.output)
+  const startedAt = Date.now()
+  const undoOutput = flags.apply ? await undoOutputPath(flags['undo-output'], new Date(startedAt)) : ''
   if (flags.apply) await checkWritable(undoOutput, '--undo-output')
   const prepared = await prepare(flags.config)
   const known = new Set(prepared.ruleSet.listing.map((r) => r.meta.id))
@@ -224,7 +286,8 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   if (unknown !== undefined) throw new UsageError(`--rule ${unknown}: no such rule (see onedev-audit rules)`)
   const server: ServerFlags = {...flags, concurrency: 8}
   const listing: ManualListing = flags.verbose ? 'each' : 'digest'
-  const apply = (source: ApplySource) => applyToServer({source, flags: server, prepared, undoOutput, version, io})
+  const deadlineAt = flags.deadline === undefined ? undefined : startedAt + flags.deadline * 1000
+  const apply = (source: ApplySource) => applyToServer({source, flags: server, ...(deadlineAt === undefined ? {} : {deadlineAt}), prepared, undoOutput, version, io})
 
   if (flags.undo !== undefined) {
     const source = await readUndoFile(flags.undo)

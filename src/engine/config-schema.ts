@@ -52,7 +52,7 @@ export const fixSchema = z
         userMatch: z.string().min(1).optional().meta({description: 'Default: `anyone`.'}),
         preventUpdate: flag('Default: true.'),
         preventDeletion: flag('Default: true.'),
-        preventCreation: flag('Default: true.'),
+        preventCreation: flag('Default: false: with it, no one (a release job included) can push a new tag the protection covers; OneDev has no bypass for it.'),
         signatureRequired: flag('Default: false.'),
       })
       .optional()

@@ -68,5 +68,7 @@ export interface NewProtectionSettings {
 
 export const DEFAULT_NEW_PROTECTIONS: NewProtectionSettings = {
   branch: {userMatch: 'anyone', preventForcedPush: true, preventDeletion: true, preventCreation: true, signatureRequired: false, reviewRequirement: null, jobNames: []},
-  tag: {tags: null, userMatch: 'anyone', preventUpdate: true, preventDeletion: true, preventCreation: true, signatureRequired: false},
+  // Creation stays allowed: OneDev's hook has no bypass for it, so preventing it stops every new
+  // release tag (a CI job's included). Update and deletion are what rewrite or lose a release.
+  tag: {tags: null, userMatch: 'anyone', preventUpdate: true, preventDeletion: true, preventCreation: false, signatureRequired: false},
 }

@@ -223,10 +223,11 @@ export const planSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "$ref": "#/$defs/JsonValue",
@@ -253,10 +254,11 @@ export const planSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "$ref": "#/$defs/JsonValue",
@@ -282,10 +284,11 @@ export const planSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             }
           },
           "description": "Remove the member or list item at `path`."
@@ -308,10 +311,11 @@ export const planSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "enum": [
@@ -703,14 +707,14 @@ export const undoSchema: unknown = {
     },
     "complete": {
       "type": "boolean",
-      "description": "False while the run is still applying (the record is rewritten as it goes) or when it stopped early."
+      "description": "False while the run is still applying (the record is rewritten as it goes), when it stopped early (Ctrl-C, the deadline, a server that does not offer the POST), or when a project's state is unknown (`state: unknown`)."
     },
     "projects": {
       "type": "array",
       "items": {
         "$ref": "#/$defs/AppliedProject"
       },
-      "description": "Projects changed and verified, in the order they were applied."
+      "description": "Projects changed, in the order they were settled: those applied and verified, and those whose change was sent and could not be rolled back (`state: unknown`)."
     }
   },
   "$defs": {
@@ -811,10 +815,11 @@ export const undoSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "$ref": "#/$defs/JsonValue",
@@ -841,10 +846,11 @@ export const undoSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "$ref": "#/$defs/JsonValue",
@@ -870,10 +876,11 @@ export const undoSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             }
           },
           "description": "Remove the member or list item at `path`."
@@ -896,10 +903,11 @@ export const undoSchema: unknown = {
             },
             "expect": {
               "type": "array",
+              "minItems": 1,
               "items": {
                 "$ref": "#/$defs/Expectation"
               },
-              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent."
+              "description": "Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in."
             },
             "value": {
               "enum": [
@@ -918,6 +926,7 @@ export const undoSchema: unknown = {
       "required": [
         "id",
         "path",
+        "state",
         "applied",
         "restore"
       ],
@@ -927,6 +936,13 @@ export const undoSchema: unknown = {
         },
         "path": {
           "type": "string"
+        },
+        "state": {
+          "enum": [
+            "verified",
+            "unknown"
+          ],
+          "description": "verified: applied, read back and verified. unknown: the change was sent, then its verification or read-back failed and so did the rollback: the setting may hold the change, the old values, or neither. The restore edits are the same either way (they expect the new values), so undoing restores what holds the change and is a conflict, sending nothing, where the old values are back."
         },
         "applied": {
           "type": "array",

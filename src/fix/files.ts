@@ -10,7 +10,7 @@ import {describeIssues, schemaIssues} from '../model/normalize.js'
 import {oneLine} from '../util/escape.js'
 import {jsonDocument, LazyArray, LazyObject} from '../report/json-stream.js'
 import {writeChunksAtomic} from '../util/fs.js'
-import {parseJson} from '../util/json.js'
+import {isObject, parseJson} from '../util/json.js'
 import type {FixSelection, ProposedPlan} from './plan.js'
 import type {FixPlan} from './plan-types.js'
 import type {AppliedProject} from './undo.js'
@@ -37,14 +37,13 @@ const VERSION_KEY = {plan: 'planVersion', undo: 'undoVersion'} as const
 const VERSION = {plan: PLAN_VERSION, undo: UNDO_VERSION} as const
 const WRITER = {plan: 'onedev-audit fix --output', undo: 'onedev-audit fix --apply'} as const
 
-/** Written as it is serialized (a plan of a large server is tens of MB): the long lists item by item. */
-export async function writeFixFile(path: string, document: FixPlan | FixUndo): Promise<void> {
+/**
+ * Written as it is serialized (a plan of a large server is tens of MB): the long lists item by item.
+ * `createOnly`: fails with EEXIST rather than replace a file that is there (an undo record is never overwritten).
+ */
+export async function writeFixFile(path: string, document: FixPlan | FixUndo, createOnly = false): Promise<void> {
   const lists = Object.fromEntries(Object.entries(document).map(([key, value]) => [key, Array.isArray(value) ? new LazyArray(value) : value]))
-  await writeChunksAtomic(path, jsonDocument(new LazyObject(lists)), 0o600)
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
+  await writeChunksAtomic(path, jsonDocument(new LazyObject(lists)), 0o600, createOnly)
 }
 
 /** Reads and validates a plan (or undo) file; throws FixFileError saying what is wrong and where. */
@@ -73,7 +72,27 @@ export async function readFixFile(path: string, kind: Kind): Promise<FixPlan | F
   const schema = fileSchema(kind)
   const issues = await schemaIssues(() => false, async () => schema, document, document)
   if (issues.length > 0) throw new FixFileError(describeIssues(`${path}: not a valid ${kind} file`, issues))
+  const unchecked = uncheckedEdit(document as FixPlan | FixUndo, kind)
+  if (unchecked) throw new FixFileError(`${path}: not a valid ${kind} file: ${unchecked}`)
   return document as FixPlan | FixUndo
+}
+
+/**
+ * The first edit whose expectations check nothing it changes: none names its path, or a member or
+ * list it lies in (a file edited by hand could otherwise overwrite a field without looking at it).
+ */
+function uncheckedEdit(document: FixPlan | FixUndo, kind: Kind): string | null {
+  const lists =
+    kind === 'plan'
+      ? (document as FixPlan).projects.flatMap((project, i) => project.changes.map((change, j) => [`/projects/${i}/changes/${j}/edits`, change.edits] as const))
+      : (document as FixUndo).projects.map((project, i) => [`/projects/${i}/restore`, project.restore] as const)
+  for (const [at, edits] of lists) {
+    for (const [k, edit] of edits.entries()) {
+      const covers = edit.expect.some((expectation) => expectation.path === edit.path || edit.path.startsWith(`${expectation.path}/`))
+      if (!covers) return `${at}/${k}: no expectation names its path ${oneLine(edit.path, 200)} or what holds it`
+    }
+  }
+  return null
 }
 
 /** The server a plan or undo record is for, compared with the one of this run: the same base URL and API prefix. */

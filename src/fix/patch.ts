@@ -10,6 +10,7 @@ import type {FixEdit} from '../engine/fix.js'
 import {joinPointer, parsePointer} from '../model/pointer.js'
 import {redactDeep} from '../model/redact.js'
 import {sameJson} from '../diff/compare.js'
+import {isObject} from '../util/json.js'
 
 /**
  * What an edit expects of the payload before it is applied, in redacted form: the value at a
@@ -28,10 +29,6 @@ export class PatchError extends Error {
 }
 
 type Json = Record<string, unknown>
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 function hasOwn(object: Json, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key)
@@ -57,6 +54,11 @@ function tokensOf(path: string): readonly string[] {
   if (tokens === null) throw new PatchError(`${path}: not a JSON pointer`)
   if (tokens.length === 0) throw new PatchError('an edit must name a member inside the setting, not the whole setting')
   return tokens
+}
+
+/** The last token of a pointer, unescaped (`2` for `/branchProtections/2`, `a/b` for `/x/a~1b`). */
+export function lastToken(path: string): string {
+  return tokensOf(path).at(-1)!
 }
 
 /** The container a path's last token lives in, and that token. */
@@ -140,7 +142,8 @@ export function containingItem(path: string): string | null {
   return null
 }
 
-function parentPath(path: string): string {
+/** The pointer of the member or list a path lies in (`/branchProtections` for `/branchProtections/2`). */
+export function parentPath(path: string): string {
   return joinPointer('', ...tokensOf(path).slice(0, -1))
 }
 
@@ -164,6 +167,31 @@ export function expectationsOf(view: unknown, edit: FixEdit): Expectation[] {
   return out
 }
 
+/** The members that say which item of a list an item is (src/engine/identity.ts keys them alike), by the list's pointer. */
+const IDENTITY_MEMBERS: ReadonlyArray<[RegExp, readonly string[]]> = [
+  [/^\/branchProtections$/, ['branches', 'userMatch']],
+  [/^\/tagProtections$/, ['tags', 'userMatch']],
+  [/^\/buildSetting\/jobSecrets$/, ['name']],
+  [/^\/webHooks$/, ['postUrl', 'eventTypes']],
+]
+
+/**
+ * What a RESTORE edit (an undo record's) expects of `view`: the field it puts back, and of the item
+ * holding it only the members that say which item it is, so that a later edit of another member by
+ * someone else does not stop the undo, while the same pointer in another item (a list reordered since)
+ * is a conflict. An item it removes is expected whole (all of it would be lost); an item of a list not
+ * known here, and an insertion into a list, are expected as expectationsOf does (whole).
+ */
+export function restoreExpectationsOf(view: unknown, edit: FixEdit): Expectation[] {
+  const {parent} = locate(view, edit.path)
+  if (Array.isArray(parent) && edit.op === 'remove') return [seen(view, edit.path)]
+  const item = containingItem(edit.path)
+  const members = item === null || Array.isArray(parent) ? undefined : IDENTITY_MEMBERS.find(([list]) => list.test(parentPath(item)))?.[1]
+  if (members === undefined) return expectationsOf(view, edit)
+  const identity = members.map((member) => joinPointer(item!, member)).filter((path) => path !== edit.path)
+  return [seen(view, edit.path), ...identity.map((path) => seen(view, path))]
+}
+
 /** The first expectation `view` does not meet, or null. Values compare as JSON (member order aside). */
 export function unmet(view: unknown, expectations: readonly Expectation[]): Expectation | null {
   for (const expectation of expectations) {
@@ -182,10 +210,15 @@ export type Planned = {edits: PlannedEdit[]; result: unknown; added: string[]} |
 
 /**
  * The edits applied in order to a copy of `payload`, each with what it expected of the redacted
- * payload before it: how a plan records its edits. `payload` must be the REDACTED payload.
+ * payload before it (`expecting`; an undo record's restores expect less: restoreExpectationsOf): how a plan records its edits. `payload` must be the REDACTED payload.
  * `problemOf` judges each edit first (the guard); an edit whose path does not fit is a problem too.
  */
-export function planEdits(payload: unknown, edits: readonly FixEdit[], problemOf: (view: unknown, edit: FixEdit) => string | null = () => null): Planned {
+export function planEdits(
+  payload: unknown,
+  edits: readonly FixEdit[],
+  problemOf: (view: unknown, edit: FixEdit) => string | null = () => null,
+  expecting: (view: unknown, edit: FixEdit) => Expectation[] = expectationsOf,
+): Planned {
   const view = cloneJson(payload)
   const planned: PlannedEdit[] = []
   const added: string[] = []
@@ -193,7 +226,7 @@ export function planEdits(payload: unknown, edits: readonly FixEdit[], problemOf
     for (const edit of edits) {
       const problem = problemOf(view, edit)
       if (problem) return {problem}
-      planned.push({...edit, expect: expectationsOf(view, edit)} as PlannedEdit)
+      planned.push({...edit, expect: expecting(view, edit)} as PlannedEdit)
       applyEdit(view, edit)
       added.push(...addedItems(view, edit))
     }
@@ -232,17 +265,17 @@ export function operationOf(edit: PlannedEdit): FixEdit {
   return {op: edit.op, path: edit.path, value: edit.value} as FixEdit
 }
 
+/** A plan's edits applied to the real payload. */
+export interface AppliedEdits {
+  result: unknown
+  /** The objects the edits put in (a new protection), which the server may send back with its defaults added. */
+  inserted: Set<object>
+  /** Where `add` edits put their values. */
+  added: string[]
+}
+
 /** What applying a plan's edits to the real payload gives. */
-export type Applied =
-  | {
-      result: unknown
-      /** The objects the edits put in (a new protection), which the server may send back with its defaults added. */
-      inserted: Set<object>
-      /** Where `add` edits put their values. */
-      added: string[]
-    }
-  | {conflict: Expectation; edit: PlannedEdit}
-  | {problem: string}
+export type Applied = AppliedEdits | {conflict: Expectation; edit: PlannedEdit} | {problem: string}
 
 /**
  * The edits applied in order to a copy of the REAL payload, each checked first against the redacted

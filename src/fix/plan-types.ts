@@ -15,35 +15,43 @@ export type Edit =
       op: 'replace'
       path: Pointer
       /**
-       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent.
+       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in.
+       *
+       * @minItems 1
        */
-      expect: Expectation[]
+      expect: [Expectation, ...Expectation[]]
       value: JsonValue1
     }
   | {
       op: 'add'
       path: Pointer
       /**
-       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent.
+       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in.
+       *
+       * @minItems 1
        */
-      expect: Expectation[]
+      expect: [Expectation, ...Expectation[]]
       value: JsonValue2
     }
   | {
       op: 'remove'
       path: Pointer
       /**
-       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent.
+       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in.
+       *
+       * @minItems 1
        */
-      expect: Expectation[]
+      expect: [Expectation, ...Expectation[]]
     }
   | {
       op: 'set-scheme'
       path: Pointer
       /**
-       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent.
+       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in.
+       *
+       * @minItems 1
        */
-      expect: Expectation[]
+      expect: [Expectation, ...Expectation[]]
       value: 'https' | 'http'
     }
 /**

@@ -13,7 +13,8 @@
  *      or about an item the change adds: a branch protection added where there was none requires no
  *      reviewers, which only now can be said), and compareModels (src/diff/), which judges the
  *      effective protection per branch, tag and principal class as the server applies it, finds
- *      nothing weakened.
+ *      nothing weakened for the checked branches and tags; nor can it weaken a name the audit did not
+ *      check (shadowing.ts: a protection that now applies ahead of a stricter one, or no longer applies).
  * A rule may offer alternatives (where a new protection goes, under first match): the first that
  * proves out is kept. The next fix is taken from the judgement of the state with the kept ones, so
  * its pointers are always those of the payload it edits; one change that clears several findings is
@@ -30,6 +31,7 @@ import {childrenOf, FixJudge, type Judged, reachedBy} from './judge.js'
 import {cloneJson, planEdits} from './patch.js'
 import type {Change, ContextProject, Edit, FindingRef, ManualStep, PlannedProject} from './plan-types.js'
 import {type AddedItems, judgeChange} from './proof.js'
+import {uncheckedNamesWeakened} from './shadowing.js'
 import {diffChangesWeakened} from './weakened.js'
 import {whereToChange} from './where.js'
 
@@ -201,6 +203,10 @@ class Planner {
       if ('reason' in verdict) return {accepted: false, reason: verdict.reason}
       const weakened = diffChangesWeakened(this.working, scope, owner, before, project, this.options.settings)
       if (weakened) return {accepted: false, reason: `it would weaken what applies: ${weakened}`}
+      // The rules and compareModels judge the checked names only.
+      const ancestors = this.chain(owner).slice(1).map((id) => this.current.get(id)!)
+      const unchecked = uncheckedNamesWeakened(before, project, ancestors, this.options.settings.protectionSemantics)
+      if (unchecked) return {accepted: false, reason: `it could weaken what applies to branches or tags the audit did not check: ${unchecked}`}
       return {
         accepted: true,
         project,

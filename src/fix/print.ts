@@ -184,6 +184,7 @@ export function manualChangeLines(plan: Pick<FixPlan, 'projects'>, ids: Readonly
 
 const LABELS: Record<Outcome['status'], string> = {
   'applied': 'applied',
+  'by-hand': 'BY HAND',
   'conflict': 'CONFLICT',
   'refused': 'REFUSED',
   'rolled-back': 'ROLLED BACK',
@@ -194,7 +195,10 @@ const LABELS: Record<Outcome['status'], string> = {
 }
 
 export function outcomeLines(outcomes: readonly Outcome[]): string[] {
-  const lines = outcomes.map((o) => `  ${LABELS[o.status].padEnd(15)} ${escapeControl(o.path)} (#${o.id}): ${escapeControl(o.detail)}`)
+  const lines = outcomes.flatMap((o) => [
+    `  ${LABELS[o.status].padEnd(15)} ${escapeControl(o.path)} (#${o.id}): ${escapeControl(o.detail)}`,
+    ...(o.byHand ?? []).map((line) => `${' '.repeat(18)}by hand: ${escapeControl(line)}`),
+  ])
   const applied = outcomes.filter((o) => o.status === 'applied').length
   lines.push(`Applied ${applied} of ${outcomes.length} project${outcomes.length === 1 ? '' : 's'}.`)
   return lines

@@ -30,35 +30,43 @@ export type Edit =
       op: 'replace'
       path: Pointer
       /**
-       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent.
+       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in.
+       *
+       * @minItems 1
        */
-      expect: Expectation[]
+      expect: [Expectation, ...Expectation[]]
       value: JsonValue3
     }
   | {
       op: 'add'
       path: Pointer
       /**
-       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent.
+       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in.
+       *
+       * @minItems 1
        */
-      expect: Expectation[]
+      expect: [Expectation, ...Expectation[]]
       value: JsonValue4
     }
   | {
       op: 'remove'
       path: Pointer
       /**
-       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent.
+       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in.
+       *
+       * @minItems 1
        */
-      expect: Expectation[]
+      expect: [Expectation, ...Expectation[]]
     }
   | {
       op: 'set-scheme'
       path: Pointer
       /**
-       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent.
+       * Checked, in order, on the setting as read just before this edit; any difference is a conflict and nothing is sent. One of them names the edit's path, or the member or list it lies in.
+       *
+       * @minItems 1
        */
-      expect: Expectation[]
+      expect: [Expectation, ...Expectation[]]
       value: 'https' | 'http'
     }
 /**
@@ -116,11 +124,11 @@ export interface FixUndo {
    */
   plan: string | null
   /**
-   * False while the run is still applying (the record is rewritten as it goes) or when it stopped early.
+   * False while the run is still applying (the record is rewritten as it goes), when it stopped early (Ctrl-C, the deadline, a server that does not offer the POST), or when a project's state is unknown (`state: unknown`).
    */
   complete: boolean
   /**
-   * Projects changed and verified, in the order they were applied.
+   * Projects changed, in the order they were settled: those applied and verified, and those whose change was sent and could not be rolled back (`state: unknown`).
    */
   projects: AppliedProject[]
 }
@@ -147,6 +155,10 @@ export interface Server {
 export interface AppliedProject {
   id: number
   path: string
+  /**
+   * verified: applied, read back and verified. unknown: the change was sent, then its verification or read-back failed and so did the rollback: the setting may hold the change, the old values, or neither. The restore edits are the same either way (they expect the new values), so undoing restores what holds the change and is a conflict, sending nothing, where the old values are back.
+   */
+  state: 'verified' | 'unknown'
   /**
    * @minItems 1
    */

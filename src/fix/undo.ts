@@ -4,7 +4,8 @@
  */
 import type {FixEdit} from '../engine/fix.js'
 import {redactDeep} from '../model/redact.js'
-import {type Expectation, PatchError, planEdits, type PlannedEdit} from './patch.js'
+import {joinPointer} from '../model/pointer.js'
+import {type Expectation, lastToken, parentPath, PatchError, planEdits, type PlannedEdit, restoreExpectationsOf} from './patch.js'
 
 export interface AppliedEdit {
   op: FixEdit['op']
@@ -16,6 +17,8 @@ export interface AppliedEdit {
 export interface AppliedProject {
   id: number
   path: string
+  /** `verified`: applied and verified; `unknown`: sent, and neither verified nor rolled back. */
+  state: 'verified' | 'unknown'
   applied: AppliedEdit[]
   restore: PlannedEdit[]
 }
@@ -30,9 +33,8 @@ function schemeOf(url: unknown): 'http' | 'https' {
 
 /** What one planned edit changed, and the operation that reverses it, from what it expected before. */
 function reverse(edit: PlannedEdit): {applied: AppliedEdit; inverse: FixEdit} {
-  const tokens = edit.path.split('/')
-  const last = tokens.at(-1)!
-  const parent = tokens.slice(0, -1).join('/')
+  const last = lastToken(edit.path)
+  const parent = parentPath(edit.path)
   const own = expected(edit, edit.path)
   const list = expected(edit, parent)
   const inList = list !== undefined && 'value' in list && Array.isArray(list.value)
@@ -51,7 +53,7 @@ function reverse(edit: PlannedEdit): {applied: AppliedEdit; inverse: FixEdit} {
     case 'replace':
       if (edit.op === 'add' && inList) {
         const index = last === '-' ? (list.value as unknown[]).length : Number(last)
-        return {applied: {op: 'add', path: `${parent}/${index}`, new: edit.value}, inverse: {op: 'remove', path: `${parent}/${index}`}}
+        return {applied: {op: 'add', path: joinPointer(parent, index), new: edit.value}, inverse: {op: 'remove', path: joinPointer(parent, index)}}
       }
       // A member (an `add` of an object member is a replace when it was there).
       if (own === undefined || 'absent' in own) return {applied: {op: edit.op, path: edit.path, new: edit.value}, inverse: {op: 'remove', path: edit.path}}
@@ -60,15 +62,17 @@ function reverse(edit: PlannedEdit): {applied: AppliedEdit; inverse: FixEdit} {
 }
 
 /**
- * The undo record of a project whose `edits` were applied and verified, `readBack` being its setting
- * as the server sent it back (in memory: only its redacted view is used). The restoring edits are the
- * reverses in reverse order, planned on that view, so undoing later checks that each field still
- * holds what this change put there. Throws PatchError if they cannot be planned (a bug: the caller
- * then rolls the change back rather than leave it without an undo).
+ * The undo record of a project whose `edits` were applied, `after` being its setting as the server
+ * sent it back (`verified`), or as it was sent when its state is `unknown` (in memory: only its
+ * redacted view is used). The restoring edits are the reverses in reverse order, planned on that
+ * view, so undoing later checks that each field still holds what this change put there, in the
+ * same item (restoreExpectationsOf: another member edited since by someone else is no conflict). Throws
+ * PatchError if they cannot be planned (a bug: the caller then rolls the change back rather than
+ * leave it without an undo).
  */
-export function undoRecord(project: {id: number; path: string}, edits: readonly PlannedEdit[], readBack: unknown): AppliedProject {
+export function undoRecord(project: {id: number; path: string}, edits: readonly PlannedEdit[], after: unknown, state: AppliedProject['state']): AppliedProject {
   const reversed = edits.map(reverse)
-  const restore = planEdits(redactDeep(readBack), reversed.map((r) => r.inverse).reverse())
+  const restore = planEdits(redactDeep(after), reversed.map((r) => r.inverse).reverse(), undefined, restoreExpectationsOf)
   if ('problem' in restore) throw new PatchError(restore.problem)
-  return {id: project.id, path: project.path, applied: reversed.map((r) => r.applied), restore: restore.edits}
+  return {id: project.id, path: project.path, state, applied: reversed.map((r) => r.applied), restore: restore.edits}
 }

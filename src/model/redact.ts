@@ -170,6 +170,33 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return redactUrlsInText(out)
 }
 
+/** A credential after its scheme word (`Bearer abc…`, `Basic dXNl…`, `token: abc…`). */
+const SCHEMED_CREDENTIAL = /\b(bearer|basic|token)(\s*[:=]?\s*)[A-Za-z0-9._~+/=-]{4,}/gi
+/** A word that may be a generated token (isTokenLike judges it): long, or a JWT's three parts. */
+const TOKEN_CANDIDATE = /[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]{8,}){2}|[A-Za-z0-9_-]{20,}/g
+
+/**
+ * Text a server sent (an error's body), with the given secrets masked in every form an echo could
+ * take (as is, URL-encoded, JSON-escaped) and whatever looks like one (a credential after Bearer,
+ * Basic or token; a token-like word; a URL's secret parts). Call it on the whole text BEFORE it is
+ * shortened or put on one line: a secret cut in half, or whose whitespace was collapsed, is no longer
+ * found, and its other half would be printed.
+ */
+export function redactServerText(text: string, secrets: readonly string[]): string {
+  const forms = new Set<string>()
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret === '') continue
+    forms.add(secret)
+    forms.add(encodeURIComponent(secret))
+    forms.add(JSON.stringify(secret).slice(1, -1))
+  }
+  let out = text
+  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join(REDACTED)
+  out = out.replace(SCHEMED_CREDENTIAL, (_, word: string, between: string) => `${word}${between}${REDACTED}`)
+  out = out.replace(TOKEN_CANDIDATE, (word) => (isTokenLike(word) ? REDACTED : word))
+  return redactUrlsInText(out)
+}
+
 // ---------------------------------------------------------------- URLs
 
 /** Query (and fragment) parameter names that carry credentials. */

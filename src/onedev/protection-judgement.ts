@@ -84,7 +84,8 @@ function sameUserMatch(a: UserMatch, b: UserMatch): boolean {
   return set(a.criteria) === set(b.criteria) && set(a.exceptions) === set(b.exceptions)
 }
 
-function coversEveryone(userMatch: UserMatch): boolean {
+/** Whether a userMatch applies to every user: `anyone`, without an except clause. */
+export function coversEveryone(userMatch: UserMatch): boolean {
   return userMatch.exceptions.length === 0 && userMatch.criteria.some((c) => c.kind === 'anyone')
 }
 

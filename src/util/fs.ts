@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import {unlinkSync} from 'node:fs'
-import {type FileHandle, open, realpath, rename, rm, stat} from 'node:fs/promises'
+import {type FileHandle, link, open, realpath, rename, rm, stat} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 
 /** Pieces of text are written in batches of about this many characters. */
@@ -54,9 +54,11 @@ async function writeBatches(handle: FileHandle, chunks: Iterable<string>): Promi
  * collection) or is stopped by SIGINT or SIGTERM that nothing else handles; only SIGKILL leaves it
  * (hidden, beside the previous report). A symbolic link is followed (the file it leads to is
  * replaced, the link kept); a device or a pipe (`--output /dev/null`) is written into directly.
+ * With `createOnly`, nothing that exists is replaced: the complete file is linked to its name, which
+ * fails with EEXIST when something is there (a file written by another run meanwhile included).
  */
-export async function writeChunksAtomic(path: string, chunks: Iterable<string>, mode = 0o644): Promise<void> {
-  const target = await writeTarget(path)
+export async function writeChunksAtomic(path: string, chunks: Iterable<string>, mode = 0o644, createOnly = false): Promise<void> {
+  const target = createOnly ? {path, special: false} : await writeTarget(path)
   if (target.special) {
     const handle = await open(target.path, 'w')
     try {
@@ -90,7 +92,12 @@ export async function writeChunksAtomic(path: string, chunks: Iterable<string>, 
     await writeBatches(handle, chunks)
     await handle.close()
     handle = undefined
-    await rename(temp, target.path)
+    if (createOnly) {
+      await link(temp, target.path)
+      await rm(temp, {force: true})
+    } else {
+      await rename(temp, target.path)
+    }
   } catch (error) {
     await handle?.close().catch(() => undefined)
     await rm(temp, {force: true})

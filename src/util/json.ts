@@ -4,6 +4,11 @@
  * small scanner finds where the text goes wrong and says why in its own words, quoting nothing.
  */
 
+/** A JSON object: not null, not a list. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
 export class JsonSyntaxError extends Error {
   constructor(
     message: string,

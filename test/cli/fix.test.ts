@@ -14,6 +14,7 @@ import {BIN, ROOT, runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
 import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
+import {defaultUndoPath} from '../../src/cli/fix.js'
 
 let dir: string
 let servers: OneDevServer[] = []
@@ -190,6 +191,29 @@ describe('when the server disagrees', () => {
     clean(result.stdout, result.stderr)
   }, 30_000)
 
+  it('a refusal\'s text is masked whole before it is cut to one short line: a secret of the setting where the cut falls, and a bearer token, appear nowhere', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const secret = 'CANARY-jobsecret-deploy-token-7f3a'
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaS1ib3QifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg'
+    const head = `Authorization: Bearer ${token} was refused;\n`
+    // The detail is cut at 300 characters: cut before masking, the secret (from 285) would lose only its end.
+    const text = `${head}${'x'.repeat(285 - head.length - 12)} value was "${secret}" ${'y'.repeat(100)}`
+    expect(text.indexOf(secret)).toBe(285)
+    server.override('POST /projects/2/setting', {status: 500, text})
+    const undo = file('undo.json')
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    const shown = text.replace(token, '<redacted>').replace(secret, '<redacted>').replace('\n', ' ').slice(0, 299)
+    expect(result.stdout).toContain(`REFUSED         acme/app (#2): refused by the server: POST /~api/projects/2/setting: 500 Internal Server Error: ${shown}…; the setting is unchanged`)
+    const outputs = [result.stdout, result.stderr, await readFile(plan, 'utf8'), await readFile(undo, 'utf8')]
+    for (const output of outputs) {
+      expect(output).not.toContain('CANARY-jobsecret-de')
+      expect(output).not.toContain(token.slice(0, 12))
+    }
+    clean(...outputs)
+  }, 30_000)
+
   it('a server that silently drops a field: verification catches it, the rollback restores the setting, exit 2', async () => {
     let posts = 0
     const server = await start({
@@ -216,6 +240,60 @@ describe('when the server disagrees', () => {
     clean(result.stdout, result.stderr)
   }, 30_000)
 
+  it('--deadline never cuts a project in flight (a POST the server stores and answers late is waited for, read back and verified); it is checked between projects', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    server.setHandler('POST /projects/3/setting', async (_request, response, recorded) => {
+      server.settings[3] = JSON.parse(recorded.body)
+      await new Promise((resolve) => setTimeout(resolve, 3000))
+      response.writeHead(200)
+      response.end()
+    })
+    const undo = file('undo.json')
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo, '--deadline', '2'], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('applied         legacy/tool (#3): applied and verified: 1 edit')
+    expect(result.stdout).toContain('not sent        acme/app (#2): the deadline (--deadline 2 s) has passed: not sent')
+    expect(settingRequests(server)).toEqual(['GET /~api/projects/3/setting', 'POST /~api/projects/3/setting', 'GET /~api/projects/3/setting'])
+    expect(await readJson(undo)).toMatchObject({complete: false, projects: [{id: 3, state: 'verified', applied: [{path: '/branchProtections/1/preventForcedPush', old: false, new: true}]}]})
+  }, 30_000)
+
+  it('a failed rollback leaves the change recorded (state unknown, the record incomplete) with restore edits that undo it where it holds', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const before = structuredClone(server.settings[2]) as any
+    let posts = 0
+    server.setHandler('POST /projects/2/setting', (_request, response, recorded) => {
+      // The change is stored without the web hook secrets (verification fails); the rollback is refused.
+      if (posts++ === 0) {
+        const posted = JSON.parse(recorded.body)
+        for (const hook of posted.webHooks) hook.secret = null
+        server.settings[2] = posted
+        response.writeHead(200)
+        return void response.end()
+      }
+      response.writeHead(500, {'content-type': 'text/plain'})
+      response.end('the database is read-only')
+    })
+    const undo = file('undo.json')
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('ROLLBACK FAILED acme/app (#2): verification failed: the setting read back differs from what was sent at /webHooks/0/secret and /webHooks/2/secret; ROLLBACK FAILED (POST /~api/projects/2/setting: 500 Internal Server Error: the database is read-only): check the setting in Project Settings; the undo record holds its restore edits')
+    expect(result.stderr).toContain(`onedev-audit: undo record ${undo}: 1 project applied, 1 in an unknown state (rollback failed); undo with: onedev-audit fix --undo ${undo} --apply`)
+    const record = await readJson(undo)
+    expect(record.complete).toBe(false)
+    expect(record.projects.map((p: any) => [p.id, p.state, p.restore.map((e: any) => [e.op, e.path, e.value])])).toEqual([
+      [3, 'verified', [['replace', '/branchProtections/1/preventForcedPush', false]]],
+      [2, 'unknown', [['replace', '/branchProtections/3/preventDeletion', false]]],
+    ])
+    clean(result.stdout, result.stderr, JSON.stringify(record))
+
+    server.setHandler('POST /projects/2/setting', null)
+    const undone = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(undone.code, undone.stdout + undone.stderr).toBe(0)
+    expect((server.settings[2] as any).branchProtections[3]).toEqual(before.branchProtections[3])
+  }, 60_000)
+
   it('405 on the first POST stops the run before any other request and prints the remaining changes as manual steps', async () => {
     const server = await start()
     const plan = await planFile(server)
@@ -236,6 +314,30 @@ describe('when the server disagrees', () => {
       ].join('\n'),
     )
     expect(await readJson(undo)).toMatchObject({complete: false, projects: []})
+  }, 30_000)
+
+  it('a project deleted between its GET and its POST (a 404 naming it) is that project\'s failure, not a server that does not offer the POST: the others are applied', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    // legacy/tool (#3, applied first) is read, then deleted before the POST: OneDev answers 404 naming the project.
+    server.setHandler('GET /projects/3/setting', (_request, response) => {
+      const setting = server.settings[3]
+      delete server.settings[3]
+      if (setting === undefined) {
+        response.writeHead(404, {'content-type': 'text/plain'})
+        return void response.end('No row with the given identifier exists: [io.onedev.server.model.Project#3]')
+      }
+      response.writeHead(200, {'content-type': 'application/json'})
+      response.end(JSON.stringify(setting))
+    })
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain(
+      'REFUSED         legacy/tool (#3): refused by the server: POST /~api/projects/3/setting: 404 Not Found: No row with the given identifier exists: [io.onedev.server.model.Project#3]; the project is no longer found',
+    )
+    expect(result.stdout).not.toContain('NOT OFFERED')
+    expect(result.stdout).toContain('applied         acme/app (#2)')
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/3/setting', '/~api/projects/2/setting'])
   }, 30_000)
 
   it('a setting holding a number JavaScript cannot carry exactly is not rewritten', async () => {
@@ -267,6 +369,136 @@ describe('undo', () => {
     expect(result.stdout).toContain('CONFLICT        legacy/tool (#3): changed since the plan was made: /branchProtections/1/preventForcedPush no longer holds what the plan saw')
     expect(result.stdout).toContain('applied         acme/app (#2)')
     expect((server.settings[2] as any).branchProtections[3].preventDeletion).toBe(false)
+  }, 60_000)
+})
+
+describe('undo after someone else edited the same protection', () => {
+  it('another member edited since is kept and the field restored; the item renamed (another protection now at that pointer) is a conflict', async () => {
+    const server = await start()
+    const undo = file('undo.json')
+    const applied = await runCli(['fix', '--all-projects', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    const record = await readJson(undo)
+    expect(record.projects.map((p: any) => p.restore.map((e: any) => [e.path, e.expect.map((x: any) => x.path)]))).toEqual([
+      [['/branchProtections/1/preventForcedPush', ['/branchProtections/1/preventForcedPush', '/branchProtections/1/branches', '/branchProtections/1/userMatch']]],
+      [['/branchProtections/3/preventDeletion', ['/branchProtections/3/preventDeletion', '/branchProtections/3/branches', '/branchProtections/3/userMatch']]],
+    ])
+    const protection2 = (server.settings[2] as any).branchProtections[3]
+    protection2.preventCreation = !protection2.preventCreation
+    protection2.jobNames = ['someone-elses-build']
+    ;(server.settings[3] as any).branchProtections[1].branches = 'develop-renamed'
+    const edited2 = structuredClone(protection2)
+    const before3 = structuredClone(server.settings[3])
+    server.reset()
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('CONFLICT        legacy/tool (#3): changed since the plan was made: /branchProtections/1/branches no longer holds what the plan saw (for the edit of /branchProtections/1/preventForcedPush); nothing was sent')
+    expect(result.stdout).toContain('applied         acme/app (#2): applied and verified: 1 edit')
+    expect((server.settings[2] as any).branchProtections[3]).toEqual({...edited2, preventDeletion: false})
+    expect(server.settings[3]).toEqual(before3)
+  }, 60_000)
+})
+
+describe('undo of a job secret narrowed from null', () => {
+  it('the restore to null (it would open the secret to every job) is left to a person; the project\'s other restores are applied; exit 2', async () => {
+    const server = await start()
+    const before = structuredClone(server.settings[2]) as any
+    const undo = file('undo.json')
+    const rules = ['--rule', 'job-secret/broad-branches', '--rule', 'branch-protection/deletion-allowed']
+    const applied = await runCli(['fix', '--project', '2', ...rules, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    const secrets = () => (server.settings[2] as any).buildSetting.jobSecrets.map((s: any) => [s.name, s.authorization])
+    expect(secrets()).toEqual([
+      ['deploy-token', 'on branch "main"'],
+      ['npm-token', 'on branch "master"'],
+      ['sonar-login', 'on branch "master"'],
+      ['old-registry-password', 'on branch "release/**" or on branch "main"'],
+    ])
+    server.reset()
+    const undo2 = file('undo2.json')
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', undo2], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(2)
+    expect(result.stdout).toContain(
+      [
+        '  applied         acme/app (#2): applied and verified: 2 edits',
+        '                  by hand: /buildSetting/jobSecrets/1/authorization: a job secret\'s authorization must stay a non-empty text (null or empty opens the secret to every job): not restored; set it by hand in Project Settings if that is really wanted',
+        'Applied 1 of 1 project.',
+      ].join('\n'),
+    )
+    expect(secrets()).toEqual([
+      ['deploy-token', 'on branch "main"'],
+      ['npm-token', 'on branch "master"'],
+      ['sonar-login', 'on branch "**"'],
+      ['old-registry-password', 'on branch "release/**" or on branch "main"'],
+    ])
+    expect((server.settings[2] as any).branchProtections).toEqual(before.branchProtections)
+    expect((await readJson(undo2)).projects.map((p: any) => p.applied.map((e: any) => e.path))).toEqual([['/branchProtections/3/preventDeletion', '/buildSetting/jobSecrets/2/authorization']])
+    clean(result.stdout, result.stderr, await readFile(undo2, 'utf8'))
+  }, 60_000)
+})
+
+describe('undo with every restore left to a person', () => {
+  it('nothing is sent for the project (one GET), it is listed BY HAND, exit 2', async () => {
+    const server = await start()
+    const secrets = () => (server.settings[2] as any).buildSetting.jobSecrets
+    ;(server.settings[2] as any).buildSetting.jobSecrets = secrets().filter((s: any) => s.name === 'npm-token')
+    const undo = file('undo.json')
+    const applied = await runCli(['fix', '--project', '2', '--rule', 'job-secret/broad-branches', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    expect(secrets()[0].authorization).toBe('on branch "master"')
+    server.reset()
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain(
+      [
+        '  BY HAND         acme/app (#2): every restore is left to a person; nothing was sent',
+        '                  by hand: /buildSetting/jobSecrets/0/authorization: a job secret\'s authorization must stay a non-empty text (null or empty opens the secret to every job): not restored; set it by hand in Project Settings if that is really wanted',
+        'Applied 0 of 1 project.',
+      ].join('\n'),
+    )
+    expect(settingRequests(server)).toEqual(['GET /~api/projects/2/setting'])
+    expect(secrets()[0].authorization).toBe('on branch "master"')
+  }, 60_000)
+})
+
+describe('the undo record is never overwritten', () => {
+  it('an --undo-output that exists (an earlier record, or the record being undone) is refused with one line, exit 2, before any request; the file is kept', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const undo = file('undo.json')
+    const first = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(first.code, first.stderr).toBe(0)
+    const record = await readFile(undo, 'utf8')
+    expect(JSON.parse(record).projects).toHaveLength(2)
+    server.reset()
+    for (const args of [['--plan', plan], ['--undo', undo]]) {
+      const again = await runCli(['fix', ...args, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+      expect(again.code).toBe(2)
+      expect(again.stderr).toBe(`onedev-audit: error: --undo-output ${undo}: the file exists, and an undo record is never overwritten: choose another name\n`)
+    }
+    expect(server.requests).toEqual([])
+    expect(await readFile(undo, 'utf8')).toBe(record)
+  }, 60_000)
+
+  it('the default name (UTC time to the second) takes a suffix when a record of the same second is there', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const cwd = await tempDir('oda-fix-undo')
+    // A record for each of the next 60 seconds: whenever the run starts, its name is taken.
+    const taken = new Map<string, string>()
+    const now = Date.now()
+    for (let s = 0; s < 60; s++) {
+      const name = defaultUndoPath(new Date(now + s * 1000))
+      taken.set(name, `{"kept": ${s}}`)
+      await writeFile(join(cwd, name), taken.get(name)!)
+    }
+    const result = await runCli(['fix', '--plan', plan, '--apply'], {env: serverEnv(server), cwd})
+    expect(result.code, result.stderr).toBe(0)
+    const written = /writing the undo record to (\S+)\n/.exec(result.stderr)![1]!
+    expect(written).toMatch(/^onedev-audit-undo-\d{8}-\d{6}-2\.json$/)
+    expect(taken.has(written.replace('-2.json', '.json'))).toBe(true)
+    expect((await readJson(join(cwd, written))).projects).toHaveLength(2)
+    for (const [name, text] of taken) expect(await readFile(join(cwd, name), 'utf8')).toBe(text)
   }, 60_000)
 })
 
@@ -308,6 +540,40 @@ describe('plan files', () => {
     }
     expect(server.requests).toEqual([])
     expect(other.requests).toEqual([])
+  }, 60_000)
+})
+
+describe('expectations in plan and undo files', () => {
+  it('an edit with no expectation, or none naming its path or what holds it, is refused with one line, and nothing is sent', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const document = await readJson(plan)
+    const edit = document.projects[0].changes[0].edits[0]
+    expect(edit.path).toBe('/branchProtections/1/preventForcedPush')
+    const cases: Array<[unknown[], string]> = [
+      [[], 'Invalid input'],
+      [[{path: '/branchProtections/0/preventForcedPush', value: true}], 'no expectation names its path /branchProtections/1/preventForcedPush or what holds it'],
+    ]
+    for (const [expectations, error] of cases) {
+      const edited = file('edited-plan.json')
+      await writeFile(edited, JSON.stringify({...document, projects: [{...document.projects[0], changes: [{...document.projects[0].changes[0], edits: [{...edit, expect: expectations}]}]}, ...document.projects.slice(1)]}))
+      const result = await runCli(['fix', '--plan', edited, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+      expect(result.code).toBe(2)
+      expect(result.stderr.trim()).toBe(`onedev-audit: error: ${edited}: not a valid plan file: /projects/0/changes/0/edits/0: ${error}`)
+    }
+    expect(server.requests).toEqual([])
+
+    const undo = file('undo.json')
+    expect((await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})).code).toBe(0)
+    const record = await readJson(undo)
+    record.projects[0].restore[0].expect = [{path: '/tagProtections', value: []}]
+    const editedUndo = file('edited-undo.json')
+    await writeFile(editedUndo, JSON.stringify(record))
+    server.reset()
+    const undone = await runCli(['fix', '--undo', editedUndo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(undone.code).toBe(2)
+    expect(undone.stderr.trim()).toBe(`onedev-audit: error: ${editedUndo}: not a valid undo file: /projects/0/restore/0: no expectation names its path /branchProtections/1/preventForcedPush or what holds it`)
+    expect(server.requests).toEqual([])
   }, 60_000)
 })
 
@@ -370,30 +636,61 @@ describe('a legacy server under the contract prefix', () => {
   }, 60_000)
 })
 
+/** `fix --plan PLAN --apply` in a child process, once the server has received the POST of project `id`: what it printed and how it ended. */
+async function applyUntilPost(server: OneDevServer, plan: string, undo: string, id: number) {
+  const child = spawn(process.execPath, [BIN, 'fix', '--plan', plan, '--apply', '--undo-output', undo], {cwd: ROOT, env: {...process.env, ...serverEnv(server), NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+  const output = {stdout: '', stderr: ''}
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk))
+  const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) => child.on('close', (code, signal) => resolve({code, signal})))
+  for (let waited = 0; !server.requests.some((r) => r.method === 'POST' && r.path === `/~api/projects/${id}/setting`); waited += 25) {
+    if (waited > 15_000) throw new Error(`the POST never started; stderr: ${output.stderr}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  return {child, output, exited}
+}
+
 describe('Ctrl-C while applying', () => {
-  it('finishes the project in flight, sends nothing after it, writes the undo record of what was applied, and exits 2', async () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal}: finishes the project in flight, sends nothing after it, writes the undo record of what was applied, and exits 2`, async () => {
+      const server = await start()
+      const plan = await planFile(server)
+      server.override('POST /projects/3/setting', {delayMs: 2000})
+      const undo = file('undo.json')
+      const {child, output, exited} = await applyUntilPost(server, plan, undo, 3)
+      child.kill(signal)
+      expect(await exited).toEqual({code: 2, signal: null})
+      const {stdout, stderr} = output
+      expect(stderr).toContain(`onedev-audit: interrupted${signal === 'SIGINT' ? '' : ' (SIGTERM)'}: finishing the project in flight (or rolling it back), then stopping; the undo record keeps what was applied`)
+      expect(stdout).toContain('applied         legacy/tool (#3)')
+      expect(stdout).toContain('not sent        acme/app (#2): interrupted: not sent')
+      expect(settingRequests(server)).toEqual(['GET /~api/projects/3/setting', 'POST /~api/projects/3/setting', 'GET /~api/projects/3/setting'])
+      expect(await readJson(undo)).toMatchObject({complete: false, projects: [{id: 3, path: 'legacy/tool'}]})
+      clean(stdout, stderr, await readFile(undo, 'utf8'))
+    }, 40_000)
+  }
+
+  it('during the last project: it is finished, and the run still exits 2 (a stop was asked for)', async () => {
     const server = await start()
     const plan = await planFile(server)
-    server.override('POST /projects/3/setting', {delayMs: 2000})
+    server.override('POST /projects/2/setting', {delayMs: 2000})
     const undo = file('undo.json')
-    const child = spawn(process.execPath, [BIN, 'fix', '--plan', plan, '--apply', '--undo-output', undo], {cwd: ROOT, env: {...process.env, ...serverEnv(server), NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
-    for (let waited = 0; !server.requests.some((r) => r.method === 'POST'); waited += 25) {
-      if (waited > 15_000) throw new Error(`the POST never started; stderr: ${stderr}`)
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
+    const {child, output, exited} = await applyUntilPost(server, plan, undo, 2)
     child.kill('SIGINT')
-    expect(await exited).toBe(2)
-    expect(stderr).toContain('onedev-audit: interrupted: finishing the project in flight (or rolling it back), then stopping; the undo record keeps what was applied')
-    expect(stdout).toContain('applied         legacy/tool (#3)')
-    expect(stdout).toContain('not sent        acme/app (#2): interrupted: not sent')
-    expect(settingRequests(server)).toEqual(['GET /~api/projects/3/setting', 'POST /~api/projects/3/setting', 'GET /~api/projects/3/setting'])
+    expect(await exited).toEqual({code: 2, signal: null})
+    expect(output.stdout).toContain('Applied 2 of 2 projects.')
+    expect((await readJson(undo)).projects.map((p: any) => p.id)).toEqual([3, 2])
+  }, 40_000)
+
+  it('a run killed outright (SIGKILL) leaves the undo record of every project settled before, whole', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    server.override('POST /projects/2/setting', {delayMs: 5000})
+    const undo = file('undo.json')
+    const {child, exited} = await applyUntilPost(server, plan, undo, 2)
+    child.kill('SIGKILL')
+    expect(await exited).toEqual({code: null, signal: 'SIGKILL'})
     expect(await readJson(undo)).toMatchObject({complete: false, projects: [{id: 3, path: 'legacy/tool'}]})
-    clean(stdout, stderr, await readFile(undo, 'utf8'))
   }, 40_000)
 })
 

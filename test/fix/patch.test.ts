@@ -122,7 +122,7 @@ describe('undo records', () => {
     ])
     const applied = applyPlanned(raw, edits, editProblem)
     if (!('result' in applied)) throw new Error('not applied')
-    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result)
+    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result, 'verified')
     expect(record.applied.map((a) => [a.op, a.path, a.old !== undefined, a.new])).toEqual([
       ['add', '/branchProtections/0', false, expect.objectContaining({branches: 'release'})],
       ['replace', '/branchProtections/2/preventForcedPush', true, true],
@@ -137,6 +137,41 @@ describe('undo records', () => {
     const edited = cloneJson(applied.result) as any
     edited.branchProtections[1].preventForcedPush = false
     expect(applyPlanned(edited, record.restore, editProblem)).toHaveProperty('conflict')
+    // What each restore expects: the field and the identity of its item; an item it removes, whole; a list it re-inserts into, whole.
+    expect(record.restore.map((e) => [e.op, e.path, e.expect.map((x) => x.path)])).toEqual([
+      ['set-scheme', '/webHooks/0/postUrl', ['/webHooks/0/postUrl', '/webHooks/0/eventTypes']],
+      ['add', '/branchProtections/1', ['/branchProtections']],
+      ['remove', '/branchProtections/2/newMember', ['/branchProtections/2/newMember', '/branchProtections/2/branches', '/branchProtections/2/userMatch']],
+      ['replace', '/branchProtections/2/preventForcedPush', ['/branchProtections/2/preventForcedPush', '/branchProtections/2/branches', '/branchProtections/2/userMatch']],
+      ['remove', '/branchProtections/0', ['/branchProtections/0']],
+    ])
+  })
+
+  it('a member of the item edited since by someone else is kept and the field restored; another item at that pointer (its identity changed) is a conflict', () => {
+    const raw = payload()
+    const edits = plan(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
+    const applied = applyPlanned(raw, edits, editProblem)
+    if (!('result' in applied)) throw new Error('not applied')
+    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result, 'verified')
+    const other = cloneJson(applied.result) as any
+    other.branchProtections[1].preventDeletion = false
+    other.branchProtections[0].preventCreation = false
+    const kept = applyPlanned(other, record.restore, editProblem)
+    expect('result' in kept && (kept.result as any).branchProtections.map((p: any) => [p.branches, p.preventForcedPush, p.preventDeletion, p.preventCreation])).toEqual([
+      ['main', false, true, false],
+      ['develop', false, false, true],
+    ])
+    other.branchProtections[1].branches = 'develop/**'
+    expect(applyPlanned(other, record.restore, editProblem)).toMatchObject({conflict: {path: '/branchProtections/1/branches'}})
+
+    // A protection the change added, edited since, is not removed by the undo (all of it would be lost).
+    const adding = plan(raw, [{op: 'add', path: '/branchProtections/-', value: branchProtection({branches: 'release'})}])
+    const added = applyPlanned(raw, adding, editProblem)
+    if (!('result' in added)) throw new Error('not applied')
+    const addRecord = undoRecord({id: 1, path: 'acme/app'}, adding, added.result, 'verified')
+    const edited = cloneJson(added.result) as any
+    edited.branchProtections[2].preventDeletion = false
+    expect(applyPlanned(edited, addRecord.restore, editProblem)).toMatchObject({conflict: {path: '/branchProtections/2'}})
   })
 })
 

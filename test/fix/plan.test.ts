@@ -3,7 +3,8 @@ import {describe, expect, it} from 'vitest'
 
 import {defineRule} from '../../src/engine/rule.js'
 import type {ActiveRule} from '../../src/engine/evaluate.js'
-import type {FixDraft} from '../../src/engine/fix.js'
+import {DEFAULT_NEW_PROTECTIONS, type FixDraft} from '../../src/engine/fix.js'
+import type {AuditSettings} from '../../src/engine/rule.js'
 import {planFixes, type ProposedPlan} from '../../src/fix/plan.js'
 import {
   ALL_RULES,
@@ -139,6 +140,16 @@ describe('a new branch protection under first match', () => {
     expect(change.reveals.map((f) => `${f.ruleId} ${f.subject}`)).toEqual(['tag-protection/signature-not-required v*'])
   })
 
+  it('a new tag protection prevents update and deletion but not creation (OneDev has no bypass for it: no one, CI included, could push a new release tag); the configuration may prevent it', () => {
+    const project = rawProject(1, 'acme/app', currentSetting({branchProtections: [branchProtection()]}), {repository: repository('main', {tags: ['v1.0']})})
+    const added = (fix?: AuditSettings['fix']) => {
+      const plan = planFixes(fixModel([project]), {rules: ALL_RULES, settings: settings(fix ? {fix} : {}), selection: FIXES_ONLY})
+      return (plan.projects[0]!.changes.find((c) => c.ruleId === 'tag-protection/unprotected-tags')!.edits[0] as {value: unknown}).value
+    }
+    expect(added()).toMatchObject({tags: 'v*', userMatch: 'anyone', preventUpdate: true, preventDeletion: true, preventCreation: false})
+    expect(added({...DEFAULT_NEW_PROTECTIONS, tag: {...DEFAULT_NEW_PROTECTIONS.tag, userMatch: 'anyone except group(release-bots)', preventCreation: true}})).toMatchObject({userMatch: 'anyone except group(release-bots)', preventCreation: true})
+  })
+
   it('a tag protection for tags its pattern does not cover is not planned, and the manual step says why', () => {
     const project = rawProject(1, 'acme/app', currentSetting(), {repository: repository('main', {tags: ['v1.0', 'nightly-1']})})
     const plan = planFixes(fixModel([project]), {rules: ALL_RULES, settings: settings(), selection: FIXES_ONLY})
@@ -208,5 +219,75 @@ describe('what is refused', () => {
     const result = planFixes(fixModel([project()]), {rules: [...ALL_RULES, offering({kind: 'fix', description: 'd', edits: [creation]})], settings: settings(), selection: FIXES_ONLY, suppressed: (f) => f.ruleId === 'acme/offers'})
     expect(edits(result)).toEqual([])
     expect(result.manual.some((m) => m.finding.ruleId === 'acme/offers')).toBe(false)
+  })
+})
+
+describe('names the audit did not check (first match: what a protection enabled, added or removed does to every name its pattern matches)', () => {
+  const WEAK = {preventForcedPush: false, preventDeletion: false, preventCreation: false}
+  const only = (ruleId: string) => ({suggestions: false, rules: [ruleId]})
+  const planOf = (protections: Array<Record<string, unknown>>, ruleId: string) =>
+    planFixes(fixModel([rawProject(1, 'acme/app', currentSetting({branchProtections: protections}), {repository: repository('main', {branches: ['main', 'release/1']})})]), {rules: ALL_RULES, settings: settings(), selection: only(ruleId)})
+
+  it('enabling a weaker disabled "**" ahead of a strict "release/*" is not planned (release/1 is not checked), and the manual step says why (here a rule tells)', () => {
+    const plan = planOf([branchProtection(), branchProtection({enabled: false, branches: '**', ...WEAK}), branchProtection({branches: 'release/*'})], 'branch-protection/disabled-rule')
+    expect(plan.projects).toEqual([])
+    expect(plan.manual.map((m) => [m.finding.ruleId, m.finding.subject, m.why, m.reason])).toEqual([
+      [
+        'branch-protection/disabled-rule',
+        '**',
+        'not-proven',
+        'not planned: it makes branch-protection/shadowed-rule report "release/*" (The branch protection /branchProtections/2 ("release/*") never applies: the branch protection /branchProtections/1 ("**") comes first and matches every branch and user it matches, so its settings are never used. Move it above the broader protection or narrow that one in Project Settings > Branch Protection.)',
+      ],
+    ])
+  })
+
+  it('the same where no finding would tell (the enabled pattern does not surely cover the later one), and for a protection of a parent project', () => {
+    const plan = planOf([branchProtection(), branchProtection({enabled: false, branches: '*/*', ...WEAK}), branchProtection({branches: 'release/*'})], 'branch-protection/disabled-rule')
+    expect(plan.projects).toEqual([])
+    expect(plan.manual[0]!.reason).toBe(
+      'not planned: it could weaken what applies to branches or tags the audit did not check: the branch protection "*/*" would apply ahead of the branch protection "release/*", without its Prevent Forced Push, Prevent Deletion, Prevent Creation',
+    )
+    const parent = rawProject(1, 'acme', currentSetting({branchProtections: [branchProtection({branches: 'release/*', reviewRequirement: 'group(leads)'})]}))
+    const child = rawProject(2, 'acme/app', currentSetting({branchProtections: [branchProtection(), branchProtection({enabled: false, branches: '*/*'})]}), {parentId: 1})
+    const inherited = planFixes(fixModel([child], [parent]), {rules: ALL_RULES, settings: settings(), selection: only('branch-protection/disabled-rule')})
+    expect(inherited.projects).toEqual([])
+    expect(inherited.manual[0]!.reason).toBe(
+      'not planned: it could weaken what applies to branches or tags the audit did not check: the branch protection "*/*" would apply ahead of the branch protection "release/*" of project acme, without its Required Reviewers',
+    )
+  })
+
+  it('enabling one at least as strict as every later protection it may overlap is planned; one that overlaps no later protection too', () => {
+    const strict = planOf([branchProtection(), branchProtection({enabled: false, branches: '*/*'}), branchProtection({branches: 'release/*'})], 'branch-protection/disabled-rule')
+    expect(edits(strict)).toEqual([[1, 'replace', '/branchProtections/1/enabled', true]])
+    expect(strict.manual).toEqual([])
+    // A literal name the later protection does not match: nothing is shadowed.
+    const apart = planOf([branchProtection(), branchProtection({enabled: false, branches: 'develop', ...WEAK}), branchProtection({branches: 'release/*'})], 'branch-protection/disabled-rule')
+    expect(edits(apart)).toEqual([[1, 'replace', '/branchProtections/1/enabled', true]])
+  })
+
+  it('servers that merge every matching protection: enabling one only adds what it asks', () => {
+    const project = rawProject(1, 'acme/app', currentSetting({branchProtections: [branchProtection(), branchProtection({enabled: false, branches: '**', ...WEAK}), branchProtection({branches: 'release/*'})]}))
+    const plan = planFixes(fixModel([project]), {rules: ALL_RULES, settings: settings({protectionSemantics: 'merged'}), selection: only('branch-protection/disabled-rule')})
+    expect(edits(plan)).toEqual([[1, 'replace', '/branchProtections/1/enabled', true]])
+  })
+
+  it('a new tag protection ahead of a parent\'s stricter one for tags the audit did not check is not planned; as strict as it, it is', () => {
+    const parent = rawProject(1, 'acme', currentSetting({tagProtections: [tagProtection({tags: 'v2*', commitSignatureRequired: true})]}))
+    const child = rawProject(2, 'acme/app', currentSetting({branchProtections: [branchProtection()]}), {parentId: 1, repository: repository('main', {tags: ['v1.0']})})
+    const planned = (fix?: AuditSettings['fix']) => planFixes(fixModel([child], [parent]), {rules: ALL_RULES, settings: settings(fix ? {fix} : {}), selection: only('tag-protection/unprotected-tags')})
+    const refused = planned()
+    expect(refused.projects).toEqual([])
+    expect(refused.manual.map((m) => [m.why, m.reason])).toEqual([
+      [
+        'not-proven',
+        'not planned: it could weaken what applies to branches or tags the audit did not check: the tag protection "v*" would apply ahead of the tag protection "v2*" of project acme, without its Prevent Creation, Signature Required',
+      ],
+    ])
+    expect(edits(planned({...DEFAULT_NEW_PROTECTIONS, tag: {...DEFAULT_NEW_PROTECTIONS.tag, preventCreation: true, signatureRequired: true}})).map(([id, op, path]) => [id, op, path])).toEqual([[2, 'add', '/tagProtections/-']])
+  })
+
+  it('removing a protection that never applies is planned: an unchanged protection ahead of it matches every name and user it does', () => {
+    const plan = planOf([branchProtection({branches: '**'}), branchProtection({branches: 'release/*', ...WEAK})], 'branch-protection/shadowed-rule')
+    expect(edits(plan)).toEqual([[1, 'remove', '/branchProtections/1', undefined]])
   })
 })

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, test} from 'vitest'
 
-import {REDACTED, redactDeep, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../../src/model/redact.js'
+import {REDACTED, redactDeep, redactProjectSetting, redactServerPayload, redactServerText, redactText, redactUrl} from '../../src/model/redact.js'
 import {CANARIES, FIXTURES_DIR, expectNoCanary} from '../helpers/canaries.js'
 
 function fixture(name: string): unknown {
@@ -195,5 +195,33 @@ describe('redactText', () => {
 
   test('redacts credentials of URLs in the text', () => {
     expect(redactText('GET https://u:p@x.example.com/?token=t failed', [])).toBe('GET https://REDACTED@x.example.com/?token=REDACTED failed')
+  })
+})
+
+describe('redactServerText', () => {
+  test('masks the given secrets as they are, URL-encoded and JSON-escaped, and what looks like a credential; ordinary words stay', () => {
+    const secret = 'p@ss "word" 7f3a'
+    const text = [
+      `value ${secret}`,
+      `query ${encodeURIComponent(secret)}`,
+      `json ${JSON.stringify(secret)}`,
+      'Authorization: Bearer abc.def-ghi',
+      'Basic dXNlcjpwYXNz',
+      'token=shorttok1',
+      'a long one ghp_16C7e42F292c6912E7710c838347Ae178B4a and a JWT aaaaaaaa.bbbbbbbb.cccccccc',
+      'branchProtections[0].userMatch: malformed near position 12 (reviewRequirement)',
+    ].join('\n')
+    expect(redactServerText(text, [secret, ''])).toBe(
+      [
+        `value ${REDACTED}`,
+        `query ${REDACTED}`,
+        `json "${REDACTED}"`,
+        `Authorization: Bearer ${REDACTED}`,
+        `Basic ${REDACTED}`,
+        `token=${REDACTED}`,
+        `a long one ${REDACTED} and a JWT ${REDACTED}`,
+        'branchProtections[0].userMatch: malformed near position 12 (reviewRequirement)',
+      ].join('\n'),
+    )
   })
 })

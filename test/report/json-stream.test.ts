@@ -115,6 +115,15 @@ describe('writing pieces', () => {
     expect((await readdir(dir)).filter((name) => name.includes('kept'))).toEqual(['kept.json'])
   })
 
+  test('createOnly writes a new file whole and never replaces one that is there (EEXIST), leaving no temporary file', async () => {
+    const path = join(dir, 'record.json')
+    await writeChunksAtomic(path, ['first\n'], 0o600, true)
+    expect(await readFile(path, 'utf8')).toBe('first\n')
+    await expect(writeChunksAtomic(path, ['second\n'], 0o600, true)).rejects.toMatchObject({code: 'EEXIST'})
+    expect(await readFile(path, 'utf8')).toBe('first\n')
+    expect((await readdir(dir)).filter((name) => name.includes('record'))).toEqual(['record.json'])
+  })
+
   test('a stream that waits for drain gets everything, in order; a reader that goes away ends the writing quietly', async () => {
     const stream = new PassThrough({highWaterMark: 1024})
     const received: string[] = []
