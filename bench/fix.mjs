@@ -79,11 +79,12 @@ async function fixBenchIn(dir, projectCount, roleCount, runs, latencyMs, {timeCo
       samples.planMs.push(planned.ms)
       samples.ratio.push(planned.ms / scanned)
       samples.planningMs.push(Number(/planned .* in (\d+)ms/.exec(planned.stderr)?.[1] ?? Number.NaN))
-      // Applying: the server back to the planned state, the counters to zero.
+      // Applying: the server back to the planned state, the counters to zero; an undo record of its own
+      // per run (one is never overwritten).
       for (const [id, text] of original) live.settings.set(id, text)
       Object.assign(live.counts, {get: 0, post: 0, other: 0})
       const env = {ONEDEV_URL: live.url, ONEDEV_API_PREFIX: '/~api', ONEDEV_USER: 'bench', ONEDEV_TOKEN: 'bench-token-not-a-secret'}
-      const run = await timeCommand(['bin/run.js', 'fix', '--plan', planFile, '--apply', '--undo-output', join(dir, 'undo.json')], {env})
+      const run = await timeCommand(['bin/run.js', 'fix', '--plan', planFile, '--apply', '--undo-output', join(dir, `undo-${i + 1}.json`)], {env})
       samples.applyMs.push(run.ms)
       applied = {...live.counts}
     }
