@@ -260,10 +260,13 @@ export function createClient(options: ClientOptions): ApiClient {
     return text === '' ? '' : `?${text}`
   }
 
-  /** The server's words, every secret masked in the whole text before it is cut and put on one line. */
+  /**
+   * The server's words, judged whole before they are cut and put on one line: not shown at all when
+   * they quote a secret of `mask` or the audit's own secret in any form redactServerText knows.
+   */
   function detailOf(answer: Answer, mask: readonly string[]): string {
     if (isHtml(answer, true)) return ' (an HTML page)'
-    const text = oneLine(redactServerText(redact(answer.body.toString('utf8')), mask), DETAIL_MAX_CHARS)
+    const text = oneLine(redactServerText(redact(answer.body.toString('utf8')), [options.secret, ...mask]), DETAIL_MAX_CHARS)
     return text === '' ? '' : `: ${text}`
   }
 

@@ -14,6 +14,8 @@ export const settingPath = (projectId: number) => `/projects/${projectId}/settin
  * GET the project's setting exactly as the server holds it. Refused (an ApiError, kind
  * `invalid-payload`) when it holds a number JavaScript cannot carry exactly: sending it back would
  * change it. `known`: the setting as read before (in memory): an error's text never repeats its secrets.
+ * Without it (a project's first GET: none of its secrets is known yet) the client still withholds a
+ * text quoting the audit's own secret in any form and masks whatever looks like a credential.
  */
 export async function readProjectSetting(client: ApiClient, projectId: number, known?: unknown): Promise<unknown> {
   const path = settingPath(projectId)

@@ -11,8 +11,9 @@
  *
  * The I/O is here; every decision is made by the pure functions it calls (patch.ts, guard.ts,
  * verify.ts, proof.ts, undo.ts). Messages carry pointers and our own words; the server's text of a
- * refusal is masked of every secret of the setting (and whatever looks like one) by the client,
- * whole, before it is cut to one line (src/api/project-setting.ts), and again here.
+ * refusal is judged whole by the client before it is cut to one line (redactServerText): not shown
+ * when it quotes a secret of the setting in any form, whatever looks like a credential masked; and
+ * the setting's secrets are masked again here (refusalText).
  */
 import {postFailure, readProjectSetting, writeProjectSetting} from '../api/project-setting.js'
 import {type ApiClient, ApiError} from '../api/types.js'

@@ -10,6 +10,7 @@ import {
   permissionNeeded,
   startsWithTag,
 } from '../../src/api/client.js'
+import {SECRET_QUOTED} from '../../src/model/redact.js'
 import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
 import type {AuditError} from '../../src/model/types.js'
@@ -379,6 +380,21 @@ describe('error mapping', () => {
       )
     } finally {
       await Promise.all([odd.close(), short.close()])
+    }
+  })
+  it('a text quoting the audit\'s own secret in a form the plain masks miss (HTML-escaped, Gson \\u-escaped, base64) is withheld whole, with no mask given', async () => {
+    const secret = 'p&ss<w>rd 7f3a'
+    const echoes = ['p&amp;ss&lt;w&gt;rd 7f3a', 'p\\u0026ss\\u003cw\\u003erd 7f3a', Buffer.from(secret).toString('base64')]
+    const odd = await startOneDevServer({credentials: {user: 'u', secret}, projects: [{id: 1, path: 'a'}]})
+    try {
+      const client = createClient({baseUrl: odd.url, apiPrefix: '/~api', user: 'u', secret})
+      clients.push(client)
+      for (const echoed of echoes) {
+        odd.override('GET /projects/1', {status: 500, text: `token ${echoed} rejected`})
+        expect((await failure(client.getJson('/projects/1'))).message).toBe(`GET /~api/projects/1: 500 Internal Server Error: ${SECRET_QUOTED}`)
+      }
+    } finally {
+      await odd.close()
     }
   })
 })

@@ -3,6 +3,7 @@
  * undo, in both payload generations, with every failure the issue names (conflict, refusal, a server
  * that drops a field, 405, Ctrl-C), and no secret in any plan, undo record or output.
  */
+import {Buffer} from 'node:buffer'
 import {spawn} from 'node:child_process'
 import {readFile, stat, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
@@ -15,6 +16,7 @@ import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers
 import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 import {defaultUndoPath} from '../../src/cli/fix.js'
+import {SECRET_QUOTED} from '../../src/model/redact.js'
 
 let dir: string
 let servers: OneDevServer[] = []
@@ -127,6 +129,21 @@ async function planFile(server: OneDevServer, extra: string[] = []): Promise<str
   return plan
 }
 
+/**
+ * Applies the plan while the server refuses acme/app (#2) with a 500 and `text`: asserts exit 2 and
+ * that the refusal is shown withheld whole; gives every output (stdout, stderr, plan, undo record).
+ */
+async function appliedWithSecretQuoted(server: OneDevServer, plan: string, text: string): Promise<string[]> {
+  server.override('POST /projects/2/setting', {status: 500, text})
+  const undo = file('undo.json')
+  const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+  expect(result.code).toBe(2)
+  expect(result.stdout).toContain(`REFUSED         acme/app (#2): refused by the server: POST /~api/projects/2/setting: 500 Internal Server Error: ${SECRET_QUOTED}; the setting is unchanged`)
+  const outputs = [result.stdout, result.stderr, await readFile(plan, 'utf8'), await readFile(undo, 'utf8')]
+  clean(...outputs)
+  return outputs
+}
+
 describe('where changes go', () => {
   it('a fix of a protection inherited from the parent is posted to the parent, and verified on the child', async () => {
     const parent = {...fixture('current/setting-full.json'), branchProtections: [{enabled: true, branches: 'main', userMatch: 'anyone', preventForcedPush: false, preventDeletion: true, preventCreation: true, commitSignatureRequired: true, reviewRequirement: 'group(core-devs):2', jobNames: ['ci'], fileProtections: [{paths: '.onedev-buildspec.yml', reviewRequirement: 'group(devops)', jobNames: []}]}], tagProtections: []}
@@ -176,43 +193,59 @@ describe('when the server disagrees', () => {
     expect((await readJson(undo)).projects.map((p: any) => p.id)).toEqual([3])
   }, 30_000)
 
-  it('a 500 refusal is shown with every secret of the setting masked; the project is reported refused, the others applied; exit 2', async () => {
+  it('a 500 refusal quoting no secret is shown on one line, control characters escaped and what looks like a credential masked; the project is reported refused, the others applied; exit 2', async () => {
     const server = await start()
     const plan = await planFile(server)
     const before = structuredClone(server.settings[2])
-    const quoted = 'CANARY-jobsecret-deploy-token-7f3a'
-    server.override('POST /projects/2/setting', {status: 500, text: `buildSetting.jobSecrets[0].value: "${quoted}" is not valid\n\u001b[31mand https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H/CANARY-slack-path-7f3a too`})
+    server.override('POST /projects/2/setting', {status: 500, text: 'buildSetting.jobSecrets[0].value: "main" is not valid\n\u001b[31mand https://hooks.slack.com/services/T9Z8Y7X6W/B1A2B3C4D/not-a-fixture-hook too'})
     const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json'), '--debug'], {env: serverEnv(server)})
     expect(result.code).toBe(2)
-    expect(result.stdout).toContain('REFUSED         acme/app (#2): refused by the server: POST /~api/projects/2/setting: 500 Internal Server Error: buildSetting.jobSecrets[0].value: "<redacted>" is not valid \\x1b[31mand <redacted> too; the setting is unchanged')
+    expect(result.stdout).toContain('REFUSED         acme/app (#2): refused by the server: POST /~api/projects/2/setting: 500 Internal Server Error: buildSetting.jobSecrets[0].value: "main" is not valid \\x1b[31mand https://hooks.slack.com/services/REDACTED too; the setting is unchanged')
     expect(result.stdout).toContain('applied         legacy/tool (#3)')
     expect(server.settings[2]).toEqual(before)
     expect(settingRequests(server).filter((r) => r.endsWith('/2/setting'))).toEqual(['GET /~api/projects/2/setting', 'POST /~api/projects/2/setting', 'GET /~api/projects/2/setting'])
     clean(result.stdout, result.stderr)
   }, 30_000)
 
-  it('a refusal\'s text is masked whole before it is cut to one short line: a secret of the setting where the cut falls, and a bearer token, appear nowhere', async () => {
+  it('a refusal quoting a secret of the setting is not shown at all, judged whole before it is cut to one short line: the secret where the cut falls and a bearer token appear nowhere', async () => {
     const server = await start()
     const plan = await planFile(server)
     const secret = 'CANARY-jobsecret-deploy-token-7f3a'
     const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaS1ib3QifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg'
     const head = `Authorization: Bearer ${token} was refused;\n`
-    // The detail is cut at 300 characters: cut before masking, the secret (from 285) would lose only its end.
+    // The detail is cut at 300 characters: judged after the cut, the secret (from 285) would lose its end and not be found.
     const text = `${head}${'x'.repeat(285 - head.length - 12)} value was "${secret}" ${'y'.repeat(100)}`
     expect(text.indexOf(secret)).toBe(285)
-    server.override('POST /projects/2/setting', {status: 500, text})
-    const undo = file('undo.json')
-    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
-    expect(result.code).toBe(2)
-    const shown = text.replace(token, '<redacted>').replace(secret, '<redacted>').replace('\n', ' ').slice(0, 299)
-    expect(result.stdout).toContain(`REFUSED         acme/app (#2): refused by the server: POST /~api/projects/2/setting: 500 Internal Server Error: ${shown}…; the setting is unchanged`)
-    const outputs = [result.stdout, result.stderr, await readFile(plan, 'utf8'), await readFile(undo, 'utf8')]
-    for (const output of outputs) {
+    for (const output of await appliedWithSecretQuoted(server, plan, text)) {
       expect(output).not.toContain('CANARY-jobsecret-de')
       expect(output).not.toContain(token.slice(0, 12))
+      expect(output).not.toContain('xxxxxxxx')
     }
-    clean(...outputs)
   }, 30_000)
+
+  describe('a refusal echoing a job secret in a form a server may give it: the whole text is withheld, no form of the secret appears anywhere', () => {
+    const secret = 'Tr0ub4dor&3=horse<batt>\n  staple!'
+    const base64 = Buffer.from(secret).toString('base64')
+    const base64url = Buffer.from(secret).toString('base64url')
+    const forms: Array<[string, string]> = [
+      ['HTML-escaped', 'Tr0ub4dor&amp;3=horse&lt;batt&gt;\n  staple!'],
+      ['JSON \\u-escaped as Gson writes', 'Tr0ub4dor\\u00263\\u003dhorse\\u003cbatt\\u003e\\n  staple!'],
+      ['form-encoded', 'Tr0ub4dor%263%3Dhorse%3Cbatt%3E%0A++staple%21'],
+      ['with its whitespace collapsed', 'Tr0ub4dor&3=horse<batt> staple!'],
+      ['in base64', base64],
+      ['in base64url without padding', base64url],
+    ]
+    it.each(forms)('%s', async (_, echoed) => {
+      const server = await start()
+      ;(server.settings[2] as any).buildSetting.jobSecrets[0].value = secret
+      const plan = await planFile(server)
+      for (const output of await appliedWithSecretQuoted(server, plan, `buildSetting.jobSecrets[0].value: "${echoed}" is not valid`)) {
+        for (const piece of ['Tr0ub4dor', 'staple', base64.slice(0, 12), base64url.slice(0, 12), ...forms.map(([, form]) => form.slice(0, 12))]) {
+          expect(output).not.toContain(piece)
+        }
+      }
+    }, 30_000)
+  })
 
   it('a server that silently drops a field: verification catches it, the rollback restores the setting, exit 2', async () => {
     let posts = 0
