@@ -120,7 +120,13 @@ class Run {
   private async send(project: ProjectToApply, fresh: unknown): Promise<Outcome> {
     const applied = applyPlanned(fresh, project.edits, editProblem)
     if ('conflict' in applied) {
-      const what = 'absent' in applied.conflict ? `something is now at ${applied.conflict.path}` : `${applied.conflict.path} no longer holds what the plan saw`
+      const {conflict} = applied
+      const what =
+        'absent' in conflict
+          ? `something is now at ${conflict.path}`
+          : 'identities' in conflict
+            ? `items of ${conflict.path} were added, removed or reordered`
+            : `${conflict.path} no longer holds what the plan saw`
       return this.outcome(project, 'conflict', `changed since the plan was made: ${what} (for the edit of ${applied.edit.path}); nothing was sent`)
     }
     if ('problem' in applied) return this.outcome(project, 'conflict', `the plan cannot be applied: ${applied.problem}; nothing was sent`)

@@ -380,9 +380,12 @@ describe('undo after someone else edited the same protection', () => {
     expect(applied.code, applied.stdout + applied.stderr).toBe(0)
     const record = await readJson(undo)
     expect(record.projects.map((p: any) => p.restore.map((e: any) => [e.path, e.expect.map((x: any) => x.path)]))).toEqual([
-      [['/branchProtections/1/preventForcedPush', ['/branchProtections/1/preventForcedPush', '/branchProtections/1/branches', '/branchProtections/1/userMatch']]],
-      [['/branchProtections/3/preventDeletion', ['/branchProtections/3/preventDeletion', '/branchProtections/3/branches', '/branchProtections/3/userMatch']]],
+      [['/branchProtections/1/preventForcedPush', ['/branchProtections/1/preventForcedPush', '/branchProtections/1/branches', '/branchProtections/1/userMatch', '/branchProtections']]],
+      [['/branchProtections/3/preventDeletion', ['/branchProtections/3/preventDeletion', '/branchProtections/3/branches', '/branchProtections/3/userMatch', '/branchProtections']]],
     ])
+    // The list's identities, in order: which protections there are and in what order, not what they hold.
+    const identities = (server.settings[2] as any).branchProtections.map((p: any) => ({branches: p.branches, userMatch: p.userMatch}))
+    expect(record.projects[1].restore[0].expect[3]).toEqual({path: '/branchProtections', identities})
     const protection2 = (server.settings[2] as any).branchProtections[3]
     protection2.preventCreation = !protection2.preventCreation
     protection2.jobNames = ['someone-elses-build']
@@ -396,6 +399,28 @@ describe('undo after someone else edited the same protection', () => {
     expect(result.stdout).toContain('applied         acme/app (#2): applied and verified: 1 edit')
     expect((server.settings[2] as any).branchProtections[3]).toEqual({...edited2, preventDeletion: false})
     expect(server.settings[3]).toEqual(before3)
+  }, 60_000)
+})
+
+describe('undo after someone inserted a protection ahead of the fixed one', () => {
+  it('one with the same patterns and users (the old pointer is now theirs) is a conflict: nothing is sent, their protection is kept', async () => {
+    const server = await start()
+    const undo = file('undo.json')
+    const applied = await runCli(['fix', '--project', '2', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    const protections = (server.settings[2] as any).branchProtections
+    expect(protections[3].preventDeletion).toBe(true)
+    // An administrator adds, ahead of it, a stricter protection for the same branches and users.
+    protections.splice(3, 0, {...structuredClone(protections[3]), preventForcedPush: true, reviewRequirement: 'group(leads)'})
+    const before = structuredClone(server.settings[2])
+    server.reset()
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(2)
+    expect(result.stdout).toContain(
+      'CONFLICT        acme/app (#2): changed since the plan was made: items of /branchProtections were added, removed or reordered (for the edit of /branchProtections/3/preventDeletion); nothing was sent',
+    )
+    expect(settingRequests(server)).toEqual(['GET /~api/projects/2/setting'])
+    expect(server.settings[2]).toEqual(before)
   }, 60_000)
 })
 

@@ -137,13 +137,13 @@ describe('undo records', () => {
     const edited = cloneJson(applied.result) as any
     edited.branchProtections[1].preventForcedPush = false
     expect(applyPlanned(edited, record.restore, editProblem)).toHaveProperty('conflict')
-    // What each restore expects: the field and the identity of its item; an item it removes, whole; a list it re-inserts into, whole.
+    // What each restore expects: the field, the identity of its item and of every item of its list in order; an item it removes, whole; a list it re-inserts into, whole.
     expect(record.restore.map((e) => [e.op, e.path, e.expect.map((x) => x.path)])).toEqual([
-      ['set-scheme', '/webHooks/0/postUrl', ['/webHooks/0/postUrl', '/webHooks/0/eventTypes']],
+      ['set-scheme', '/webHooks/0/postUrl', ['/webHooks/0/postUrl', '/webHooks/0/eventTypes', '/webHooks']],
       ['add', '/branchProtections/1', ['/branchProtections']],
-      ['remove', '/branchProtections/2/newMember', ['/branchProtections/2/newMember', '/branchProtections/2/branches', '/branchProtections/2/userMatch']],
-      ['replace', '/branchProtections/2/preventForcedPush', ['/branchProtections/2/preventForcedPush', '/branchProtections/2/branches', '/branchProtections/2/userMatch']],
-      ['remove', '/branchProtections/0', ['/branchProtections/0']],
+      ['remove', '/branchProtections/2/newMember', ['/branchProtections/2/newMember', '/branchProtections/2/branches', '/branchProtections/2/userMatch', '/branchProtections']],
+      ['replace', '/branchProtections/2/preventForcedPush', ['/branchProtections/2/preventForcedPush', '/branchProtections/2/branches', '/branchProtections/2/userMatch', '/branchProtections']],
+      ['remove', '/branchProtections/0', ['/branchProtections/0', '/branchProtections']],
     ])
   })
 
@@ -172,6 +172,37 @@ describe('undo records', () => {
     const edited = cloneJson(added.result) as any
     edited.branchProtections[2].preventDeletion = false
     expect(applyPlanned(edited, addRecord.restore, editProblem)).toMatchObject({conflict: {path: '/branchProtections/2'}})
+  })
+
+  it('a protection inserted, removed or moved in the list since is a conflict, one with the same patterns and users ahead of it too; a record without the list\'s identities (older) is checked as it was', () => {
+    const raw = payload()
+    const edits = plan(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
+    const applied = applyPlanned(raw, edits, editProblem)
+    if (!('result' in applied)) throw new Error('not applied')
+    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result, 'verified')
+    const identities = [
+      {branches: 'main', userMatch: 'anyone'},
+      {branches: 'develop', userMatch: 'anyone'},
+    ]
+    expect(record.restore[0]!.expect.at(-1)).toEqual({path: '/branchProtections', identities})
+    const changed = (change: (list: any[]) => void) => {
+      const setting = cloneJson(applied.result) as any
+      change(setting.branchProtections)
+      return applyPlanned(setting, record.restore, editProblem)
+    }
+    const conflict = {conflict: {path: '/branchProtections', identities}}
+    // Someone else's protection for the same branches and users, ahead of the fixed one: the old pointer is now theirs.
+    expect(changed((list) => list.splice(1, 0, {...cloneJson(list[1]), reviewRequirement: 'group(leads)'}))).toMatchObject(conflict)
+    expect(changed((list) => list.push(branchProtection({branches: 'release'})))).toMatchObject(conflict)
+    // The one ahead removed, or the order changed: the field at the old pointer tells first here.
+    expect(changed((list) => list.shift())).toMatchObject({conflict: {path: '/branchProtections/1/preventForcedPush'}})
+    expect(changed((list) => list.reverse())).toMatchObject({conflict: {path: '/branchProtections/1/preventForcedPush'}})
+    // An older record (no identities expectation) restores the field at the old pointer, as it did.
+    const older = record.restore.map((edit) => ({...edit, expect: edit.expect.filter((e) => !('identities' in e))}))
+    const setting = cloneJson(applied.result) as any
+    setting.branchProtections.push(branchProtection({branches: 'release'}))
+    const restored = applyPlanned(setting, older, editProblem)
+    expect('result' in restored && (restored.result as any).branchProtections[1].preventForcedPush).toBe(false)
   })
 })
 
