@@ -59,6 +59,11 @@ export interface ApplyOptions {
   findings?: FindingsJudge
   /** Asked before each project (never during one): why the run stops there (Ctrl-C, the deadline), or null to go on. */
   stopRequested: () => string | null
+  /**
+   * Just before a project's POST: its undo record in state `unknown` (restores expecting the new
+   * values), to be on disk while the change may be stored and not yet settled; its outcome replaces it.
+   */
+  onSending: (pending: AppliedProject) => Promise<void> | void
   /** Each project as it is settled, in order (the undo record is written from these). */
   onOutcome: (outcome: Outcome) => Promise<void> | void
   /** Progress and warnings, one line each (stderr). */
@@ -135,6 +140,14 @@ class Run {
     const before = judge?.findings(project.id, fresh)
     if (before && 'error' in before) return this.outcome(project, 'unreadable', `${before.error}; nothing was sent`)
 
+    let pending: AppliedProject
+    try {
+      pending = undoRecord(project, project.edits, applied.result, 'unknown')
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error
+      return this.outcome(project, 'conflict', `the change could not be recorded for undo (${error.message}); nothing was sent`)
+    }
+    await this.options.onSending(pending)
     const first = !this.posted
     this.posted = true
     try {
@@ -229,13 +242,9 @@ class Run {
       if (!(error instanceof ApiError)) throw error
       failed = `${why}; ROLLBACK FAILED (${refusalText(error, fresh)}): check the setting in Project Settings`
     }
-    let undo: AppliedProject | undefined
-    try {
-      undo = undoRecord(project, project.edits, applied.result, 'unknown')
-    } catch (error) {
-      if (!(error instanceof PatchError)) throw error
-    }
-    return this.outcome(project, 'rollback-failed', undo ? `${failed}; the undo record holds its restore edits` : failed, undo)
+    // Planned before the POST on what was sent, the same record as the one written then (send).
+    const undo = undoRecord(project, project.edits, applied.result, 'unknown')
+    return this.outcome(project, 'rollback-failed', `${failed}; the undo record holds its restore edits`, undo)
   }
 }
 

@@ -165,7 +165,7 @@ export interface AppliedProject {
   id: number
   path: string
   /**
-   * verified: applied, read back and verified. unknown: the change was sent, then its verification or read-back failed and so did the rollback: the setting may hold the change, the old values, or neither. The restore edits are the same either way (they expect the new values), so undoing restores what holds the change and is a conflict, sending nothing, where the old values are back.
+   * verified: applied, read back and verified. unknown: the change is being sent (the record is written so before each POST, then replaced when the project is settled) or was sent, then its verification or read-back failed and so did the rollback: the setting may hold the change, the old values, or neither. The restore edits are the same either way (they expect the new values), so undoing restores what holds the change and is a conflict, sending nothing, where the old values are back.
    */
   state: 'verified' | 'unknown'
   /**

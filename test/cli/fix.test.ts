@@ -15,6 +15,7 @@ import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers
 import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 import {defaultUndoPath} from '../../src/cli/fix.js'
+import {readFixFile} from '../../src/fix/files.js'
 
 let dir: string
 let servers: OneDevServer[] = []
@@ -707,15 +708,30 @@ describe('Ctrl-C while applying', () => {
     expect((await readJson(undo)).projects.map((p: any) => p.id)).toEqual([3, 2])
   }, 40_000)
 
-  it('a run killed outright (SIGKILL) leaves the undo record of every project settled before, whole', async () => {
+  it('a run killed outright (SIGKILL) during a POST leaves a whole undo record: every project settled before, and the one in flight in state unknown', async () => {
     const server = await start()
     const plan = await planFile(server)
-    server.override('POST /projects/2/setting', {delayMs: 5000})
+    // The POST of acme/app is never answered: the change may or may not be stored.
+    server.setHandler('POST /projects/2/setting', () => {})
     const undo = file('undo.json')
     const {child, exited} = await applyUntilPost(server, plan, undo, 2)
+    const inFlight = {
+      id: 2,
+      path: 'acme/app',
+      state: 'unknown',
+      applied: [{op: 'replace', path: '/branchProtections/3/preventDeletion', old: false, new: true}],
+      restore: [{op: 'replace', path: '/branchProtections/3/preventDeletion', value: false}],
+    }
+    const expected = {complete: false, projects: [{id: 3, path: 'legacy/tool', state: 'verified'}, inFlight]}
+    // Written before the POST was sent, while it is pending:
+    expect(await readJson(undo)).toMatchObject(expected)
     child.kill('SIGKILL')
     expect(await exited).toEqual({code: null, signal: 'SIGKILL'})
-    expect(await readJson(undo)).toMatchObject({complete: false, projects: [{id: 3, path: 'legacy/tool'}]})
+    const record = await readFixFile(undo, 'undo')
+    expect(record).toMatchObject(expected)
+    // Its restores expect the new value: where the old one is back, undoing it sends nothing.
+    expect(record.projects[1]!.restore[0]!.expect[0]).toEqual({path: '/branchProtections/3/preventDeletion', value: true})
+    clean(await readFile(undo, 'utf8'))
   }, 40_000)
 })
 
