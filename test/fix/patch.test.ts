@@ -26,6 +26,14 @@ function plan(raw: unknown, edits: Parameters<typeof planEdits>[1]) {
   return planned.edits
 }
 
+/** `edits` planned, applied to `raw`, and the undo record of the result read back as sent. */
+function appliedWithUndo(raw: unknown, edits: Parameters<typeof planEdits>[1]) {
+  const planned = plan(raw, edits)
+  const applied = applyPlanned(raw, planned, editProblem)
+  if (!('result' in applied)) throw new Error('not applied')
+  return {result: applied.result, record: undoRecord({id: 1, path: 'acme/app'}, planned, applied.result, 'verified')}
+}
+
 describe('applying a plan to the real payload', () => {
   it('changes only the planned field: secrets, unknown keys and nulls come through as they were', () => {
     const raw = payload()
@@ -113,16 +121,14 @@ describe('verification', () => {
 describe('undo records', () => {
   it('restoring edits bring every kind of change back, each expecting what the change left', () => {
     const raw = payload()
-    const edits = plan(raw, [
+    const applied = appliedWithUndo(raw, [
       {op: 'add', path: '/branchProtections/0', value: branchProtection({branches: 'release'})},
       {op: 'replace', path: '/branchProtections/2/preventForcedPush', value: true},
       {op: 'add', path: '/branchProtections/2/newMember', value: 1},
       {op: 'remove', path: '/branchProtections/1'},
       {op: 'set-scheme', path: '/webHooks/0/postUrl', value: 'https'},
     ])
-    const applied = applyPlanned(raw, edits, editProblem)
-    if (!('result' in applied)) throw new Error('not applied')
-    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result, 'verified')
+    const {record} = applied
     expect(record.applied.map((a) => [a.op, a.path, a.old !== undefined, a.new])).toEqual([
       ['add', '/branchProtections/0', false, expect.objectContaining({branches: 'release'})],
       ['replace', '/branchProtections/2/preventForcedPush', true, true],
@@ -149,10 +155,8 @@ describe('undo records', () => {
 
   it('a member of the item edited since by someone else is kept and the field restored; another item at that pointer (its identity changed) is a conflict', () => {
     const raw = payload()
-    const edits = plan(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
-    const applied = applyPlanned(raw, edits, editProblem)
-    if (!('result' in applied)) throw new Error('not applied')
-    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result, 'verified')
+    const applied = appliedWithUndo(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
+    const {record} = applied
     const other = cloneJson(applied.result) as any
     other.branchProtections[1].preventDeletion = false
     other.branchProtections[0].preventCreation = false
@@ -165,10 +169,8 @@ describe('undo records', () => {
     expect(applyPlanned(other, record.restore, editProblem)).toMatchObject({conflict: {path: '/branchProtections/1/branches'}})
 
     // A protection the change added, edited since, is not removed by the undo (all of it would be lost).
-    const adding = plan(raw, [{op: 'add', path: '/branchProtections/-', value: branchProtection({branches: 'release'})}])
-    const added = applyPlanned(raw, adding, editProblem)
-    if (!('result' in added)) throw new Error('not applied')
-    const addRecord = undoRecord({id: 1, path: 'acme/app'}, adding, added.result, 'verified')
+    const added = appliedWithUndo(raw, [{op: 'add', path: '/branchProtections/-', value: branchProtection({branches: 'release'})}])
+    const addRecord = added.record
     const edited = cloneJson(added.result) as any
     edited.branchProtections[2].preventDeletion = false
     expect(applyPlanned(edited, addRecord.restore, editProblem)).toMatchObject({conflict: {path: '/branchProtections/2'}})
@@ -176,10 +178,8 @@ describe('undo records', () => {
 
   it('a protection inserted, removed or moved in the list since is a conflict, one with the same patterns and users ahead of it too; a record without the list\'s identities (older) is checked as it was', () => {
     const raw = payload()
-    const edits = plan(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
-    const applied = applyPlanned(raw, edits, editProblem)
-    if (!('result' in applied)) throw new Error('not applied')
-    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result, 'verified')
+    const applied = appliedWithUndo(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
+    const {record} = applied
     const identities = [
       {branches: 'main', userMatch: 'anyone'},
       {branches: 'develop', userMatch: 'anyone'},
