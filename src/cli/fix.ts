@@ -123,12 +123,16 @@ export async function readUndoFile(path: string): Promise<ApplySource & {undo: F
 }
 
 /**
- * The undo record on disk, rewritten whole as each project is settled (and at the end), through a
- * temporary file and a rename: a run killed at any moment leaves the record of every project applied
- * before, never a torn file. One small file per project is nothing next to its three requests.
+ * The undo record on disk, rewritten whole before each project's POST (with that project in state
+ * `unknown`), as each project is settled (its outcome's record in its place, or none) and at the end,
+ * through a temporary file and a rename: a run killed at any moment, SIGKILL during a POST included,
+ * leaves a whole record naming every change that may be on the server. A few small files per project
+ * are nothing next to its three requests.
  */
 class UndoWriter {
   private readonly projects: AppliedProject[] = []
+  /** The project being sent, not settled yet. */
+  private pending: AppliedProject | null = null
 
   constructor(
     private readonly path: string,
@@ -145,13 +149,23 @@ class UndoWriter {
     }
   }
 
-  async add(project: AppliedProject): Promise<void> {
-    this.projects.push(project)
+  async sending(project: AppliedProject): Promise<void> {
+    this.pending = project
     await this.write(false)
   }
 
+  /** A project settled: its record (applied, or in an unknown state), or none (nothing changed). */
+  async settle(project: AppliedProject | undefined): Promise<void> {
+    const wasPending = this.pending !== null
+    this.pending = null
+    if (project) this.projects.push(project)
+    if (project || wasPending) await this.write(false)
+  }
+
+  /** Whole unless a project is still pending (the run ended in the middle of one). */
   async write(complete: boolean): Promise<void> {
-    await writeFixFile(this.path, undoDocument(this.meta, this.projects, complete))
+    const projects = this.pending ? [...this.projects, this.pending] : this.projects
+    await writeFixFile(this.path, undoDocument(this.meta, projects, complete && this.pending === null))
   }
 }
 
@@ -228,9 +242,10 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
         return deadlineAt !== undefined && Date.now() >= deadlineAt ? `the deadline (--deadline ${request.flags.deadline} s) has passed` : null
       },
       say: io.say,
+      onSending: (pending) => undo.sending(pending),
       onOutcome: async (outcome) => {
         io.say(`onedev-audit: ${outcome.status}: ${escapeControl(outcome.path)} (#${outcome.id})`)
-        if (outcome.undo) await undo.add(outcome.undo)
+        await undo.settle(outcome.undo)
       },
     })
     io.debug(`${client.requestCount} requests`)

@@ -60,6 +60,11 @@ export interface ApplyOptions {
   findings?: FindingsJudge
   /** Asked before each project (never during one): why the run stops there (Ctrl-C, the deadline), or null to go on. */
   stopRequested: () => string | null
+  /**
+   * Just before a project's POST: its undo record in state `unknown` (restores expecting the new
+   * values), to be on disk while the change may be stored and not yet settled; its outcome replaces it.
+   */
+  onSending: (pending: AppliedProject) => Promise<void> | void
   /** Each project as it is settled, in order (the undo record is written from these). */
   onOutcome: (outcome: Outcome) => Promise<void> | void
   /** Progress and warnings, one line each (stderr). */
@@ -121,7 +126,13 @@ class Run {
   private async send(project: ProjectToApply, fresh: unknown): Promise<Outcome> {
     const applied = applyPlanned(fresh, project.edits, editProblem)
     if ('conflict' in applied) {
-      const what = 'absent' in applied.conflict ? `something is now at ${applied.conflict.path}` : `${applied.conflict.path} no longer holds what the plan saw`
+      const {conflict} = applied
+      const what =
+        'absent' in conflict
+          ? `something is now at ${conflict.path}`
+          : 'identities' in conflict
+            ? `items of ${conflict.path} were added, removed or reordered`
+            : `${conflict.path} no longer holds what the plan saw`
       return this.outcome(project, 'conflict', `changed since the plan was made: ${what} (for the edit of ${applied.edit.path}); nothing was sent`)
     }
     if ('problem' in applied) return this.outcome(project, 'conflict', `the plan cannot be applied: ${applied.problem}; nothing was sent`)
@@ -130,6 +141,14 @@ class Run {
     const before = judge?.findings(project.id, fresh)
     if (before && 'error' in before) return this.outcome(project, 'unreadable', `${before.error}; nothing was sent`)
 
+    let pending: AppliedProject
+    try {
+      pending = undoRecord(project, project.edits, applied.result, 'unknown')
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error
+      return this.outcome(project, 'conflict', `the change could not be recorded for undo (${error.message}); nothing was sent`)
+    }
+    await this.options.onSending(pending)
     const first = !this.posted
     this.posted = true
     try {
@@ -224,13 +243,9 @@ class Run {
       if (!(error instanceof ApiError)) throw error
       failed = `${why}; ROLLBACK FAILED (${refusalText(error, fresh)}): check the setting in Project Settings`
     }
-    let undo: AppliedProject | undefined
-    try {
-      undo = undoRecord(project, project.edits, applied.result, 'unknown')
-    } catch (error) {
-      if (!(error instanceof PatchError)) throw error
-    }
-    return this.outcome(project, 'rollback-failed', undo ? `${failed}; the undo record holds its restore edits` : failed, undo)
+    // Planned before the POST on what was sent, the same record as the one written then (send).
+    const undo = undoRecord(project, project.edits, applied.result, 'unknown')
+    return this.outcome(project, 'rollback-failed', `${failed}; the undo record holds its restore edits`, undo)
   }
 }
 

@@ -756,7 +756,7 @@ export const undoSchema: unknown = {
       "description": "An RFC 6901 JSON pointer into the project's own setting payload."
     },
     "Expectation": {
-      "description": "What the setting must hold before the edit, compared in redacted form (secret values masked, member order aside): the value at `path`, or nothing there (`absent`).",
+      "description": "What the setting must hold before the edit, compared in redacted form (secret values masked, member order aside): the value at `path`, nothing there (`absent`), or (a restore) a list at `path` whose items have these identities, in this order.",
       "oneOf": [
         {
           "type": "object",
@@ -788,6 +788,27 @@ export const undoSchema: unknown = {
             },
             "absent": {
               "const": true
+            }
+          }
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "path",
+            "identities"
+          ],
+          "properties": {
+            "path": {
+              "$ref": "#/$defs/Pointer"
+            },
+            "identities": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object"
+              },
+              "description": "Each leading item's members that say which item it is (a branch protection's branches and userMatch, a tag protection's tags and userMatch, a job secret's name, a web hook's postUrl and eventTypes), redacted; other members are not compared. The list holds exactly these items, in this order: an item added, removed or moved since is a conflict (another member edited in place is not). Older undo records lack it and are checked without it."
             }
           }
         }
@@ -942,7 +963,7 @@ export const undoSchema: unknown = {
             "verified",
             "unknown"
           ],
-          "description": "verified: applied, read back and verified. unknown: the change was sent, then its verification or read-back failed and so did the rollback: the setting may hold the change, the old values, or neither. The restore edits are the same either way (they expect the new values), so undoing restores what holds the change and is a conflict, sending nothing, where the old values are back."
+          "description": "verified: applied, read back and verified. unknown: the change is being sent (the record is written so before each POST, then replaced when the project is settled) or was sent, then its verification or read-back failed and so did the rollback: the setting may hold the change, the old values, or neither. The restore edits are the same either way (they expect the new values), so undoing restores what holds the change and is a conflict, sending nothing, where the old values are back."
         },
         "applied": {
           "type": "array",

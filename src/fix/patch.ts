@@ -14,9 +14,10 @@ import {isObject} from '../util/json.js'
 
 /**
  * What an edit expects of the payload before it is applied, in redacted form: the value at a
- * pointer (a member that exists, holding this value), or that nothing is there.
+ * pointer (a member that exists, holding this value), that nothing is there, or (an undo record's
+ * restores) that a list holds items whose identity members (IDENTITY_MEMBERS) are these, in this order.
  */
-export type Expectation = {path: string; value: unknown} | {path: string; absent: true}
+export type Expectation = {path: string; value: unknown} | {path: string; absent: true} | {path: string; identities: unknown[]}
 
 /** An edit together with what it expects: the unit of a plan and of an undo record. */
 export type PlannedEdit = FixEdit & {expect: Expectation[]}
@@ -175,34 +176,67 @@ const IDENTITY_MEMBERS: ReadonlyArray<[RegExp, readonly string[]]> = [
   [/^\/webHooks$/, ['postUrl', 'eventTypes']],
 ]
 
+function identityMembersOf(list: string): readonly string[] | undefined {
+  return IDENTITY_MEMBERS.find(([pattern]) => pattern.test(list))?.[1]
+}
+
+/** An item's identity members (own members only; a missing one is left out). */
+function identityOf(item: unknown, members: readonly string[]): Json {
+  const out: Json = {}
+  if (isObject(item)) for (const member of members) if (hasOwn(item, member)) setOwn(out, member, cloneJson(item[member]))
+  return out
+}
+
+/** The identities of the list's items, in order. */
+function identitiesOf(view: unknown, list: string, members: readonly string[]): Expectation {
+  return {path: list, identities: (valueAt(view, list) as unknown[]).map((item) => identityOf(item, members))}
+}
+
 /**
  * What a RESTORE edit (an undo record's) expects of `view`: the field it puts back, and of the item
  * holding it only the members that say which item it is, so that a later edit of another member by
- * someone else does not stop the undo, while the same pointer in another item (a list reordered since)
- * is a conflict. An item it removes is expected whole (all of it would be lost); an item of a list not
- * known here, and an insertion into a list, are expected as expectationsOf does (whole).
+ * someone else does not stop the undo; and the identities of all the list's items, in order, so that
+ * a protection inserted, removed or moved since is a conflict. The whole list, not only the items up
+ * to this one: an item inserted right ahead of it with the same patterns and users (the old pointer
+ * would now be theirs) leaves the identities up to that pointer as they were; only the one more item
+ * of that identity further on tells. An item it removes is expected whole (all of it would be lost),
+ * with the list's identities; an item of a list not known here, and an insertion into a list, are
+ * expected as expectationsOf does (whole). Undo records written before the identities were recorded
+ * are read and checked as they were: the schema only gained a form.
  */
 export function restoreExpectationsOf(view: unknown, edit: FixEdit): Expectation[] {
   const {parent} = locate(view, edit.path)
-  if (Array.isArray(parent) && edit.op === 'remove') return [seen(view, edit.path)]
-  const item = containingItem(edit.path)
-  const members = item === null || Array.isArray(parent) ? undefined : IDENTITY_MEMBERS.find(([list]) => list.test(parentPath(item)))?.[1]
-  if (members === undefined) return expectationsOf(view, edit)
+  const item = Array.isArray(parent) && edit.op === 'remove' ? edit.path : containingItem(edit.path)
+  const list = item === null ? null : parentPath(item)
+  const members = list === null ? undefined : identityMembersOf(list)
+  if (Array.isArray(parent) && edit.op === 'remove') {
+    return members === undefined ? [seen(view, edit.path)] : [seen(view, edit.path), identitiesOf(view, list!, members)]
+  }
+  if (members === undefined || Array.isArray(parent)) return expectationsOf(view, edit)
   const identity = members.map((member) => joinPointer(item!, member)).filter((path) => path !== edit.path)
-  return [seen(view, edit.path), ...identity.map((path) => seen(view, path))]
+  return [seen(view, edit.path), ...identity.map((path) => seen(view, path)), identitiesOf(view, list!, members)]
+}
+
+/** Whether `view` holds what one expectation says. */
+function holds(view: unknown, expectation: Expectation): boolean {
+  const there = exists(view, expectation.path)
+  if ('absent' in expectation) return !there
+  if (!there) return false
+  const actual = valueAt(view, expectation.path)
+  if ('value' in expectation) return sameJson(actual, expectation.value)
+  const members = identityMembersOf(expectation.path)
+  const expected = expectation.identities
+  return (
+    members !== undefined &&
+    Array.isArray(actual) &&
+    actual.length === expected.length &&
+    expected.every((identity, index) => sameJson(identityOf(actual[index], members), identity))
+  )
 }
 
 /** The first expectation `view` does not meet, or null. Values compare as JSON (member order aside). */
 export function unmet(view: unknown, expectations: readonly Expectation[]): Expectation | null {
-  for (const expectation of expectations) {
-    const there = exists(view, expectation.path)
-    if ('absent' in expectation) {
-      if (there) return expectation
-    } else if (!there || !sameJson(valueAt(view, expectation.path), expectation.value)) {
-      return expectation
-    }
-  }
-  return null
+  return expectations.find((expectation) => !holds(view, expectation)) ?? null
 }
 
 /** What planning edits gives: each with its expectations, the payload they make, and the list items they add; or why not. */

@@ -20,7 +20,7 @@
  * protection that now applies weakens nothing, and one that no longer applies must have asked nothing.
  */
 import type {BranchProtection, Project, TagProtection} from '../model/types.js'
-import {pathMatcher} from '../onedev/matchers.js'
+import {isLiteralPath, pathMatcher} from '../onedev/matchers.js'
 import {
   branchProtectionHierarchy,
   type ParsedBranchProtection,
@@ -84,19 +84,17 @@ const TAG: ListKind<ParsedProtection<TagProtection>> = {
 
 const applies = (p: ParsedProtection<Guarded>) => p.item.enabled && p.patterns !== null && p.userMatch !== null
 
-/** The names a pattern set matches when it is a list of literal names (no wildcard, no exclusion); null otherwise. */
+/** The names a pattern set matches when it is a list of literal names (isLiteralPath, no exclusion); null otherwise. */
 function literalNames(p: ParsedProtection<Guarded>): string[] | null {
   const set = p.patterns
-  return set && set.excludes.length === 0 && set.includes.every((name) => !/[*?]/.test(name)) ? set.includes : null
+  return set && set.excludes.length === 0 && set.includes.every(isLiteralPath) ? set.includes : null
 }
 
-/** Whether two protections' patterns could match one name (true unless one is literal names the other does not match). */
+/** Whether two protections' patterns could match one name: true unless one side is literal names the other matches none of. */
 function mayOverlap(a: ParsedProtection<Guarded>, b: ParsedProtection<Guarded>): boolean {
-  const literal = literalNames(a)
-  if (literal) return literal.some((name) => b.patterns!.matches(name, pathMatcher))
-  const other = literalNames(b)
-  if (other) return other.some((name) => a.patterns!.matches(name, pathMatcher))
-  return true
+  const apart = (literal: ParsedProtection<Guarded>, other: ParsedProtection<Guarded>) =>
+    literalNames(literal)?.every((name) => !other.patterns!.matches(name, pathMatcher)) ?? false
+  return !apart(a, b) && !apart(b, a)
 }
 
 /** Whether `after` applies to every user `before` applies to: its criteria include before's, its exceptions are among before's. */

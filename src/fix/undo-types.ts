@@ -70,7 +70,7 @@ export type Edit =
       value: 'https' | 'http'
     }
 /**
- * What the setting must hold before the edit, compared in redacted form (secret values masked, member order aside): the value at `path`, or nothing there (`absent`).
+ * What the setting must hold before the edit, compared in redacted form (secret values masked, member order aside): the value at `path`, nothing there (`absent`), or (a restore) a list at `path` whose items have these identities, in this order.
  *
  * This interface was referenced by `FixUndo`'s JSON-Schema
  * via the `definition` "Expectation".
@@ -83,6 +83,15 @@ export type Expectation =
   | {
       path: Pointer
       absent: true
+    }
+  | {
+      path: Pointer
+      /**
+       * Each leading item's members that say which item it is (a branch protection's branches and userMatch, a tag protection's tags and userMatch, a job secret's name, a web hook's postUrl and eventTypes), redacted; other members are not compared. The list holds exactly these items, in this order: an item added, removed or moved since is a conflict (another member edited in place is not). Older undo records lack it and are checked without it.
+       *
+       * @minItems 1
+       */
+      identities: [{}, ...{}[]]
     }
 /**
  * The redacted JSON value expected at `path`.
@@ -156,7 +165,7 @@ export interface AppliedProject {
   id: number
   path: string
   /**
-   * verified: applied, read back and verified. unknown: the change was sent, then its verification or read-back failed and so did the rollback: the setting may hold the change, the old values, or neither. The restore edits are the same either way (they expect the new values), so undoing restores what holds the change and is a conflict, sending nothing, where the old values are back.
+   * verified: applied, read back and verified. unknown: the change is being sent (the record is written so before each POST, then replaced when the project is settled) or was sent, then its verification or read-back failed and so did the rollback: the setting may hold the change, the old values, or neither. The restore edits are the same either way (they expect the new values), so undoing restores what holds the change and is a conflict, sending nothing, where the old values are back.
    */
   state: 'verified' | 'unknown'
   /**

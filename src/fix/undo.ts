@@ -23,8 +23,11 @@ export interface AppliedProject {
   restore: PlannedEdit[]
 }
 
-function expected(edit: PlannedEdit, path: string): Expectation | undefined {
-  return edit.expect.find((e) => e.path === path)
+type Seen = Exclude<Expectation, {identities: unknown[]}>
+
+/** What the edit expected to find at `path` (the value, or nothing there). */
+function expected(edit: PlannedEdit, path: string): Seen | undefined {
+  return edit.expect.find((e): e is Seen => e.path === path && !('identities' in e))
 }
 
 function schemeOf(url: unknown): 'http' | 'https' {

@@ -107,6 +107,16 @@ function segments(s: string): string[] {
 }
 
 /**
+ * Whether pathMatcher matches `pattern` against the name it spells and no other git ref name: no `?`
+ * or `*`, no trailing `/` (it means `/**`), and nothing the segment split would drop or trim (a
+ * leading `/`, an empty segment, spaces or control characters at a segment's ends), so that the
+ * pattern is one valid ref name, which is then the only ref name it matches.
+ */
+export function isLiteralPath(pattern: string): boolean {
+  return !/[*?]/.test(pattern) && !pattern.startsWith('/') && !pattern.endsWith('/') && pattern.split('/').every(untrimmed)
+}
+
+/**
  * Ant-style path matching: `?` one character, `*` zero or more characters within one `/` segment,
  * `**` zero or more whole segments; a pattern ending in `/` gets `**` appended; a leading `/` must
  * agree between pattern and value; case-sensitive. Used for branches, tags and file paths.

@@ -16,6 +16,7 @@ import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers
 import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 import {defaultUndoPath} from '../../src/cli/fix.js'
+import {readFixFile} from '../../src/fix/files.js'
 import {SECRET_QUOTED} from '../../src/model/redact.js'
 
 let dir: string
@@ -413,9 +414,12 @@ describe('undo after someone else edited the same protection', () => {
     expect(applied.code, applied.stdout + applied.stderr).toBe(0)
     const record = await readJson(undo)
     expect(record.projects.map((p: any) => p.restore.map((e: any) => [e.path, e.expect.map((x: any) => x.path)]))).toEqual([
-      [['/branchProtections/1/preventForcedPush', ['/branchProtections/1/preventForcedPush', '/branchProtections/1/branches', '/branchProtections/1/userMatch']]],
-      [['/branchProtections/3/preventDeletion', ['/branchProtections/3/preventDeletion', '/branchProtections/3/branches', '/branchProtections/3/userMatch']]],
+      [['/branchProtections/1/preventForcedPush', ['/branchProtections/1/preventForcedPush', '/branchProtections/1/branches', '/branchProtections/1/userMatch', '/branchProtections']]],
+      [['/branchProtections/3/preventDeletion', ['/branchProtections/3/preventDeletion', '/branchProtections/3/branches', '/branchProtections/3/userMatch', '/branchProtections']]],
     ])
+    // The list's identities, in order: which protections there are and in what order, not what they hold.
+    const identities = (server.settings[2] as any).branchProtections.map((p: any) => ({branches: p.branches, userMatch: p.userMatch}))
+    expect(record.projects[1].restore[0].expect[3]).toEqual({path: '/branchProtections', identities})
     const protection2 = (server.settings[2] as any).branchProtections[3]
     protection2.preventCreation = !protection2.preventCreation
     protection2.jobNames = ['someone-elses-build']
@@ -429,6 +433,28 @@ describe('undo after someone else edited the same protection', () => {
     expect(result.stdout).toContain('applied         acme/app (#2): applied and verified: 1 edit')
     expect((server.settings[2] as any).branchProtections[3]).toEqual({...edited2, preventDeletion: false})
     expect(server.settings[3]).toEqual(before3)
+  }, 60_000)
+})
+
+describe('undo after someone inserted a protection ahead of the fixed one', () => {
+  it('one with the same patterns and users (the old pointer is now theirs) is a conflict: nothing is sent, their protection is kept', async () => {
+    const server = await start()
+    const undo = file('undo.json')
+    const applied = await runCli(['fix', '--project', '2', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    const protections = (server.settings[2] as any).branchProtections
+    expect(protections[3].preventDeletion).toBe(true)
+    // An administrator adds, ahead of it, a stricter protection for the same branches and users.
+    protections.splice(3, 0, {...structuredClone(protections[3]), preventForcedPush: true, reviewRequirement: 'group(leads)'})
+    const before = structuredClone(server.settings[2])
+    server.reset()
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(2)
+    expect(result.stdout).toContain(
+      'CONFLICT        acme/app (#2): changed since the plan was made: items of /branchProtections were added, removed or reordered (for the edit of /branchProtections/3/preventDeletion); nothing was sent',
+    )
+    expect(settingRequests(server)).toEqual(['GET /~api/projects/2/setting'])
+    expect(server.settings[2]).toEqual(before)
   }, 60_000)
 })
 
@@ -715,15 +741,30 @@ describe('Ctrl-C while applying', () => {
     expect((await readJson(undo)).projects.map((p: any) => p.id)).toEqual([3, 2])
   }, 40_000)
 
-  it('a run killed outright (SIGKILL) leaves the undo record of every project settled before, whole', async () => {
+  it('a run killed outright (SIGKILL) during a POST leaves a whole undo record: every project settled before, and the one in flight in state unknown', async () => {
     const server = await start()
     const plan = await planFile(server)
-    server.override('POST /projects/2/setting', {delayMs: 5000})
+    // The POST of acme/app is never answered: the change may or may not be stored.
+    server.setHandler('POST /projects/2/setting', () => {})
     const undo = file('undo.json')
     const {child, exited} = await applyUntilPost(server, plan, undo, 2)
+    const inFlight = {
+      id: 2,
+      path: 'acme/app',
+      state: 'unknown',
+      applied: [{op: 'replace', path: '/branchProtections/3/preventDeletion', old: false, new: true}],
+      restore: [{op: 'replace', path: '/branchProtections/3/preventDeletion', value: false}],
+    }
+    const expected = {complete: false, projects: [{id: 3, path: 'legacy/tool', state: 'verified'}, inFlight]}
+    // Written before the POST was sent, while it is pending:
+    expect(await readJson(undo)).toMatchObject(expected)
     child.kill('SIGKILL')
     expect(await exited).toEqual({code: null, signal: 'SIGKILL'})
-    expect(await readJson(undo)).toMatchObject({complete: false, projects: [{id: 3, path: 'legacy/tool'}]})
+    const record = await readFixFile(undo, 'undo')
+    expect(record).toMatchObject(expected)
+    // Its restores expect the new value: where the old one is back, undoing it sends nothing.
+    expect(record.projects[1]!.restore[0]!.expect[0]).toEqual({path: '/branchProtections/3/preventDeletion', value: true})
+    clean(await readFile(undo, 'utf8'))
   }, 40_000)
 })
 

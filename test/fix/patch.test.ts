@@ -26,6 +26,14 @@ function plan(raw: unknown, edits: Parameters<typeof planEdits>[1]) {
   return planned.edits
 }
 
+/** `edits` planned, applied to `raw`, and the undo record of the result read back as sent. */
+function appliedWithUndo(raw: unknown, edits: Parameters<typeof planEdits>[1]) {
+  const planned = plan(raw, edits)
+  const applied = applyPlanned(raw, planned, editProblem)
+  if (!('result' in applied)) throw new Error('not applied')
+  return {result: applied.result, record: undoRecord({id: 1, path: 'acme/app'}, planned, applied.result, 'verified')}
+}
+
 describe('applying a plan to the real payload', () => {
   it('changes only the planned field: secrets, unknown keys and nulls come through as they were', () => {
     const raw = payload()
@@ -116,16 +124,14 @@ describe('verification', () => {
 describe('undo records', () => {
   it('restoring edits bring every kind of change back, each expecting what the change left', () => {
     const raw = payload()
-    const edits = plan(raw, [
+    const applied = appliedWithUndo(raw, [
       {op: 'add', path: '/branchProtections/0', value: branchProtection({branches: 'release'})},
       {op: 'replace', path: '/branchProtections/2/preventForcedPush', value: true},
       {op: 'add', path: '/branchProtections/2/newMember', value: 1},
       {op: 'remove', path: '/branchProtections/1'},
       {op: 'set-scheme', path: '/webHooks/0/postUrl', value: 'https'},
     ])
-    const applied = applyPlanned(raw, edits, editProblem)
-    if (!('result' in applied)) throw new Error('not applied')
-    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result, 'verified')
+    const {record} = applied
     expect(record.applied.map((a) => [a.op, a.path, a.old !== undefined, a.new])).toEqual([
       ['add', '/branchProtections/0', false, expect.objectContaining({branches: 'release'})],
       ['replace', '/branchProtections/2/preventForcedPush', true, true],
@@ -140,22 +146,20 @@ describe('undo records', () => {
     const edited = cloneJson(applied.result) as any
     edited.branchProtections[1].preventForcedPush = false
     expect(applyPlanned(edited, record.restore, editProblem)).toHaveProperty('conflict')
-    // What each restore expects: the field and the identity of its item; an item it removes, whole; a list it re-inserts into, whole.
+    // What each restore expects: the field, the identity of its item and of every item of its list in order; an item it removes, whole; a list it re-inserts into, whole.
     expect(record.restore.map((e) => [e.op, e.path, e.expect.map((x) => x.path)])).toEqual([
-      ['set-scheme', '/webHooks/0/postUrl', ['/webHooks/0/postUrl', '/webHooks/0/eventTypes']],
+      ['set-scheme', '/webHooks/0/postUrl', ['/webHooks/0/postUrl', '/webHooks/0/eventTypes', '/webHooks']],
       ['add', '/branchProtections/1', ['/branchProtections']],
-      ['remove', '/branchProtections/2/newMember', ['/branchProtections/2/newMember', '/branchProtections/2/branches', '/branchProtections/2/userMatch']],
-      ['replace', '/branchProtections/2/preventForcedPush', ['/branchProtections/2/preventForcedPush', '/branchProtections/2/branches', '/branchProtections/2/userMatch']],
-      ['remove', '/branchProtections/0', ['/branchProtections/0']],
+      ['remove', '/branchProtections/2/newMember', ['/branchProtections/2/newMember', '/branchProtections/2/branches', '/branchProtections/2/userMatch', '/branchProtections']],
+      ['replace', '/branchProtections/2/preventForcedPush', ['/branchProtections/2/preventForcedPush', '/branchProtections/2/branches', '/branchProtections/2/userMatch', '/branchProtections']],
+      ['remove', '/branchProtections/0', ['/branchProtections/0', '/branchProtections']],
     ])
   })
 
   it('a member of the item edited since by someone else is kept and the field restored; another item at that pointer (its identity changed) is a conflict', () => {
     const raw = payload()
-    const edits = plan(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
-    const applied = applyPlanned(raw, edits, editProblem)
-    if (!('result' in applied)) throw new Error('not applied')
-    const record = undoRecord({id: 1, path: 'acme/app'}, edits, applied.result, 'verified')
+    const applied = appliedWithUndo(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
+    const {record} = applied
     const other = cloneJson(applied.result) as any
     other.branchProtections[1].preventDeletion = false
     other.branchProtections[0].preventCreation = false
@@ -168,13 +172,40 @@ describe('undo records', () => {
     expect(applyPlanned(other, record.restore, editProblem)).toMatchObject({conflict: {path: '/branchProtections/1/branches'}})
 
     // A protection the change added, edited since, is not removed by the undo (all of it would be lost).
-    const adding = plan(raw, [{op: 'add', path: '/branchProtections/-', value: branchProtection({branches: 'release'})}])
-    const added = applyPlanned(raw, adding, editProblem)
-    if (!('result' in added)) throw new Error('not applied')
-    const addRecord = undoRecord({id: 1, path: 'acme/app'}, adding, added.result, 'verified')
+    const added = appliedWithUndo(raw, [{op: 'add', path: '/branchProtections/-', value: branchProtection({branches: 'release'})}])
+    const addRecord = added.record
     const edited = cloneJson(added.result) as any
     edited.branchProtections[2].preventDeletion = false
     expect(applyPlanned(edited, addRecord.restore, editProblem)).toMatchObject({conflict: {path: '/branchProtections/2'}})
+  })
+
+  it('a protection inserted, removed or moved in the list since is a conflict, one with the same patterns and users ahead of it too; a record without the list\'s identities (older) is checked as it was', () => {
+    const raw = payload()
+    const applied = appliedWithUndo(raw, [{op: 'replace', path: '/branchProtections/1/preventForcedPush', value: true}])
+    const {record} = applied
+    const identities = [
+      {branches: 'main', userMatch: 'anyone'},
+      {branches: 'develop', userMatch: 'anyone'},
+    ]
+    expect(record.restore[0]!.expect.at(-1)).toEqual({path: '/branchProtections', identities})
+    const changed = (change: (list: any[]) => void) => {
+      const setting = cloneJson(applied.result) as any
+      change(setting.branchProtections)
+      return applyPlanned(setting, record.restore, editProblem)
+    }
+    const conflict = {conflict: {path: '/branchProtections', identities}}
+    // Someone else's protection for the same branches and users, ahead of the fixed one: the old pointer is now theirs.
+    expect(changed((list) => list.splice(1, 0, {...cloneJson(list[1]), reviewRequirement: 'group(leads)'}))).toMatchObject(conflict)
+    expect(changed((list) => list.push(branchProtection({branches: 'release'})))).toMatchObject(conflict)
+    // The one ahead removed, or the order changed: the field at the old pointer tells first here.
+    expect(changed((list) => list.shift())).toMatchObject({conflict: {path: '/branchProtections/1/preventForcedPush'}})
+    expect(changed((list) => list.reverse())).toMatchObject({conflict: {path: '/branchProtections/1/preventForcedPush'}})
+    // An older record (no identities expectation) restores the field at the old pointer, as it did.
+    const older = record.restore.map((edit) => ({...edit, expect: edit.expect.filter((e) => !('identities' in e))}))
+    const setting = cloneJson(applied.result) as any
+    setting.branchProtections.push(branchProtection({branches: 'release'}))
+    const restored = applyPlanned(setting, older, editProblem)
+    expect('result' in restored && (restored.result as any).branchProtections[1].preventForcedPush).toBe(false)
   })
 })
 

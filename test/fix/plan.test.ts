@@ -265,6 +265,39 @@ describe('names the audit did not check (first match: what a protection enabled,
     expect(edits(apart)).toEqual([[1, 'replace', '/branchProtections/1/enabled', true]])
   })
 
+  it('a pattern ending in "/" is no literal name: the server reads "release/" as "release/**", so it may shadow "release/9"', () => {
+    const ahead = (branches: string) => planOf([branchProtection(), branchProtection({enabled: false, branches, ...WEAK}), branchProtection({branches: 'release/9 feature/x'})], 'branch-protection/disabled-rule')
+    const refusal = (pattern: string) =>
+      `not planned: it could weaken what applies to branches or tags the audit did not check: the branch protection "${pattern}" would apply ahead of the branch protection "release/9 feature/x", without its Prevent Forced Push, Prevent Deletion, Prevent Creation`
+    for (const pattern of ['release/**', 'release/']) {
+      const plan = ahead(pattern)
+      expect(plan.projects).toEqual([])
+      expect(plan.manual.map((m) => [m.finding.ruleId, m.why, m.reason])).toEqual([['branch-protection/disabled-rule', 'not-proven', refusal(pattern)]])
+    }
+    // Literal names on both sides, none in common: planned.
+    expect(edits(ahead('release/8'))).toEqual([[1, 'replace', '/branchProtections/1/enabled', true]])
+  })
+
+  it('the same for tags: a new protection for "release/" ahead of a parent\'s stricter "release/9" is not planned; one for the literal "release/1" is', () => {
+    const parent = rawProject(1, 'acme', currentSetting({tagProtections: [tagProtection({tags: 'release/9', commitSignatureRequired: true})]}))
+    const child = rawProject(2, 'acme/app', currentSetting({branchProtections: [branchProtection()]}), {parentId: 1, repository: repository('main', {tags: ['release/1']})})
+    const planned = (tags: string) =>
+      planFixes(fixModel([child], [parent]), {
+        rules: ALL_RULES,
+        settings: settings({fix: {...DEFAULT_NEW_PROTECTIONS, tag: {...DEFAULT_NEW_PROTECTIONS.tag, tags}}}),
+        selection: only('tag-protection/unprotected-tags'),
+      })
+    const refused = planned('release/')
+    expect(refused.projects).toEqual([])
+    expect(refused.manual.map((m) => [m.why, m.reason])).toEqual([
+      [
+        'not-proven',
+        'not planned: it could weaken what applies to branches or tags the audit did not check: the tag protection "release/" would apply ahead of the tag protection "release/9" of project acme, without its Prevent Creation, Signature Required',
+      ],
+    ])
+    expect(edits(planned('release/1')).map(([id, op, path]) => [id, op, path])).toEqual([[2, 'add', '/tagProtections/-']])
+  })
+
   it('servers that merge every matching protection: enabling one only adds what it asks', () => {
     const project = rawProject(1, 'acme/app', currentSetting({branchProtections: [branchProtection(), branchProtection({enabled: false, branches: '**', ...WEAK}), branchProtection({branches: 'release/*'})]}))
     const plan = planFixes(fixModel([project]), {rules: ALL_RULES, settings: settings({protectionSemantics: 'merged'}), selection: only('branch-protection/disabled-rule')})

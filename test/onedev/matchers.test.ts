@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {pathMatcher, stringMatcher} from '../../src/onedev/matchers.js'
+import {isLiteralPath, pathMatcher, stringMatcher} from '../../src/onedev/matchers.js'
 
 describe('pathMatcher', () => {
   it.each([
@@ -52,6 +52,27 @@ describe('pathMatcher', () => {
     const started = performance.now()
     expect(pathMatcher(pattern, value)).toBe(false)
     expect(performance.now() - started).toBeLessThan(500)
+  })
+})
+
+describe('isLiteralPath (the pattern matches the ref name it spells and no other)', () => {
+  it.each([
+    ['main', true],
+    ['release/9', true],
+    ['release/', false], // the server appends "**"
+    ['release/*', false],
+    ['v1.?', false],
+    ['/main', false], // also matches "//main"
+    ['release//9', false], // empty segments are dropped
+    ['release/ 9', false], // segments are trimmed
+    ['', false],
+  ])('%j → %s', (pattern, expected) => {
+    expect(isLiteralPath(pattern)).toBe(expected)
+  })
+
+  it('a literal pattern matches none of the other names tried', () => {
+    for (const name of ['release/9/x', 'release/9/', 'release/90', 'release', 'release/*']) expect(pathMatcher('release/9', name)).toBe(false)
+    expect(pathMatcher('release/', 'release/9')).toBe(true)
   })
 })
 
