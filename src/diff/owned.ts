@@ -9,6 +9,7 @@ import type {ChannelNotification, JobSecret, Project, UrlFacts, WebHook} from '.
 import {assessSecretAuthorization, compareReach} from '../onedev/job-match.js'
 import {hostOf} from '../onedev/url.js'
 import {type Change, change, projectRef} from './change.js'
+import {pushTo} from '../util/collections.js'
 
 /** Pairs items of two lists: first by `keys` in turn (each pass on what earlier passes left), in list order. */
 export function pairUp<T>(before: T[], after: T[], keys: ((item: T) => string)[]): {pairs: [T, T][]; removed: T[]; added: T[]} {
@@ -17,12 +18,7 @@ export function pairUp<T>(before: T[], after: T[], keys: ((item: T) => string)[]
   const pairs: [T, T][] = []
   for (const key of keys) {
     const waiting = new Map<string, T[]>()
-    for (const item of right) {
-      const k = key(item)
-      const list = waiting.get(k)
-      if (list) list.push(item)
-      else waiting.set(k, [item])
-    }
+    for (const item of right) pushTo(waiting, key(item), item)
     const unpaired: T[] = []
     const taken = new Set<T>()
     for (const item of left) {

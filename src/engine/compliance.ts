@@ -19,6 +19,7 @@ import type {AuditError, AuditModel} from '../model/types.js'
 import type {ComplianceControl, ComplianceFramework, ControlRule, ControlStatus, Finding, FrameworkSource, ProjectRef, SuppressedFinding} from '../types/report-types.js'
 import {type UnreadData, unreadData, whyNotJudged} from './availability.js'
 import type {AuditSettings, RuleMeta} from './rule.js'
+import {pushTo} from '../util/collections.js'
 
 export type {ComplianceControl, ComplianceFramework, ControlRule, ControlStatus}
 
@@ -116,12 +117,7 @@ export function chosenFrameworks(all: readonly FrameworkMapping[], keys: readonl
 /** Findings grouped by rule id, once for all controls. */
 function byRule<T>(items: readonly T[], ruleOf: (item: T) => string): Map<string, T[]> {
   const grouped = new Map<string, T[]>()
-  for (const item of items) {
-    const ruleId = ruleOf(item)
-    const list = grouped.get(ruleId)
-    if (list) list.push(item)
-    else grouped.set(ruleId, [item])
-  }
+  for (const item of items) pushTo(grouped, ruleOf(item), item)
   return grouped
 }
 

@@ -24,6 +24,7 @@ import type {AuditError, AuditModel, Project} from '../model/types.js'
 import {type ActiveRule, compareFindings, describeError, type Evaluation, judge, projectOwner, projectTarget, renumber, serverKey, sharedOwners, wholeServerTargets} from './evaluate.js'
 import {ServerFacts} from './facts.js'
 import type {AuditSettings, Finding} from './rule.js'
+import {pushTo} from '../util/collections.js'
 
 export interface ArrivalOptions {
   rules: ActiveRule[]
@@ -202,9 +203,7 @@ export class ArrivalEvaluator {
       seen.add(node.id)
       node.needed++
       if (node.parentId === undefined) {
-        const list = this.waitingOn.get(node.id)
-        if (list) list.push(id)
-        else this.waitingOn.set(node.id, [id])
+        pushTo(this.waitingOn, node.id, id)
         this.open++
         return
       }

@@ -8,6 +8,7 @@ import {ServerFacts} from '../engine/facts.js'
 import type {FixDraft} from '../engine/fix.js'
 import type {AuditSettings, Finding, FindingDraft} from '../engine/rule.js'
 import type {AuditError, AuditModel, Project} from '../model/types.js'
+import {pushTo} from '../util/collections.js'
 
 /** A finding, and the changes its rule offers to clear it (none when it offers nothing). */
 export interface Judged {
@@ -67,10 +68,7 @@ export class FixJudge {
 export function childrenOf(projects: Iterable<{id: number; parentId: number | null}>): Map<number, number[]> {
   const children = new Map<number, number[]>()
   for (const {id, parentId} of projects) {
-    if (parentId === null) continue
-    const list = children.get(parentId)
-    if (list) list.push(id)
-    else children.set(parentId, [id])
+    if (parentId !== null) pushTo(children, parentId, id)
   }
   return children
 }

@@ -34,6 +34,7 @@ import {type AddedItems, judgeChange} from './proof.js'
 import {uncheckedNamesWeakened} from './shadowing.js'
 import {diffChangesWeakened} from './weakened.js'
 import {whereToChange} from './where.js'
+import {pushTo} from '../util/collections.js'
 
 export interface FixSelection {
   /** Plan suggestions too (`--suggestions`). */
@@ -229,9 +230,7 @@ class Planner {
   private keep(owner: number, trial: Trial & {accepted: true}): void {
     this.current.set(owner, trial.project)
     for (const [id, judged] of trial.after) this.latest.set(id, judged)
-    const list = this.planned.get(owner)
-    if (list) list.push(trial.change)
-    else this.planned.set(owner, [trial.change])
+    pushTo(this.planned, owner, trial.change)
   }
 
   private plannedProjects(): PlannedProject[] {
