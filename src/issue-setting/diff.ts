@@ -4,11 +4,11 @@
  */
 import {normalizeIssueSetting} from '../model/issue-setting.js'
 import {escapeControl} from '../util/escape.js'
+import {isObject} from '../util/json.js'
 import {transitionLabel} from './workflow.js'
 
 type Json = Record<string, unknown>
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** JSON with sorted keys, so equal objects compare equal whatever their key order. */
 export function canonicalJson(value: unknown): string {

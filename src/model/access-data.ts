@@ -16,6 +16,7 @@ import {hasOwn, type Parser, parser, validItems} from './parser.js'
 import {joinPointer} from './pointer.js'
 import type * as S from './server-schemas.js'
 import type {AuditModel, Project, ServerData} from './types.js'
+import {isObject} from '../util/json.js'
 
 export const SECURITY_KEY = 'settings/security'
 export const GROUPS_KEY = 'groups'
@@ -107,10 +108,6 @@ const GroupSchema = parser<z.infer<typeof S.GroupSchema>>(checks.isGroup)
 const MembershipSchema = parser<z.infer<typeof S.MembershipSchema>>(checks.isMembership)
 const UserSchema = parser<z.infer<typeof S.UserSchema>>(checks.isUser)
 const AuthorizationSchema = parser<z.infer<typeof S.AuthorizationSchema>>(checks.isAuthorization)
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 /** The valid items of a listing, each with its index; none when the value is not a list. */
 const items = <T>(value: unknown, schema: Parser<T>) => validItems(value, schema) ?? []

@@ -3,11 +3,12 @@
  * schema kind that compiles (fast-validate.ts). Each is true exactly when zod's parse of that kind
  * succeeds; none allocates.
  */
+import {isObject} from '../util/json.js'
+
 export type Check = (value: unknown) => boolean
 
 type Json = Record<string, unknown>
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
 const own = (o: Json, key: string): unknown => (Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined)
 
 export const unknown: Check = () => true

@@ -9,6 +9,7 @@
  * anything is shown or written.
  */
 import {REDACTED, redactDeep} from './redact.js'
+import {isObject} from '../util/json.js'
 
 /** A name in a list of the file, with where it is. `name` is null for a board's empty-value column. */
 export interface NameRef {
@@ -102,7 +103,6 @@ export interface IssueSetting {
 
 type Json = Record<string, unknown>
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null)
 
 function arrayAt(object: Json, key: string): unknown[] {

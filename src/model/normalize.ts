@@ -10,6 +10,7 @@
  */
 import type {z} from 'zod'
 import {oneLine} from '../util/escape.js'
+import {isObject} from '../util/json.js'
 import * as checks from './payload-checks.js'
 import {EXPECTED_INTEGER} from './parser.js'
 import {joinPointer, pointerOf, resolvePointer} from './pointer.js'
@@ -52,10 +53,6 @@ export interface PayloadIssue {
 const MAX_ISSUES_SHOWN = 5
 
 type Json = Record<string, unknown>
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 function has(object: unknown, key: string): boolean {
   return isObject(object) && Object.prototype.hasOwnProperty.call(object, key)

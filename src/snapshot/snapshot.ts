@@ -16,7 +16,7 @@ import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type NotE
 import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, SERVER_DATA_FILE, SNAPSHOT_SCHEMA_URL, SNAPSHOT_VERSION, isSafeProjectFile, projectFilePath} from './layout.js'
 import {isSnapshot, isSnapshotIndexEnvelope} from './snapshot-checks.js'
 import type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject} from './snapshot-types.js'
-import {parseJson} from '../util/json.js'
+import {isObject, parseJson} from '../util/json.js'
 
 export type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject}
 
@@ -70,10 +70,6 @@ function isSnapshotIndex(value: unknown): boolean {
 }
 
 // ---------------------------------------------------------------- model → snapshot
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 /** Audited projects first (in the model's order), then ancestors fetched for inheritance. */
 function projectsWithFlags(model: AuditModel): {project: Project; audited: boolean}[] {
