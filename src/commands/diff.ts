@@ -17,6 +17,8 @@ Branches and tags compared: those scan judges (each project's default branch and
 
 OLD and NEW are snapshots written by \`collect\` (a file or an --output-dir folder), of either payload generation. Without NEW, the live server is collected as scan collects it (give --all-projects or --project). Secret values are never compared: snapshots never hold them.
 
+--format junit writes a failed test case per weakening, for OneDev's JUnit Report step (docs/inside-onedev.md).
+
 Exit codes: 0 nothing weakened at or above --fail-on; 1 something did; 2 a snapshot cannot be read, or either side is incomplete.`
 
   static override examples = [

@@ -21,6 +21,8 @@ The secret (a password or an access token of an administrator) comes from ONEDEV
 
 Compliance: the report gives each control of the CIS Software Supply Chain Security Guide v1.0 and of the OpenSSF OSPS Baseline 2026.02.19 (--framework chooses) a status: fail (a rule that evidences it has an active finding), not evaluated (one of its rules could not be judged: data the server does not offer or refused, a project that could not be read, the rule turned off), pass (every one of its rules ran and found nothing), or manual (no rule judges it). Suppressed and baselined findings never fail a control.
 
+Inside OneDev (docs/inside-onedev.md): --format checkstyle writes the findings as code problems on the lines of a snapshot folder's files, named from the working directory, for OneDev's Checkstyle Report step (critical and high are errors, medium warnings, the rest info); --format junit writes a test suite per compliance framework (a case per control) and one of the rules (a case per enabled rule), for OneDev's JUnit Report step.
+
 Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no failing control); 1 at least one; 2 the audit could not run or is incomplete (bad flags or configuration, unreachable server, 401/403, a project that could not be fetched or parsed). An incomplete audit still writes its report with everything collected, plus the errors.`
 
   static override examples = [
