@@ -15,7 +15,7 @@ import type {DiffReport} from '../../src/diff/diff-types.js'
 import {escapeControl} from '../../src/util/escape.js'
 import {expectNoCanary} from '../helpers/canaries.js'
 import {runCli} from '../helpers/cli.js'
-import {EMPTY_SETTING, FIXTURE_PROJECTS, FIXTURE_REPOSITORIES, PARENT_SETTING, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
+import {EMPTY_SETTING, fixture, FIXTURE_PROJECTS, FIXTURE_REPOSITORIES, PARENT_SETTING, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import type {OneDevServer} from '../helpers/onedev-server.js'
 import {readCheckstyleAsOneDev, readJunitAsOneDev, type OneDevSuite} from '../helpers/onedev-reports.js'
 import {tempDir} from '../helpers/temp-dir.js'
@@ -39,7 +39,7 @@ let json: AuditReport
 beforeAll(async () => {
   server = await startFixtureServer({
     projects: [...FIXTURE_PROJECTS, HOSTILE_PROJECT],
-    settings: {1: PARENT_SETTING, 2: (await import('../helpers/fixture-server.js')).fixture('current/setting-full.json'), 3: (await import('../helpers/fixture-server.js')).fixture('legacy/setting-full.json'), 4: EMPTY_SETTING, 5: hostileSetting},
+    settings: {1: PARENT_SETTING, 2: fixture('current/setting-full.json'), 3: fixture('legacy/setting-full.json'), 4: EMPTY_SETTING, 5: hostileSetting},
     repositories: {...FIXTURE_REPOSITORIES, 5: {defaultBranch: HOSTILE_BRANCH, branches: [HOSTILE_BRANCH], tags: []}},
   })
   work = await tempDir('oda-onedev-reports')
