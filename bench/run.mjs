@@ -8,6 +8,8 @@
  *   node bench/run.mjs --projects 10000 --latency 50 --concurrency 32   (the live case of a large real server)
  *   node bench/run.mjs --phases baseline,cli --live-only   (only those phases, no offline part: see PHASES)
  *   node bench/run.mjs --diff | --diff-only   (adds, or runs only, diff of two snapshots with 1 % changed: bench/diff.mjs)
+ *   node bench/run.mjs --reports | --reports-only   (adds, or runs only, scan --format checkstyle and junit of the
+ *       offline snapshot as a folder, against --format json: bench/onedev-reports.mjs)
  *   node bench/run.mjs --html-only   (only the HTML report of the offline snapshot: its size, time to write, and
  *       its load and first filter in headless Chromium: bench/html.mjs; part of every run with the offline part)
  *   node bench/run.mjs --fix | --fix-only [--fix-latency 10]   (adds, or runs only, fix: planning the offline snapshot,
@@ -74,6 +76,8 @@ const {values: flags} = parseArgs({
     diff: {type: 'boolean', default: false},
     'diff-only': {type: 'boolean', default: false},
     'html-only': {type: 'boolean', default: false},
+    reports: {type: 'boolean', default: false},
+    'reports-only': {type: 'boolean', default: false},
     fix: {type: 'boolean', default: false},
     'fix-only': {type: 'boolean', default: false},
     'fix-latency': {type: 'string', default: '10'},
@@ -513,6 +517,13 @@ async function main() {
     process.stdout.write(flags.json ? `${JSON.stringify({diff}, null, 2)}\n` : `${diffLines(diff, runs).join('\n')}\n`)
     return
   }
+  if (flags['reports-only']) {
+    const {reportsBench, reportsLines} = await import('./onedev-reports.mjs')
+    const runs = Math.max(1, Number(flags.runs))
+    const reports = await reportsBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
+    process.stdout.write(flags.json ? `${JSON.stringify({reports}, null, 2)}\n` : `${reportsLines(reports, runs).join('\n')}\n`)
+    return
+  }
   if (flags['html-only']) {
     const {htmlBench, htmlLines} = await import('./html.mjs')
     const runs = Math.max(1, Number(flags.runs))
@@ -606,6 +617,7 @@ async function main() {
   const htmlModule = offline ? await import('./html.mjs') : undefined
   if (htmlModule) report.html = await htmlModule.htmlBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
+  if (flags.reports) report.reports = await (await import('./onedev-reports.mjs')).reportsBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.fix) report.fix = await (await import('./fix.mjs')).fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir})
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
@@ -629,6 +641,7 @@ async function main() {
     ...(offline ? ['', ...offlineLines(offline, runs)] : []),
     ...(report.html ? ['', ...htmlModule.htmlLines(report.html, runs)] : []),
     ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
+    ...(report.reports ? ['', ...(await import('./onedev-reports.mjs')).reportsLines(report.reports, runs)] : []),
     ...(report.fix ? ['', ...(await import('./fix.mjs')).fixLines(report.fix, runs)] : []),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)

@@ -2,14 +2,20 @@
  * examples/snapshot.json (what `npm run demo` audits) is what `collect` writes for the fixture server,
  * with the loopback address and the time replaced by stable values. UPDATE_EXAMPLES=1 rewrites it.
  */
+import {execFileSync, spawn} from 'node:child_process'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
-import {expect, it} from 'vitest'
+import {CORE_SCHEMA, defineMappingTag, load} from 'js-yaml'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {pathMatcher} from '../src/onedev/matchers.js'
 import {expectNoCanary} from './helpers/canaries.js'
 import {ROOT, runCli} from './helpers/cli.js'
 import {serverEnv, startFixtureServer} from './helpers/fixture-server.js'
+import type {OneDevServer} from './helpers/onedev-server.js'
+import {readCheckstyleAsOneDev, readJunitAsOneDev} from './helpers/onedev-reports.js'
 import {tempDir} from './helpers/temp-dir.js'
 
 const EXAMPLE = join(ROOT, 'examples', 'snapshot.json')
@@ -51,4 +57,139 @@ it('npm run demo: then the access table of one project', async () => {
   expect(result.stderr).toBe('')
   expect(result.code).toBe(0)
   expect(result.stdout).toMatch(/group core-devs\s+read-code\s+Code Writer @ acme, Code Reader @ acme/)
+})
+
+/**
+ * examples/onedev-buildspec.yml: its jobs' commands, run as OneDev would run them (the shell of the
+ * job's container, in a clone of the audit project, with the server variables and secrets filled in,
+ * the install lines left out and `onedev-audit` the built CLI), write exactly the reports its publish
+ * steps name, and the push of the nightly job's snapshot is what starts the job that publishes the code
+ * problems, whose Checkstyle report OneDev resolves against that job's own checkout.
+ */
+describe('examples/onedev-buildspec.yml', () => {
+  interface Step {
+    type: string
+    filePatterns?: string
+    interpreter?: {commands: string}
+    [key: string]: unknown
+  }
+  interface Job {
+    name: string
+    steps: Step[]
+    triggers: Array<{type: string; branches?: string; paths?: string}>
+  }
+  // OneDev's YAML tags (`!CommandStep`) as the `type` key current build specs use for them.
+  const tagged = defineMappingTag<Record<string, unknown>>('!', {
+    matchByTagPrefix: true,
+    create: (tagName) => ({type: tagName.slice(1)}),
+    addPair: (carrier, key, value) => {
+      carrier[String(key)] = value
+      return ''
+    },
+    has: (carrier, key) => Object.prototype.hasOwnProperty.call(carrier, String(key)),
+    keys: (result) => Object.keys(result),
+    get: (result, key) => result[String(key)],
+    identify: () => false,
+  })
+  const spec = load(readFileSync(join(ROOT, 'examples', 'onedev-buildspec.yml'), 'utf8'), {schema: CORE_SCHEMA.withTags(tagged)}) as {jobs: Job[]}
+  const nightly = spec.jobs.find((job) => job.triggers.some((t) => t.type === 'ScheduleTrigger'))!
+  const problems = spec.jobs.find((job) => job.triggers.some((t) => t.type === 'BranchUpdateTrigger'))!
+  const published = (job: Job, type: string) => job.steps.filter((step) => step.type === type).map((step) => step.filePatterns!)
+
+  let server: OneDevServer
+  let origin: string
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, {cwd, encoding: 'utf8', env: {...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1'}})
+
+  beforeAll(async () => {
+    // The example exports no ONEDEV_USER: an access token alone.
+    server = await startFixtureServer({credentials: {user: '', secret: 'an-access-token-of-the-auditor'}})
+    const dir = await tempDir('oda-buildspec')
+    origin = join(dir, 'origin.git')
+    git(dir, 'init', '-q', '--bare', '-b', 'main', origin)
+    const seed = join(dir, 'seed')
+    git(dir, 'clone', '-q', origin, seed)
+    writeFileSync(join(seed, 'README.md'), 'the audit project\n')
+    git(seed, 'add', 'README.md')
+    git(seed, '-c', 'user.name=t', '-c', 'user.email=t@localhost', 'commit', '-q', '-m', 'init')
+    git(seed, 'push', '-q', 'origin', 'HEAD:main')
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  /** A build of `job`: a fresh clone of the audit project, its command steps run there by the container's shell. */
+  async function build(job: Job, name: string): Promise<{work: string; code: number; output: string}> {
+    const build = await tempDir(`oda-build-${name}`)
+    const work = join(build, 'workspace')
+    git(ROOT, 'clone', '-q', origin, work)
+    // What `npm install -g onedev-audit` puts on the PATH: here, the built CLI.
+    mkdirSync(join(build, 'bin'))
+    writeFileSync(join(build, 'bin', 'onedev-audit'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'run.js')}" "$@"\n`, {mode: 0o755})
+    let code = 0
+    let output = ''
+    for (const step of job.steps.filter((s) => s.type === 'CommandStep')) {
+      const commands = step.interpreter!.commands
+        .split('\n')
+        .filter((line) => !/^\s*npm install\b/.test(line))
+        .join('\n')
+        .replaceAll('@server_url@', server.url)
+        .replaceAll('@secret:onedev-audit-token@', server.secret)
+      expect(commands, 'a variable the test does not fill in').not.toMatch(/@[\w:.-]+@/)
+      const script = commands
+      const env: Record<string, string> = {PATH: `${join(build, 'bin')}:${process.env.PATH!}`, HOME: work, NO_COLOR: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1'}
+      // Not spawnSync: the fixture server answers from this process's event loop.
+      const result = await new Promise<{status: number; text: string}>((resolve, reject) => {
+        const child = spawn('/bin/sh', ['-c', script], {cwd: work, env, stdio: ['ignore', 'pipe', 'pipe']})
+        let text = ''
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+        child.on('error', reject)
+        child.on('close', (status) => resolve({status: status ?? -1, text}))
+      })
+      code = result.status
+      output += result.text
+    }
+    return {work, code, output}
+  }
+
+  it('the nightly job writes the reports it publishes; its push starts the job whose Checkstyle report OneDev resolves', async () => {
+    expect(published(nightly, 'PublishJUnitReportStep')).toEqual(['onedev-audit-junit.xml'])
+    expect(published(problems, 'PublishCheckstyleReportStep')).toEqual(['onedev-audit-checkstyle.xml'])
+    expect(JSON.stringify(problems), 'the problems job reads no server: it needs no secret').not.toMatch(/@secrets?:/)
+
+    // Two nights: the first has nothing to compare with, the second compares with the first's snapshot.
+    for (const night of ['first', 'second']) {
+      const before = git(origin, 'rev-parse', 'main').trim()
+      const {work, code, output} = await build(nightly, night)
+      // The fixture server has high findings: --fail-on high fails the job, after everything is written and pushed.
+      expect(code, output).toBe(1)
+      expectNoCanary(output)
+      const patterns = nightly.steps.filter((step) => step.type.startsWith('Publish')).map((step) => step.filePatterns!)
+      for (const pattern of patterns) {
+        expect(pattern, 'a literal file name').not.toMatch(/[*?]/)
+        expect(existsSync(join(work, pattern)), `${night} night: ${pattern}`).toBe(true)
+        expectNoCanary(readFileSync(join(work, pattern), 'utf8'))
+      }
+      const junit = await readJunitAsOneDev(join(work, 'onedev-audit-junit.xml'))
+      expect(junit.suites.map((suite) => suite.name)).toEqual(['CIS SSCS v1.0', 'OSPS Baseline v2026.02.19', 'rules', 'audit'])
+      if (night === 'second') expect(readFileSync(join(work, 'drift.md'), 'utf8')).toMatch(/^# onedev-audit diff/)
+      // The push (every night: the snapshot's index holds the time of the collection) touched files the
+      // trigger of the problems job watches, on the branch it watches.
+      const pushed = git(origin, 'diff', '--name-only', before, 'main').trim().split('\n')
+      const trigger = problems.triggers.find((t) => t.type === 'BranchUpdateTrigger')!
+      expect(trigger.branches).toBe('main')
+      expect(pushed.length).toBeGreaterThan(0)
+      expect(pushed.every((file) => pathMatcher(trigger.paths!, file))).toBe(true)
+
+      const run = await build(problems, `problems-${night}`)
+      expect(run.code, run.output).toBe(0)
+      const report = join(run.work, 'onedev-audit-checkstyle.xml')
+      const {problems: shown, unresolved} = await readCheckstyleAsOneDev(report, run.work)
+      expect(unresolved).toEqual([])
+      expect(shown.length).toBeGreaterThan(0)
+      // Every problem is on a file of the build's own commit.
+      const tracked = new Set(git(run.work, 'ls-files').trim().split('\n'))
+      expect(shown.every((problem) => tracked.has(problem.file))).toBe(true)
+    }
+  }, 300_000)
 })

@@ -6,7 +6,7 @@ import {access, constants, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 
 import {type LoadedConfig, loadConfig, resolveSettings} from '../engine/config.js'
-import {anyControlFails, chosenFrameworks, judgeAudit} from '../engine/compliance.js'
+import {anyControlFails, chosenFrameworks, emptyComplianceDetail, judgeAudit} from '../engine/compliance.js'
 import {coverageOf} from '../engine/coverage.js'
 import {type ActiveRule, evaluate} from '../engine/evaluate.js'
 import {ArrivalEvaluator} from '../engine/evaluator.js'
@@ -16,7 +16,7 @@ import {applyBaseline, applySuppressions, writeBaseline} from '../engine/suppres
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditModel} from '../model/types.js'
 import {complianceLine} from '../report/compliance.js'
-import {loadReportChunks, locationSourceFromModel, type ReportFormat, type ReportInput} from '../report/index.js'
+import {loadReportChunks, locationSourceFromModel, type ReportInput, type ScanFormat} from '../report/index.js'
 import {type FindingLocation, locateFindings} from '../report/locate.js'
 import {noticeLine, shownNotices} from '../report/notices.js'
 import type {Finding, Source} from '../types/report-types.js'
@@ -53,7 +53,7 @@ export async function checkWritable(output: string | undefined, flag = '--output
 }
 
 export interface ReportRequest {
-  format: ReportFormat
+  format: ScanFormat
   output?: string
   failOn: FailOn
   category?: string
@@ -78,6 +78,8 @@ export interface ReportRequest {
   arrival?: Arrival
   /** Judge compliance controls (scan): the --framework keys shown (empty: every framework), and --fail-on-control. */
   compliance?: {frameworks: readonly string[]; failOnControl: boolean}
+  /** checkstyle: the snapshot folder as the report's file names start (ReportInput.snapshotRoot). */
+  snapshotRoot?: string
 }
 
 /** An evaluator fed by the collection, and the report locations of what it judged before dropping the payloads. */
@@ -145,15 +147,21 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   const coverage = request.scopes.includes('project') ? coverageOf(model, prepared.settings) : {uninitialized: [], notices: []}
   const notices = [...coverage.notices, ...filtered.notices]
 
+  // What fails each control and why rules were not judged: only JUnit's cases show them.
+  const complianceDetail = request.format === 'junit' ? emptyComplianceDetail() : undefined
   const compliance = request.compliance
-    ? judgeAudit(chosenFrameworks(await builtinFrameworks(), request.compliance.frameworks), {
-        model,
-        settings: prepared.settings,
-        rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
-        findings: filtered.findings,
-        suppressed: filtered.suppressed,
-        errors,
-      })
+    ? judgeAudit(
+        chosenFrameworks(await builtinFrameworks(), request.compliance.frameworks),
+        {
+          model,
+          settings: prepared.settings,
+          rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
+          findings: filtered.findings,
+          suppressed: filtered.suppressed,
+          errors,
+        },
+        complianceDetail,
+      )
     : undefined
 
   const locations = locationSourceFromModel(model)
@@ -179,6 +187,8 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     color: request.color,
     verbose: request.verbose === true,
     ...(compliance ? {compliance} : {}),
+    ...(compliance && complianceDetail ? {complianceDetail} : {}),
+    ...(request.snapshotRoot === undefined ? {} : {snapshotRoot: request.snapshotRoot}),
   }
   // Written as it is formatted: a large report is never one string in memory.
   const report = await loadReportChunks(request.format, input)

@@ -11,7 +11,7 @@ import type {Side} from '../diff/diff-types.js'
 import type {Severity} from '../engine/rule.js'
 import type {AuditError, AuditModel} from '../model/types.js'
 import {loadDiffReport} from '../report/diff-format.js'
-import type {ReportFormat} from '../report/input.js'
+import type {DiffFormat} from '../report/input.js'
 import {locationSourceFromModel} from '../report/locate.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksTo, writeFileAtomic} from '../util/fs.js'
@@ -52,7 +52,7 @@ export function sideOf(model: AuditModel, snapshot?: string): Side {
 }
 
 export interface DiffRequest {
-  format: ReportFormat
+  format: DiffFormat
   output?: string
   failOn: FailOn
   category?: string

@@ -2,7 +2,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {FRAMEWORK_KEYS} from '../engine/compliance.js'
-import {REPORT_FORMATS} from '../report/input.js'
+import {DIFF_FORMATS, REPORT_FORMATS, SCAN_FORMATS} from '../report/input.js'
 
 export const FAIL_ON = ['critical', 'high', 'medium', 'low', 'none'] as const
 export type FailOn = (typeof FAIL_ON)[number]
@@ -36,13 +36,24 @@ export const serverFlags = {
   password: Flags.string({hidden: true}),
 }
 
+const FORMATS_TEXT = 'stylish (a table for people), json, sarif (code scanning), markdown (CI summaries), html (one self-contained page to open in a browser, print or attach to a CI run)'
+
+/** --format with these formats. */
+function formatFlag<F extends string>(formats: readonly F[], description: string) {
+  return Flags.option({char: 'f', options: [...formats], default: 'stylish' as F, description})()
+}
+
+/** --format of scan: besides every command's formats, OneDev's code problems and test results (docs/inside-onedev.md). */
+export const scanFormatFlag = formatFlag(
+  SCAN_FORMATS,
+  `Report format: ${FORMATS_TEXT}, checkstyle (the findings as code problems on the lines of a snapshot folder's files, for OneDev's Checkstyle Report step: needs --snapshot DIR) or junit (each compliance control and each rule as a test case, for OneDev's JUnit Report step).`,
+)
+
+/** --format of diff: besides every command's formats, each weakening as a failed test case for OneDev's JUnit Report step. */
+export const diffFormatFlag = formatFlag(DIFF_FORMATS, `Report format: ${FORMATS_TEXT} or junit (each weakening as a failed test case, for OneDev's JUnit Report step).`)
+
 export const reportFlags = {
-  format: Flags.option({
-    char: 'f',
-    options: [...REPORT_FORMATS],
-    default: 'stylish' as const,
-    description: 'Report format: stylish (a table for people), json, sarif (code scanning), markdown (CI summaries) or html (one self-contained page to open in a browser, print or attach to a CI run).',
-  })(),
+  format: formatFlag(REPORT_FORMATS, `Report format: ${FORMATS_TEXT.replace(/, html/, ' or html')}.`),
   output: Flags.string({char: 'o', description: 'Write the report to this file instead of standard output.', helpValue: 'FILE'}),
   category: Flags.string({description: 'SARIF runAutomationDetails.id (GitHub\'s upload category). Default: onedev-audit/<server host>/.', helpValue: 'ID'}),
 }

@@ -6,7 +6,7 @@ import {checkWritable, type Prepared, prepare, stopwatch} from '../cli/audit.js'
 import type {CollectFlags} from '../cli/collect-source.js'
 import {diffAndReport, type DiffSide, readSide, sideOf} from '../cli/diff.js'
 import {UsageError} from '../cli/errors.js'
-import {commonFlags, FAIL_ON, refFlags, reportFlags, serverFlags} from '../cli/flags.js'
+import {commonFlags, diffFormatFlag, FAIL_ON, refFlags, reportFlags, serverFlags} from '../cli/flags.js'
 
 export default class Diff extends AuditCommand {
   static override summary = 'Show what changed, and what weakened, between two snapshots (or a snapshot and the server).'
@@ -17,12 +17,15 @@ Branches and tags compared: those scan judges (each project's default branch and
 
 OLD and NEW are snapshots written by \`collect\` (a file or an --output-dir folder), of either payload generation. Without NEW, the live server is collected as scan collects it (give --all-projects or --project). Secret values are never compared: snapshots never hold them.
 
+--format junit writes a failed test case per weakening, for OneDev's JUnit Report step (docs/inside-onedev.md).
+
 Exit codes: 0 nothing weakened at or above --fail-on; 1 something did; 2 a snapshot cannot be read, or either side is incomplete.`
 
   static override examples = [
     {description: 'What changed since last night', command: '<%= config.bin %> <%= command.id %> last-night.json tonight.json'},
     {description: 'Last night\'s snapshot against the live server, failing on high weakenings', command: 'ONEDEV_TOKEN=… <%= config.bin %> <%= command.id %> last-night.json --url https://onedev.example.com --api-prefix /~api --all-projects --fail-on high'},
     {description: 'A summary for CI', command: '<%= config.bin %> <%= command.id %> old/ new/ --format markdown --output drift.md'},
+    {description: "Each weakening as a failed test case, for OneDev's JUnit Report step", command: '<%= config.bin %> <%= command.id %> onedev tonight --format junit --output drift-junit.xml --fail-on none'},
   ]
 
   static override args = {
@@ -37,6 +40,7 @@ Exit codes: 0 nothing weakened at or above --fail-on; 1 something did; 2 a snaps
     ...refFlags,
     concurrency: Flags.integer({description: 'Without NEW: projects fetched in parallel.', default: 8, min: 1, max: 64}),
     ...reportFlags,
+    format: diffFormatFlag,
     category: Flags.string({description: 'SARIF runAutomationDetails.id (GitHub\'s upload category). Default: onedev-audit-diff/<server host>/, apart from scan\'s.', helpValue: 'ID'}),
     'fail-on': Flags.option({
       options: [...FAIL_ON],

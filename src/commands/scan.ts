@@ -1,10 +1,12 @@
 import * as Flags from '@oclif/core/flags'
+import {stat} from 'node:fs/promises'
+import {relative, resolve, sep} from 'node:path'
 
 import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, evaluateAndReport, judgeOnArrival, prepare, stopwatch} from '../cli/audit.js'
 import type {RuleScope} from '../engine/rule.js'
 import {UsageError} from '../cli/errors.js'
-import {commonFlags, complianceFlags, failOnFlag, refFlags, reportFlags, serverFlags} from '../cli/flags.js'
+import {commonFlags, complianceFlags, failOnFlag, refFlags, reportFlags, scanFormatFlag, serverFlags} from '../cli/flags.js'
 import {readBaseline} from '../engine/suppress.js'
 import {readSnapshot} from '../cli/sources.js'
 
@@ -19,6 +21,8 @@ The secret (a password or an access token of an administrator) comes from ONEDEV
 
 Compliance: the report gives each control of the CIS Software Supply Chain Security Guide v1.0 and of the OpenSSF OSPS Baseline 2026.02.19 (--framework chooses) a status: fail (a rule that evidences it has an active finding), not evaluated (one of its rules could not be judged: data the server does not offer or refused, a project that could not be read, the rule turned off), pass (every one of its rules ran and found nothing), or manual (no rule judges it). Suppressed and baselined findings never fail a control.
 
+Inside OneDev (docs/inside-onedev.md): --format checkstyle writes the findings as code problems on the lines of a snapshot folder's files, named from the working directory, for OneDev's Checkstyle Report step (critical and high are errors, medium warnings, the rest info); --format junit writes a test suite per compliance framework (a case per control) and one of the rules (a case per enabled rule), for OneDev's JUnit Report step.
+
 Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no failing control); 1 at least one; 2 the audit could not run or is incomplete (bad flags or configuration, unreachable server, 401/403, a project that could not be fetched or parsed). An incomplete audit still writes its report with everything collected, plus the errors.`
 
   static override examples = [
@@ -28,6 +32,8 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
     {description: 'Evaluate a snapshot written by collect, no server needed', command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json'},
     {description: 'Report only findings that are not in the baseline', command: '<%= config.bin %> <%= command.id %> --snapshot settings/ --baseline onedev-audit.baseline.json'},
     {description: 'Show the OSPS Baseline controls only, and fail the run when one of them fails', command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json --framework osps --fail-on-control --fail-on none'},
+    {description: "The findings as code problems on the lines of a committed snapshot folder, for OneDev's Checkstyle Report step", command: '<%= config.bin %> <%= command.id %> --snapshot onedev --format checkstyle --output onedev-audit-checkstyle.xml --fail-on none'},
+    {description: "Controls and rules as test results, for OneDev's JUnit Report step", command: '<%= config.bin %> <%= command.id %> --snapshot onedev --format junit --output onedev-audit-junit.xml --fail-on none'},
   ]
 
   static override flags = {
@@ -41,6 +47,7 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
     ...refFlags,
     concurrency: Flags.integer({description: 'Projects fetched in parallel over one keep-alive connection pool.', default: 8, min: 1, max: 64}),
     ...reportFlags,
+    format: scanFormatFlag,
     verbose: Flags.boolean({
       description:
         'List every notice in the stylish and markdown reports and on stderr. Without it, the checks not evaluated (endpoints an older server does not offer, answers of another shape) are grouped by family: access model, server hardening, branches and tags. The JSON and SARIF reports always list every notice.',
@@ -64,6 +71,7 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
       throw new UsageError('nothing to audit: give --project ID (repeatable) or --all-projects, or --snapshot FILE')
     }
     if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
+    const snapshotRoot = flags.format === 'checkstyle' ? await checkstyleRoot(flags.snapshot) : undefined
     await checkWritable(flags.output)
     await checkWritable(flags['update-baseline'], '--update-baseline')
     // Configuration and rules first: a bad configuration fails before any request.
@@ -93,6 +101,7 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
       scopes,
       model,
       ...(arrival ? {arrival} : {}),
+      ...(snapshotRoot === undefined ? {} : {snapshotRoot}),
       compliance: {frameworks: flags.framework ?? [], failOnControl: flags['fail-on-control']},
       color: flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
       verbose: flags.verbose,
@@ -101,4 +110,15 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
     })
     if (code !== 0) this.exit(code)
   }
+}
+
+/**
+ * The snapshot folder as the names of a Checkstyle report start: relative to the working directory,
+ * from which OneDev resolves them. Only a folder has files for OneDev to show problems on.
+ */
+async function checkstyleRoot(snapshot: string | undefined): Promise<string> {
+  const how = 'write one with `onedev-audit collect --output-dir onedev`, commit it, and run `onedev-audit scan --snapshot onedev --format checkstyle`'
+  if (snapshot === undefined) throw new UsageError(`--format checkstyle shows findings on the lines of a snapshot folder's files, and a live scan has none: ${how}`)
+  if ((await stat(snapshot).catch(() => null))?.isFile()) throw new UsageError(`--format checkstyle shows findings on the lines of a snapshot folder's files, and --snapshot ${snapshot} is a single file: ${how}`)
+  return relative(process.cwd(), resolve(snapshot)).split(sep).join('/')
 }

@@ -93,6 +93,20 @@ export interface ComplianceInput {
   defaultBranches: ReadonlyMap<number, string>
 }
 
+/**
+ * What a formatter may show beside the statuses, filled by the same judgement when asked for:
+ * the findings that fail each control, by its tag (`CIS-1.1.16`), and why each rule of the command
+ * could not be judged (rules judged are absent).
+ */
+export interface ComplianceDetail {
+  failing: Map<string, Finding[]>
+  notJudged: Map<string, string>
+}
+
+export function emptyComplianceDetail(): ComplianceDetail {
+  return {failing: new Map(), notJudged: new Map()}
+}
+
 /** The tag of a control in SARIF's rule properties: `CIS-1.1.16`, `OSPS-AC-03.01`. */
 export function controlTag(framework: Pick<FrameworkMapping, 'tagPrefix'>, controlId: string): string {
   return `${framework.tagPrefix}${controlId}`
@@ -121,7 +135,8 @@ function byRule<T>(items: readonly T[], ruleOf: (item: T) => string): Map<string
   return grouped
 }
 
-export function judgeCompliance(input: ComplianceInput): ComplianceFramework[] {
+/** The statuses of every control; `detail`, when given, receives what fails each one and why rules were not judged. */
+export function judgeCompliance(input: ComplianceInput, detail?: ComplianceDetail): ComplianceFramework[] {
   const active = byRule(input.findings, (f) => f.ruleId)
   const suppressed = byRule(input.suppressed, (s) => s.finding.ruleId)
   const rules = new Map(input.rules.map((rule) => [rule.meta.id, rule]))
@@ -137,6 +152,12 @@ export function judgeCompliance(input: ComplianceInput): ComplianceFramework[] {
   const counts = (evidence: Evidence) => (finding: Finding) =>
     evidence.findings !== 'primary-branch' || (finding.project !== null && input.defaultBranches.get(finding.project.id) === finding.subject)
 
+  if (detail) {
+    for (const rule of input.rules) {
+      const why = whyNot(rule.meta.id)
+      if (why !== undefined) detail.notJudged.set(rule.meta.id, why)
+    }
+  }
   return input.frameworks.map((framework) => {
     const controls = framework.controls.map((control): ComplianceControl => {
       const projects = new Map<number, ProjectRef>()
@@ -147,6 +168,7 @@ export function judgeCompliance(input: ComplianceInput): ComplianceFramework[] {
         const left = (suppressed.get(evidence.rule) ?? []).filter((s) => counts(evidence)(s.finding)).length
         // The findings' own references (one per project, shared by its findings), not copies.
         for (const finding of counted) if (finding.project && !projects.has(finding.project.id)) projects.set(finding.project.id, finding.project)
+        if (detail) for (const finding of counted) pushTo(detail.failing, controlTag(framework, control.id), finding)
         findings += counted.length
         suppressedCount += left
         const why = counted.length > 0 ? undefined : whyNot(evidence.rule)
@@ -195,6 +217,7 @@ export function judgeCompliance(input: ComplianceInput): ComplianceFramework[] {
 export function judgeAudit(
   frameworks: readonly FrameworkMapping[],
   audit: {model: AuditModel; settings: AuditSettings; rules: readonly ComplianceRule[]; findings: readonly Finding[]; suppressed: readonly SuppressedFinding[]; errors: readonly AuditError[]},
+  detail?: ComplianceDetail,
 ): ComplianceFramework[] {
   const defaultBranches = new Map<number, string>()
   for (const project of audit.model.projects) {
@@ -209,7 +232,7 @@ export function judgeAudit(
     unread: unreadData(audit.model, audit.settings, audit.errors, audit.rules.flatMap((rule) => rule.meta.requires ?? [])),
     serverData: audit.model.serverData,
     defaultBranches,
-  })
+  }, detail)
 }
 
 /** A finding is proof: fail first; then anything unjudged keeps the control from passing. */

@@ -8,7 +8,7 @@ import {formatDiffJson} from './diff-json.js'
 import {formatDiffMarkdown} from './diff-markdown.js'
 import {formatDiffSarif} from './diff-sarif.js'
 import {formatDiffStylish} from './diff-stylish.js'
-import type {FormattedReport, ReportFormat, TextFormat} from './input.js'
+import type {DiffFormat, FormattedReport, TextFormat} from './input.js'
 
 export type {DiffReportInput} from './diff-input.js'
 
@@ -29,8 +29,12 @@ export function formatDiff(format: TextFormat, input: DiffReportInput): Formatte
   }
 }
 
-/** Any format's diff report. */
-export async function loadDiffReport(format: ReportFormat, input: DiffReportInput): Promise<FormattedReport> {
+/** Any format's diff report; HTML's and JUnit's formatters are imported only for them. */
+export async function loadDiffReport(format: DiffFormat, input: DiffReportInput): Promise<FormattedReport> {
+  if (format === 'junit') {
+    const {diffJunitChunks} = await import('./diff-junit.js')
+    return {text: textOf(diffJunitChunks(input)), warnings: []}
+  }
   if (format !== 'html') return formatDiff(format, input)
   const {diffHtmlChunks} = await import('./diff-html.js')
   return {text: textOf(diffHtmlChunks(input)), warnings: []}

@@ -2,6 +2,7 @@
  * What every formatter gets: the audit's outcome and the run's facts. Formatters are pure:
  * `ReportInput → text`.
  */
+import type {ComplianceDetail} from '../engine/compliance.js'
 import type {ReportNotice} from '../engine/coverage.js'
 import type {RuleMeta} from '../engine/rule.js'
 import type {AuditError} from '../model/types.js'
@@ -11,8 +12,15 @@ import type {ComplianceFramework, Finding, Severity, Source, SuppressedFinding} 
 /** The formats written by code every run loads; html's is imported when asked for (src/report/index.ts). */
 export type TextFormat = 'sarif' | 'json' | 'stylish' | 'markdown'
 export type ReportFormat = TextFormat | 'html'
+/** What scan writes besides: OneDev's code problems (checkstyle) and test results (junit), imported when asked for. */
+export type ScanFormat = ReportFormat | 'checkstyle' | 'junit'
+/** What diff writes: one JUnit test case per weakening besides the formats of every command. */
+export type DiffFormat = ReportFormat | 'junit'
 
+/** The formats of every command that reports findings (issue-setting lint and apply). */
 export const REPORT_FORMATS: readonly ReportFormat[] = ['stylish', 'json', 'sarif', 'markdown', 'html']
+export const SCAN_FORMATS: readonly ScanFormat[] = [...REPORT_FORMATS, 'checkstyle', 'junit']
+export const DIFF_FORMATS: readonly DiffFormat[] = [...REPORT_FORMATS, 'junit']
 
 export interface ReportRule {
   meta: RuleMeta
@@ -55,6 +63,13 @@ export interface ReportInput {
    * and SARIF's control tags on the rules.
    */
   compliance?: ComplianceFramework[]
+  /** From the same judgement: the findings that fail each control and why rules were not judged (junit). */
+  complianceDetail?: ComplianceDetail
+  /**
+   * checkstyle: the snapshot folder whose files the findings point into, as the names in the report
+   * start (relative to the working directory, `/`-separated, `''` for the working directory itself).
+   */
+  snapshotRoot?: string
 }
 
 export interface FormattedReport {

@@ -9,7 +9,7 @@
 import {isAbsolute, relative, sep} from 'node:path'
 
 import type {AuditModel} from '../model/types.js'
-import {projectFilePath, ROLES_FILE as SNAPSHOT_ROLES_FILE} from '../snapshot/layout.js'
+import {projectFilePath, ROLES_FILE as SNAPSHOT_ROLES_FILE, SERVER_DATA_FILE as SNAPSHOT_SERVER_FILE} from '../snapshot/layout.js'
 import {JsonLines} from './pointer-line.js'
 import {PrettyJsonLines} from './pretty-lines.js'
 import type {Finding} from '../types/report-types.js'
@@ -42,6 +42,13 @@ export interface FindingLocation {
   uri: string
   /** 1-based line of the pointer's value in that file. */
   line: number
+  /** 1-based column where the value (or its member's key) starts on that line. */
+  column: number
+  /**
+   * The file in the snapshot folder's layout, relative to the folder, unencoded, with `/`
+   * (`projects/acme/app.json`, `roles.json`, `server.json`); absent for a linted file's findings.
+   */
+  snapshotFile?: string
   /** `<project path>#<pointer>`, `roles#/<index><pointer>` or `<file>#<pointer>`. */
   fullyQualifiedName: string
 }
@@ -49,7 +56,7 @@ export interface FindingLocation {
 export const SNAPSHOT_ROOT = 'onedev'
 export const ROLES_FILE = `${SNAPSHOT_ROOT}/${SNAPSHOT_ROLES_FILE}`
 /** Where findings that belong to no project, role or file are placed. */
-export const SERVER_FILE = `${SNAPSHOT_ROOT}/server.json`
+export const SERVER_FILE = `${SNAPSHOT_ROOT}/${SNAPSHOT_SERVER_FILE}`
 
 export function locationSourceFromModel(model: AuditModel): LocationSource {
   const roleIndexes = new Map(model.roles.map((role) => [role.id, role.index]))
@@ -87,15 +94,17 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
   let fileText: JsonLines | undefined | null = null
 
   // A project's file and line table are the same for all its findings (thousands in a large audit).
-  const projects = new Map<number, {uri: string; lines: PrettyJsonLines | undefined}>()
+  const projects = new Map<number, {uri: string; snapshotFile: string; lines: PrettyJsonLines | undefined}>()
   const projectFile = (id: number, path: string) => {
     let file = projects.get(id)
     if (!file) {
-      file = {uri: pathToRelativeUri(`${SNAPSHOT_ROOT}/${source?.projectFile?.(id) ?? projectFilePath(path)}`), lines: pretty(source?.projectRaw(id))}
+      const snapshotFile = source?.projectFile?.(id) ?? projectFilePath(path)
+      file = {uri: pathToRelativeUri(`${SNAPSHOT_ROOT}/${snapshotFile}`), snapshotFile, lines: pretty(source?.projectRaw(id))}
       projects.set(id, file)
     }
     return file
   }
+  const START = {line: 1, column: 1}
 
   const roleIndexOf = (roleId: number): number | undefined => {
     const index = source?.roleIndex?.(roleId)
@@ -114,13 +123,13 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
       if (fileText === null) fileText = source?.file ? new JsonLines(source.file.text) : undefined
       return {
         uri: pathToRelativeUri(path) || SERVER_FILE,
-        line: fileText?.lineOf(finding.pointer) ?? 1,
+        ...(fileText?.positionOf(finding.pointer) ?? START),
         fullyQualifiedName: `${path}#${finding.pointer}`,
       }
     }
     if (finding.document === 'server') {
       if (serverText === null) serverText = pretty(source?.serverData)
-      return {uri: SERVER_FILE, line: serverText?.lineOf(finding.pointer) ?? 1, fullyQualifiedName: `server#${finding.pointer}`}
+      return {uri: SERVER_FILE, ...(serverText?.positionOf(finding.pointer) ?? START), fullyQualifiedName: `server#${finding.pointer}`, snapshotFile: SNAPSHOT_SERVER_FILE}
     }
     const owner = finding.source ?? finding.project
     if (owner) {
@@ -128,8 +137,9 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
       const file = projectFile(owner.id, path)
       return {
         uri: file.uri,
-        line: file.lines?.lineOf(finding.pointer) ?? 1,
+        ...(file.lines?.positionOf(finding.pointer) ?? START),
         fullyQualifiedName: `${path}#${finding.pointer}`,
+        snapshotFile: file.snapshotFile,
       }
     }
     if (finding.role) {
@@ -138,11 +148,12 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
       const pointer = index === undefined ? '' : `/${index}${finding.pointer}`
       return {
         uri: ROLES_FILE,
-        line: index === undefined ? 1 : (rolesText?.lineOf(pointer) ?? 1),
+        ...(index === undefined ? START : (rolesText?.positionOf(pointer) ?? START)),
         fullyQualifiedName: `roles#${pointer}`,
+        snapshotFile: SNAPSHOT_ROLES_FILE,
       }
     }
-    return {uri: SERVER_FILE, line: 1, fullyQualifiedName: `server#${finding.pointer}`}
+    return {uri: SERVER_FILE, ...START, fullyQualifiedName: `server#${finding.pointer}`, snapshotFile: SNAPSHOT_SERVER_FILE}
   }
 }
 

@@ -184,4 +184,11 @@ export class JsonLines {
   lineOf(pointer: string): number {
     return lineAt(this.starts, offsetOfPointer(this.text, pointer))
   }
+
+  /** The 1-based line and column (in UTF-16 code units) where the value at `pointer` starts. */
+  positionOf(pointer: string): {line: number; column: number} {
+    const offset = offsetOfPointer(this.text, pointer)
+    const line = lineAt(this.starts, offset)
+    return {line, column: offset - (line === 1 ? 0 : this.starts[line - 2]!) + 1}
+  }
 }

@@ -84,21 +84,31 @@ export class PrettyJsonLines {
 
   /** The 1-based line where the value at `pointer` starts (its key's line, for an object member). */
   lineOf(pointer: string): number {
+    return this.positionOf(pointer).line
+  }
+
+  /**
+   * The 1-based line and column where the value at `pointer` starts (its key, for an object member):
+   * a value `depth` levels down is indented by two spaces per level.
+   */
+  positionOf(pointer: string): {line: number; column: number} {
     const tokens = pointerTokens(pointer) ?? []
     let line = 1
+    let depth = 0
+    const at = () => ({line, column: 2 * depth + 1})
     let current: unknown = this.root
     for (const token of tokens) {
-      if (current === null || typeof current !== 'object') return line
+      if (current === null || typeof current !== 'object') return at()
       let offset = line + 1
       if (Array.isArray(current)) {
-        if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= current.length) return line
+        if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= current.length) return at()
         const index = Number(token)
         if (index < LARGE) for (let i = 0; i < index; i++) offset += this.size(current[i])
         else offset += this.itemStarts(current)[index]!
         current = current[index]
       } else {
         const record = current as Record<string, unknown>
-        if (!Object.prototype.hasOwnProperty.call(record, token) || record[token] === undefined) return line
+        if (!Object.prototype.hasOwnProperty.call(record, token) || record[token] === undefined) return at()
         let table = this.starts.get(record) as Map<string, number> | undefined
         if (!table) {
           const keys = Object.keys(record)
@@ -115,7 +125,8 @@ export class PrettyJsonLines {
         current = record[token]
       }
       line = offset
+      depth++
     }
-    return line
+    return at()
   }
 }

@@ -40,7 +40,7 @@ describe('no secret in any output', () => {
     expect(CANARIES.length).toBeGreaterThanOrEqual(15)
   })
 
-  for (const format of ['stylish', 'json', 'sarif', 'markdown', 'html']) {
+  for (const format of ['stylish', 'json', 'sarif', 'markdown', 'html', 'junit']) {
     it(`scan --format ${format} --debug`, async () => {
       const result = await runCli(['scan', '--all-projects', '--format', format, '--debug'], {env: serverEnv(server)})
       expect(result.code).toBe(1)
@@ -60,7 +60,8 @@ describe('no secret in any output', () => {
     }
     for (const path of [file, ...(await filesUnder(folder))]) expectClean(await readFile(path, 'utf8'))
     for (const snapshot of [file, folder]) {
-      for (const format of ['stylish', 'json', 'sarif', 'markdown', 'html']) {
+      // checkstyle names the files of a folder: a single-file snapshot has none.
+      for (const format of ['stylish', 'json', 'sarif', 'markdown', 'html', 'junit', ...(snapshot === folder ? ['checkstyle'] : [])]) {
         const result = await runCli(['scan', '--snapshot', snapshot, '--format', format, '--debug'])
         expect(result.code).toBe(1)
         expectClean(result.stdout + result.stderr)

@@ -102,7 +102,9 @@ describe('createLocator', () => {
     expect(locate(inherited)).toEqual({
       uri: `onedev/${projectFilePath('acme')}`,
       line: lineOfPointer(JSON.stringify(parentRaw, null, 2), '/branchProtections/1/preventForcedPush'),
+      column: 7,
       fullyQualifiedName: 'acme#/branchProtections/1/preventForcedPush',
+      snapshotFile: projectFilePath('acme'),
     })
     expect(locate(findings[2]!)).toMatchObject({uri: `onedev/${projectFilePath(CHILD.path)}`, line: 8})
   })
@@ -113,12 +115,27 @@ describe('createLocator', () => {
     expect(locate(findings[3]!)).toEqual({
       uri: 'onedev/roles.json',
       line: lineOfPointer(JSON.stringify(rolesRaw, null, 2), '/1/jobPrivileges/0/runJob'),
+      column: 9,
       fullyQualifiedName: 'roles#/1/jobPrivileges/0/runJob',
+      snapshotFile: 'roles.json',
     })
   })
 
   test('places an issue-setting finding in the linted file, in its own text', () => {
-    expect(locate(findings[4]!)).toEqual({uri: ISSUE_FILE, line: 4, fullyQualifiedName: `${ISSUE_FILE}#/stateSpecs/1/name`})
+    expect(locate(findings[4]!)).toEqual({uri: ISSUE_FILE, line: 4, column: 6, fullyQualifiedName: `${ISSUE_FILE}#/stateSpecs/1/name`})
+  })
+
+  test('gives the column where the member the finding is about starts, in the text collect --output-dir writes', () => {
+    for (const finding of findings) {
+      const location = locate(finding)
+      if (location.snapshotFile === undefined) continue
+      const raw = finding.role ? rolesRaw : finding.source ?? finding.project ? (finding.source ?? finding.project)!.id === PARENT.id ? parentRaw : undefined : undefined
+      if (raw === undefined) continue
+      const line = JSON.stringify(raw, null, 2).split('\n')[location.line - 1]!
+      const token = location.fullyQualifiedName.split('/').pop()!
+      expect(line.slice(location.column - 1), location.fullyQualifiedName).toMatch(new RegExp(`^"${token}"`))
+      expect(line.slice(0, location.column - 1).trim()).toBe('')
+    }
   })
 
   test('names the encoded snapshot file as a URI: its percent signs are encoded again', () => {
