@@ -321,6 +321,8 @@ export async function runNotify(flags: NotifyFlags, io: NotifyIo): Promise<numbe
       outcome.others = own.others
       const view: WorkflowView | null = workflow === null ? null : {workflow, transitions: hierarchyTransitions(model, target.project.id, workflow.transitions)}
       outcome.action = decide({target, issue: own.issue, workflow: view, closedState, fields})
+      // The descriptions are written only when they are sent or shown.
+      if (!flags.apply && !flags.verbose) return
       const writes = writesOf(outcome.action, {target, threshold: flags['min-severity'], rules, asOf, closedState, fields})
       if (flags.verbose) outcome.writes = writes
       if (flags.apply) await send(client, writes, (id) => (outcome.openedId = id))

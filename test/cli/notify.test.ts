@@ -210,6 +210,17 @@ describe('what the workflow asks', () => {
     expect(run.writes).toEqual([])
   })
 
+  it("closes through a transition of the project's parent when the global workflow has none", async () => {
+    const workflow = {...DEFAULT_WORKFLOW, transitionSpecs: []}
+    const stale = formatMarker({scope: {kind: 'project', id: 4}, findings: 'sha256:' + '3'.repeat(64)})
+    const parent = {...fixtureServerOptions().settings![1] as object, issueSetting: {transitionSpecs: [{'@type': 'ManualSpec', fromStates: ['Open'], toStates: ['Closed'], authorizedRoles: ['Code Writer'], promptFields: [], removeFields: [], issueQuery: null}]}}
+    const setup = await start({workflow, server: {settings: {...fixtureServerOptions().settings, 1: parent}}, store: {issues: [{projectId: 4, number: 2, title: ISSUE_TITLES.project, description: stale}]}})
+    const run = await notify(setup, '--project', '4', '--apply')
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toBe('closed     acme/empty (#4): issue #2: no finding left; to "Closed"\n')
+    expect(issueOf(setup.store, 4).state).toBe('Closed')
+  })
+
   it('opens issues on a server without GET /settings/issue, saying once that it cannot close them', async () => {
     const setup = await start()
     setup.server.override('GET /settings/issue', {status: 404, text: 'HTTP 404 Not Found'})

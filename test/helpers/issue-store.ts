@@ -14,8 +14,9 @@
  *        is still empty and not allowEmpty answers 406 `Invalid fields: X (value must not be empty)`.
  *        The new issue starts in the workflow's first state; the answer is its id as a JSON number.
  *   POST /issues/{id}/description         the raw body becomes the description (not JSON: OneDev's String parameter)
- *   POST /issues/{id}/state-transitions   {state, fields, comment}: through a ManualSpec of the workflow whose
- *        from and to states allow it (406 `No applicable manual transition spec found ...` otherwise)
+ *   POST /issues/{id}/state-transitions   {state, fields, comment}: through a ManualSpec whose from and to states
+ *        allow it, of the project's setting, its ancestors' or the workflow, in that order (406 `No applicable
+ *        manual transition spec found ...` otherwise)
  * Credentials are checked as the server's own routes check them. `store.issues` is what is stored.
  */
 import type {IncomingMessage, ServerResponse} from 'node:http'
@@ -37,7 +38,7 @@ export interface StoredIssue {
 
 export interface IssueStoreOptions {
   /** Projects by id, with their paths (the fixture projects; read at each request, so a test may rename one). */
-  projects: ReadonlyArray<{id: number; path?: string}>
+  projects: ReadonlyArray<{id: number; path?: string; parentId?: number | null}>
   /** The issue setting the transitions and fields come from (what GET /settings/issue answers). */
   workflow: any
   /** Issues there already. */
@@ -262,7 +263,12 @@ export function installIssueStore(server: OneDevServer, options: IssueStoreOptio
     const issue = issueOf(recorded, response)
     if (!issue) return
     const body = JSON.parse(recorded.body)
-    const manual = (options.workflow.transitionSpecs ?? []).find(
+    // Project#getHierarchyTransitionSpecs: the project's own, its ancestors', then the global ones.
+    const hierarchy: any[] = []
+    for (let project: any = options.projects.find((p) => p.id === issue.projectId); project; project = options.projects.find((p) => p.id === project.parentId)) {
+      hierarchy.push(...((server.settings[project.id] as any)?.issueSetting?.transitionSpecs ?? []))
+    }
+    const manual = [...hierarchy, ...(options.workflow.transitionSpecs ?? [])].find(
       (spec: any) =>
         spec['@type'] === 'ManualSpec' &&
         (!spec.fromStates?.length || spec.fromStates.includes(issue.state)) &&
