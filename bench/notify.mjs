@@ -29,8 +29,8 @@ const WORKFLOW = {
   reconciled: true,
 }
 
-/** The issue endpoints notify uses, storing issues in memory; every answer after `latencyMs`. */
-function issueStore(projects, latencyMs) {
+/** The issue endpoints notify uses, storing issues in memory; every answer after `latencyMs` (exported to run beside a paired measurement of whole processes). */
+export function issueStore(projects, latencyMs) {
   const byPath = new Map(projects.map((p) => [p.path, p.id]))
   const listing = projects.map((p) => ({id: p.id, name: p.name, path: p.path, parentId: p.parentId}))
   const counts = {workflow: 0, listing: 0, query: 0, open: 0, describe: 0, transit: 0, other: 0}
