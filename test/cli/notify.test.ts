@@ -5,6 +5,7 @@
  * run sends, a server without the issue endpoints or without the workflow, snapshots, the
  * server-wide issue, and no secret anywhere.
  */
+import {spawn} from 'node:child_process'
 import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
@@ -13,7 +14,7 @@ import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {findingsDigest} from '../../src/engine/notify.js'
 import {formatMarker, ISSUE_TITLES, parseMarker} from '../../src/model/issue.js'
 import {expectNoCanary} from '../helpers/canaries.js'
-import {runCli} from '../helpers/cli.js'
+import {BIN, ROOT, runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, FIXTURE_PROJECTS, FIXTURE_REPOSITORIES, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
 import {DEFAULT_WORKFLOW, type IssueStore, installIssueStore, type IssueStoreOptions} from '../helpers/issue-store.js'
 import {expectInert, rendered} from '../helpers/onedev-markdown.js'
@@ -172,6 +173,20 @@ describe('the life of an issue', () => {
   })
 })
 
+describe('--verbose', () => {
+  it('shows each request that would change an issue, the description included, and sends none', async () => {
+    const setup = await start()
+    const run = await notify(setup, '--project', '3', '--verbose')
+    expect(run.code, run.stderr).toBe(1)
+    const lines = run.stdout.split('\n')
+    expect(lines[0]).toBe('open       legacy/tool (#3): a confidential issue for 5 findings in 4 rules')
+    expect(lines[1]).toBe(`    POST a new confidential issue, title "${ISSUE_TITLES.project}", description:`)
+    expect(lines[2]).toMatch(/^      <!-- onedev-audit:notify project=3 findings=sha256:[0-9a-f]{64} -->$/)
+    expect(lines.filter((line) => line.startsWith('      - **high**: '))).toHaveLength(5)
+    expect(run.writes).toEqual([])
+  })
+})
+
 describe('what the workflow asks', () => {
   const STRICT = {...DEFAULT_WORKFLOW, fieldSpecs: [...DEFAULT_WORKFLOW.fieldSpecs, {'@type': 'ChoiceField', name: 'Severity', allowEmpty: false, promptUponIssueOpen: true, choiceProvider: {'@type': 'SpecifiedChoices', choices: [{value: 'High'}, {value: 'Low'}]}}]}
 
@@ -281,6 +296,28 @@ describe('failures', () => {
       expect(bad.code, args.join(' ')).toBe(2)
       expect(bad.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1)
     }
+  })
+})
+
+describe('Ctrl-C', () => {
+  it('finishes the issue in flight, starts no other, and exits 2', async () => {
+    const setup = await start({store: {openDelayMs: 2000}})
+    const child = spawn(process.execPath, [BIN, 'notify', '--project', '2', '--project', '3', '--apply', '--concurrency', '1'], {cwd: ROOT, env: {...process.env, ...serverEnv(setup.server), NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    for (let waited = 0; !setup.server.requests.some((r) => r.method === 'POST' && r.path === '/~api/issues'); waited += 50) {
+      if (waited > 30_000) throw new Error(`no issue was opened; stderr: ${stderr}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    child.kill('SIGINT')
+    expect(await exited).toBe(2)
+    expect(stderr).toContain('onedev-audit: interrupted: finishing the issues in flight, starting no other')
+    expect(stdout).toMatch(/^opened     acme\/app \(#2\): confidential issue \(id \d+\) for 8 findings in 5 rules\nnot done   legacy\/tool \(#3\): the run stopped first \(interrupted, or --deadline passed\)\n$/)
+    expect(setup.store.issues.map((issue) => issue.projectId)).toEqual([2])
+    expect(setup.server.requests.filter((r) => r.path === '/~api/issues' && r.method === 'GET')).toHaveLength(1)
   })
 })
 

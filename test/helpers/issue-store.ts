@@ -45,6 +45,8 @@ export interface IssueStoreOptions {
   issues?: Array<Partial<StoredIssue> & {projectId: number}>
   /** Projects where every write answers 403 (a project the token may not write issues in). */
   forbidden?: number[]
+  /** POST /issues answers after this long (a write in flight when the run is interrupted). */
+  openDelayMs?: number
 }
 
 export interface IssueStore {
@@ -206,8 +208,9 @@ export function installIssueStore(server: OneDevServer, options: IssueStoreOptio
     send(response, 200, JSON.stringify(found.map(issueJson), null, 2), 'application/json')
   }
 
-  const open = (_request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest) => {
+  const open = async (_request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest) => {
     if (!authorized(recorded, response)) return
+    if (options.openDelayMs) await new Promise((resolve) => setTimeout(resolve, options.openDelayMs))
     let body: any
     try {
       body = JSON.parse(recorded.body)
