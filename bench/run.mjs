@@ -14,6 +14,8 @@
  *       its load and first filter in headless Chromium: bench/html.mjs; part of every run with the offline part)
  *   node bench/run.mjs --fix | --fix-only [--fix-latency 10]   (adds, or runs only, fix: planning the offline snapshot,
  *       and the requests per changed project when applying the plan: bench/fix.mjs)
+ *   node bench/run.mjs --notify | --notify-only [--notify-latency 10]   (adds, or runs only, notify on the offline
+ *       snapshot against a loopback issue store: dry run, opening, and a run with nothing changed: bench/notify.mjs)
  *   node bench/run.mjs --arrival [--arrival-sizes 2000,10000] [--arrival-padding-kb 0,8]   (only the live full scan's
  *       peak RSS, projects judged on arrival against the whole model evaluated at the end, per size and
  *       payload padding: the simulator's settings are about 1 KB, plus the padding)
@@ -81,6 +83,9 @@ const {values: flags} = parseArgs({
     fix: {type: 'boolean', default: false},
     'fix-only': {type: 'boolean', default: false},
     'fix-latency': {type: 'string', default: '10'},
+    notify: {type: 'boolean', default: false},
+    'notify-only': {type: 'boolean', default: false},
+    'notify-latency': {type: 'string', default: '10'},
     phases: {type: 'string'},
     'live-only': {type: 'boolean', default: false},
     arrival: {type: 'boolean', default: false},
@@ -538,6 +543,13 @@ async function main() {
     process.stdout.write(flags.json ? `${JSON.stringify({fix}, null, 2)}\n` : `${fixLines(fix, runs).join('\n')}\n`)
     return
   }
+  if (flags['notify-only']) {
+    const {notifyBench, notifyLines} = await import('./notify.mjs')
+    const runs = Math.max(1, Number(flags.runs))
+    const notify = await notifyBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['notify-latency']), Number(flags.concurrency), {timeCommand, peakRssMb, median, withTempDir})
+    process.stdout.write(flags.json ? `${JSON.stringify({notify}, null, 2)}\n` : `${notifyLines(notify, runs).join('\n')}\n`)
+    return
+  }
   if (flags['offline-only']) {
     const runs = Math.max(1, Number(flags.runs))
     const offline = await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
@@ -619,6 +631,7 @@ async function main() {
   if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.reports) report.reports = await (await import('./onedev-reports.mjs')).reportsBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.fix) report.fix = await (await import('./fix.mjs')).fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir})
+  if (flags.notify) report.notify = await (await import('./notify.mjs')).notifyBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['notify-latency']), concurrency, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     return
@@ -643,6 +656,7 @@ async function main() {
     ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
     ...(report.reports ? ['', ...(await import('./onedev-reports.mjs')).reportsLines(report.reports, runs)] : []),
     ...(report.fix ? ['', ...(await import('./fix.mjs')).fixLines(report.fix, runs)] : []),
+    ...(report.notify ? ['', ...(await import('./notify.mjs')).notifyLines(report.notify, runs)] : []),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }

@@ -126,6 +126,7 @@ export function permissionNeeded(path: string): string {
   if (/^\/(settings|groups|users|sso-providers|agents|agent-tokens)(\/|$)/.test(path)) return 'administrator rights (this endpoint is admin-only)'
   const authorizations = /^\/projects\/(\d+)\/(base|group|user)-authorizations$/.exec(path)
   if (authorizations) return `the manage-project permission on project ${authorizations[1]} or one of its ancestors`
+  if (/^\/issues(\/|$)/.test(path)) return 'administrator rights (notify reads and writes confidential issues in every project)'
   if (/^\/projects(\/|$)/.test(path)) return 'access to that project'
   return 'a permission this endpoint requires'
 }
@@ -672,11 +673,16 @@ export function createClient(options: ClientOptions): ApiClient {
     return answer.body.toString('utf8')
   }
 
-  async function postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void> {
-    const {answer, path: at} = await exchange({method: 'POST', path, body: JSON.stringify(body), limit: maxBodyBytes})
+  async function postText(path: string, body: string, mask?: readonly string[]): Promise<string> {
+    const {answer, path: at} = await exchange({method: 'POST', path, body, limit: maxBodyBytes})
     if (answer.status !== 200 && answer.status !== 204) throw failedAnswer('POST', at, answer, path, mask)
     // A web page answering 200 (a wrong prefix reaching the web UI) did not take the body.
     if (answer.status === 200 && isHtml(answer, false)) throw fail(htmlError('POST', at, answer))
+    return answer.body.toString('utf8')
+  }
+
+  async function postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void> {
+    await postText(path, JSON.stringify(body), mask)
   }
 
   async function paged(path: string, query?: Query, pagingOptions?: PagingOptions): Promise<unknown[]> {
@@ -734,6 +740,7 @@ export function createClient(options: ClientOptions): ApiClient {
     getJson,
     getText,
     postJson,
+    postText,
     paged,
     get apiPrefix() {
       return prefix

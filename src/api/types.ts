@@ -104,6 +104,12 @@ export interface ApiClient {
   /** POST {prefix}{path} with a JSON body; resolves on 200; ApiError otherwise, its text masked of `mask` as getText's. */
   postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void>
   /**
+   * POST {prefix}{path} with `body` sent as it is (Content-Type application/json, as every body of
+   * this client: OneDev reads a resource's `String` parameter as the raw text, a `Long` as JSON); the
+   * answer's text ('' for 204) on 200 or 204; ApiError otherwise, its text masked of `mask` as getText's.
+   */
+  postText(path: string, body: string, mask?: readonly string[]): Promise<string>
+  /**
    * Pages through a listing with `offset` and `count` (pageSize, at most 100) until a short page.
    * Stops with an ApiError of kind `paging` when a page repeats the previous one or past maxPages.
    */

@@ -88,7 +88,7 @@ export interface Arrival {
   located: Map<Finding, FindingLocation>
 }
 
-function activeRules(prepared: Prepared, scopes: RuleScope[]): ActiveRule[] {
+export function activeRules(prepared: Prepared, scopes: RuleScope[]): ActiveRule[] {
   return prepared.ruleSet.active.filter((a) => scopes.includes(a.rule.meta.scope))
 }
 

@@ -10,6 +10,7 @@ import Fix from '../commands/fix.js'
 import IssueSettingApply from '../commands/issue-setting/apply.js'
 import IssueSettingLint from '../commands/issue-setting/lint.js'
 import IssueSettingPull from '../commands/issue-setting/pull.js'
+import Notify from '../commands/notify.js'
 import Rules from '../commands/rules/index.js'
 import RulesShow from '../commands/rules/show.js'
 import Scan from '../commands/scan.js'
@@ -22,6 +23,7 @@ export const commands = {
   'issue-setting:apply': IssueSettingApply,
   'issue-setting:lint': IssueSettingLint,
   'issue-setting:pull': IssueSettingPull,
+  notify: Notify,
   rules: Rules,
   'rules:show': RulesShow,
   scan: Scan,

@@ -60,6 +60,24 @@ export const fixSchema = z
   })
   .meta({id: 'FixSettings'})
 
+export const notifySchema = z
+  .strictObject({
+    serverProject: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({description: 'Path of the project that keeps the issue of the server-wide findings (roles, administration and security settings). Default: none: they get no issue.'}),
+    fields: z
+      .record(z.string().min(1), z.union([z.string(), z.array(z.string()).min(1)]))
+      .optional()
+      .meta({
+        description:
+          'Values of issue fields for the issues notify opens and the transitions it performs, a list for a field of several values, e.g. {"Type": "Task", "Priority": "Major"}. Needed for a field the workflow requires (not allowed empty) that has no default.',
+      }),
+    closedState: z.string().min(1).optional().meta({description: 'The state notify closes its issues in, through a manual transition of the issue workflow. Default: `Closed`.'}),
+  })
+  .meta({id: 'NotifySettings'})
+
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -95,9 +113,11 @@ export const configSchema = z
       .optional(),
     suppressions: z.array(suppressionSchema).optional().meta({description: 'Accepted findings, each with a justification.'}),
     fix: fixSchema.optional().meta({description: 'What `onedev-audit fix` puts into a protection it adds for a branch or tags that have none.'}),
+    notify: notifySchema.optional().meta({description: 'How `onedev-audit notify` keeps an issue in each project with findings.'}),
   })
   .meta({title: 'AuditConfig', description: 'Configuration of onedev-audit.'})
 
 export type AuditConfig = z.infer<typeof configSchema>
 export type RuleSetting = z.infer<typeof ruleSettingSchema>
 export type Suppression = z.infer<typeof suppressionSchema>
+export type NotifyConfig = z.infer<typeof notifySchema>

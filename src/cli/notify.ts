@@ -1,0 +1,379 @@
+/**
+ * `notify` from the command line: the findings (of a snapshot, or collected now), the issue workflow
+ * and each target's issue read from the server, what to do decided per target (src/engine/notify.ts),
+ * printed, and with --apply done: at most one write per target (the new issue, or its description),
+ * plus the transition when its state changes.
+ */
+import {findProjectByPath, ISSUES_PATH, listProjects, openIssue, queryNotifyIssues, setIssueDescription, transitIssue} from '../api/issues.js'
+import {ApiError, type ApiClient} from '../api/types.js'
+import type {NotifyConfig} from '../engine/config-schema.js'
+import {evaluate, serverKey} from '../engine/evaluate.js'
+import {decide, findingsDigest, issueLabel, type NotifyAction, notifyTargets, type NotifyTarget, ownIssue, type ProjectRef, type WorkflowView} from '../engine/notify.js'
+import type {RuleMeta, RuleScope, Severity} from '../engine/rule.js'
+import {applyBaseline, applySuppressions, readBaseline} from '../engine/suppress.js'
+import {fetchIssueSetting} from '../issue-setting/apply.js'
+import {ISSUE_TITLES, type ServerIssue} from '../model/issue.js'
+import {projectTransitions, readIssueWorkflow, type IssueWorkflow, type ManualTransition} from '../model/issue-workflow.js'
+import type {AuditError, AuditModel} from '../model/types.js'
+import {DEFAULT_CLOSED_STATE, fieldConfigurationProblems, type FieldValues} from '../onedev/issue-workflow.js'
+import {allClearDescription, issueDescription, transitionComment} from '../report/notify-issue.js'
+import {escapeControl, oneLine} from '../util/escape.js'
+import {createLimiter} from '../util/limit.js'
+import {activeRules, type Prepared, prepare, stopwatch} from './audit.js'
+import {auditErrorOf, describeAuditError, errorLines, EXIT, UsageError} from './errors.js'
+import {connect, parseBaseUrl, type ServerFlags} from './server.js'
+import {readSnapshot} from './sources.js'
+
+export interface NotifyFlags extends ServerFlags {
+  project?: number[]
+  'all-projects'?: boolean
+  snapshot?: string
+  branch?: string[]
+  tag?: string[]
+  'min-severity': Severity
+  baseline?: string
+  apply?: boolean
+  concurrency: number
+  config?: string
+  verbose?: boolean
+  debug?: boolean
+}
+
+export interface NotifyIo {
+  /** What is (or would be) done, per target: stdout. */
+  out: (line: string) => void
+  /** Notices, errors and the summary: stderr. */
+  say: (line: string) => void
+  debug: (line: string) => void
+}
+
+const SCOPES: RuleScope[] = ['project', 'role', 'server']
+
+/** What one target came to. */
+interface Outcome {
+  target: NotifyTarget
+  action: NotifyAction | null
+  /** The issue opened (its id), with --apply. */
+  openedId?: number
+  /** More issues of the target (never a second one is opened). */
+  others: ServerIssue[]
+  error?: AuditError
+  /** Not attempted: the run was stopped first (Ctrl-C, or --deadline passed). */
+  skipped?: boolean
+  /** --verbose: the requests that change the issue. */
+  writes?: Write[]
+  /** The issue query failed (nothing was decided): its error. */
+  queryFailure?: ApiError
+}
+
+function fieldValues(config: NotifyConfig | undefined): FieldValues {
+  return Object.fromEntries(Object.entries(config?.fields ?? {}).map(([name, value]) => [name, typeof value === 'string' ? [value] : value]))
+}
+
+function asError(error: unknown, project: ProjectRef): AuditError {
+  const known = auditErrorOf(error)
+  if (known) return {...known, project: {id: project.id, path: project.path}}
+  return {kind: 'internal', message: `unexpected failure (${error instanceof Error ? oneLine(error.name, 60) : 'exception'})`, project: {id: project.id, path: project.path}}
+}
+
+/** The findings of the model: every active rule, then suppressions and the baseline. */
+function activeFindings(model: AuditModel, prepared: Prepared, baseline: Set<string> | undefined) {
+  const evaluation = evaluate(model, activeRules(prepared, SCOPES), prepared.settings)
+  let filtered = applySuppressions(evaluation.findings, prepared.loaded.config.suppressions ?? [], new Date().toISOString().slice(0, 10))
+  if (baseline) filtered = applyBaseline(filtered, baseline)
+  return {findings: filtered.findings, errors: [...model.errors, ...evaluation.errors]}
+}
+
+/**
+ * Projects judged completely: audited, with a setting, and no error naming them or an ancestor they
+ * inherit from (an ancestor not read leaves what the project inherits unknown). The server is judged
+ * completely when no error names no project.
+ */
+function judged(model: AuditModel, errors: readonly AuditError[]): {projects: ProjectRef[]; server: boolean} {
+  const failed = new Set(errors.flatMap((error) => (error.project ? [error.project.id] : [])))
+  const whole = (id: number): boolean => {
+    const seen = new Set<number>()
+    for (let current = model.projectsById.get(id); ; ) {
+      if (!current || current.setting === null || failed.has(current.id) || seen.has(current.id)) return false
+      seen.add(current.id)
+      if (current.parentId === null) return true
+      current = model.projectsById.get(current.parentId)
+    }
+  }
+  return {
+    projects: model.projects.filter((project) => whole(project.id)).map((project) => ({id: project.id, path: project.path})),
+    server: !errors.some((error) => !error.project),
+  }
+}
+
+/** Manual transitions that apply in a project: its own, its ancestors', then the global ones (OneDev's order). */
+function hierarchyTransitions(model: AuditModel, projectId: number, global: readonly ManualTransition[]): ManualTransition[] {
+  const own: ManualTransition[] = []
+  const seen = new Set<number>()
+  for (let project = model.projectsById.get(projectId); project && !seen.has(project.id); project = project.parentId === null ? undefined : model.projectsById.get(project.parentId)) {
+    seen.add(project.id)
+    own.push(...projectTransitions(project.raw))
+  }
+  return [...own, ...global]
+}
+
+function targetLabel(target: NotifyTarget): string {
+  const where = `${escapeControl(target.project.path)} (#${target.project.id})`
+  return target.scope.kind === 'server' ? `server-wide findings, in ${where}` : where
+}
+
+const VERBS: Record<NotifyAction['kind'], [string, string]> = {
+  none: ['', ''],
+  open: ['open', 'opened'],
+  update: ['update', 'updated'],
+  close: ['close', 'closed'],
+  reopen: ['reopen', 'reopened'],
+  unchanged: ['unchanged', 'unchanged'],
+  refused: ['refused', 'refused'],
+}
+
+function findingCount(target: NotifyTarget): string {
+  const n = target.findings.length
+  const rules = new Set(target.findings.map((f) => f.ruleId)).size
+  return `${n} finding${n === 1 ? '' : 's'} in ${rules} rule${rules === 1 ? '' : 's'}`
+}
+
+/** The line of one target: `open       acme/app (#2): 3 findings in 2 rules`. */
+function outcomeLine(outcome: Outcome, applied: boolean): string | null {
+  const {target, action} = outcome
+  const label = targetLabel(target)
+  if (outcome.skipped) return `${'not done'.padEnd(10)} ${label}: the run stopped first (interrupted, or --deadline passed)`
+  if (outcome.error && (!action || action.kind === 'none' || action.kind === 'unchanged' || action.kind === 'refused')) return `${'error'.padEnd(10)} ${label}: ${describeAuditError({...outcome.error, project: null})}`
+  if (!action || action.kind === 'none') return null
+  const verb = VERBS[action.kind][applied && !outcome.error ? 1 : 0]
+  let detail: string
+  switch (action.kind) {
+    case 'open':
+      detail = `${outcome.openedId !== undefined ? `confidential issue (id ${outcome.openedId}) ` : 'a confidential issue '}for ${findingCount(target)}`
+      break
+    case 'update':
+      detail = `issue ${issueLabel(action.issue)}: ${findingCount(target)}${action.was === null ? ' (its description had no marker of notify)' : ', changed since it was written'}`
+      break
+    case 'close':
+      detail = `issue ${issueLabel(action.issue)}: no finding left; to ${escapeControl(JSON.stringify(action.toState))}${action.transition.conditional ? ' (a transition with an applicable-issues query: the server judges it)' : ''}`
+      break
+    case 'reopen':
+      detail = `issue ${issueLabel(action.issue)}: ${findingCount(target)}; back to ${escapeControl(JSON.stringify(action.toState))}${action.transition.conditional ? ' (a transition with an applicable-issues query: the server judges it)' : ''}`
+      break
+    case 'unchanged':
+      detail = `issue ${issueLabel(action.issue)}${action.note ? `: ${action.note}` : ''}`
+      break
+    case 'refused':
+      detail = escapeControl(action.reason)
+      break
+  }
+  const others = outcome.others.length > 0 ? ` (also ${outcome.others.map(issueLabel).join(', ')}: more issues of notify here, close them by hand)` : ''
+  const failed = outcome.error ? `; failed: ${describeAuditError({...outcome.error, project: null})}` : ''
+  return `${verb.padEnd(10)} ${label}: ${detail}${others}${failed}`
+}
+
+/** One request that changes an issue. */
+type Write =
+  | {kind: 'open'; projectId: number; title: string; description: string; fields: FieldValues}
+  | {kind: 'describe'; issueId: number; description: string}
+  | {kind: 'transit'; issueId: number; state: string; fields: FieldValues; comment: string}
+
+interface WriteContext {
+  target: NotifyTarget
+  threshold: Severity
+  rules: ReadonlyMap<string, RuleMeta>
+  asOf: string
+  closedState: string
+  fields: FieldValues
+}
+
+/** The requests an action sends, in order: one write, plus the transition when the state changes. */
+function writesOf(action: NotifyAction, context: WriteContext): Write[] {
+  const {target} = context
+  const described = (digest: string) => issueDescription({target, digest, threshold: context.threshold, rules: context.rules, asOf: context.asOf})
+  switch (action.kind) {
+    case 'open':
+      return [{kind: 'open', projectId: target.project.id, title: ISSUE_TITLES[target.scope.kind], description: described(action.digest), fields: context.fields}]
+    case 'update':
+      return [{kind: 'describe', issueId: action.issue.id, description: described(action.digest)}]
+    case 'close':
+      // The description first: were the transition refused, the next run finds the issue open with
+      // no finding described and tries the transition alone.
+      return [
+        ...(action.describe ? [{kind: 'describe' as const, issueId: action.issue.id, description: allClearDescription({target, digest: findingsDigest([]), threshold: context.threshold, asOf: context.asOf})}] : []),
+        {kind: 'transit', issueId: action.issue.id, state: action.toState, fields: action.fields, comment: transitionComment('close', 0, context.threshold)},
+      ]
+    case 'reopen':
+      // The transition first: were the description then refused, the next run finds the issue open
+      // with other findings described, and updates it.
+      return [
+        {kind: 'transit', issueId: action.issue.id, state: action.toState, fields: action.fields, comment: transitionComment('reopen', target.findings.length, context.threshold)},
+        {kind: 'describe', issueId: action.issue.id, description: described(action.digest)},
+      ]
+    default:
+      return []
+  }
+}
+
+/** Sends the writes in order; the first failure throws (the rest is not sent). `onOpened`: the new issue's id. */
+async function send(client: ApiClient, writes: readonly Write[], onOpened: (id: number) => void): Promise<void> {
+  for (const write of writes) {
+    if (write.kind === 'open') onOpened(await openIssue(client, write))
+    else if (write.kind === 'describe') await setIssueDescription(client, write.issueId, write.description)
+    else await transitIssue(client, write.issueId, write)
+  }
+}
+
+/** --verbose: each write as it is (or would be) sent, indented under its target's line. */
+function writeLines(writes: readonly Write[]): string[] {
+  const indent = (text: string) => text.trimEnd().split('\n').map((line) => `      ${escapeControl(line)}`)
+  return writes.flatMap((write) => {
+    if (write.kind === 'transit') return [`    POST state-transitions of issue id ${write.issueId}: to ${escapeControl(JSON.stringify(write.state))}${Object.keys(write.fields).length > 0 ? ` with fields ${escapeControl(JSON.stringify(write.fields))}` : ''}; comment: ${escapeControl(write.comment)}`]
+    const head = write.kind === 'open' ? `    POST a new confidential issue, title ${JSON.stringify(write.title)}${Object.keys(write.fields).length > 0 ? `, fields ${escapeControl(JSON.stringify(write.fields))}` : ''}, description:` : `    POST the description of issue id ${write.issueId}:`
+    return [head, ...indent(write.description)]
+  })
+}
+
+/** Ctrl-C (SIGTERM, SIGHUP) while writing: targets in flight are finished, none is started after. */
+function interruptible(io: NotifyIo): {stopped: () => boolean; release: () => void} {
+  let stopped = false
+  const onSignal = () => {
+    if (!stopped) io.say('onedev-audit: interrupted: finishing the issues in flight, starting no other')
+    stopped = true
+  }
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+  for (const signal of signals) process.on(signal, onSignal)
+  return {stopped: () => stopped, release: () => signals.forEach((signal) => process.off(signal, onSignal))}
+}
+
+/** `notify`: returns the exit code. */
+export async function runNotify(flags: NotifyFlags, io: NotifyIo): Promise<number> {
+  const timer = stopwatch(io.debug)
+  // --deadline is checked between targets when writing: a target's requests are never cut.
+  const deadlineAt = flags.apply && flags.deadline !== undefined ? Date.now() + flags.deadline * 1000 : undefined
+  const url = parseBaseUrl(flags.url)
+  const prepared = await prepare(flags.config, {branches: flags.branch, tags: flags.tag})
+  const config = prepared.loaded.config.notify
+  const fields = fieldValues(config)
+  const closedState = config?.closedState ?? DEFAULT_CLOSED_STATE
+  const baseline = flags.baseline ? await readBaseline(flags.baseline) : undefined
+  timer(`loaded the configuration and ${prepared.ruleSet.listing.length} rules`)
+
+  const {model} = flags.snapshot
+    ? await readSnapshot(flags.snapshot, prepared)
+    : await (await import('./collect-source.js')).collectFromServer({...flags, 'all-projects': flags['all-projects'] === true}, prepared, {debug: io.debug, say: io.say})
+  if (flags.snapshot && model.server && serverKey(model) !== serverKey({server: {url, apiPrefix: ''}})) {
+    throw new UsageError(`${flags.snapshot}: collected from ${escapeControl(model.server.url)}, but --url is ${url}: notify keeps the issues of a server's findings on that server`)
+  }
+  timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
+  const {findings, errors} = activeFindings(model, prepared, baseline)
+  const complete = judged(model, errors)
+  timer(`evaluated: ${findings.length} active findings`)
+
+  const {client} = await connect({...flags, deadline: flags.apply ? undefined : flags.deadline, concurrency: flags.concurrency}, io.debug, io.say)
+  const interrupt = interruptible(io)
+  try {
+    // The workflow: which transitions close and reopen, which fields a new issue needs.
+    const rawSetting = await fetchIssueSetting(client)
+    const workflow: IssueWorkflow | null = rawSetting === null ? null : readIssueWorkflow(rawSetting)
+    if (workflow === null) io.say('onedev-audit: notice: the server does not offer GET /settings/issue: notify opens and updates issues, but cannot choose a transition to close or reopen one')
+    else {
+      const problems = fieldConfigurationProblems(workflow, fields)
+      if (problems.length > 0) throw new UsageError(`${prepared.loaded.label}: notify.fields: ${problems.join('; ')}`)
+    }
+
+    // Where the issues go: each project's path now (a snapshot's may be older), the server-wide project.
+    let projects = complete.projects
+    if (flags.snapshot) {
+      const listed = await listProjects(client)
+      const current = new Map(listed.projects.map((project) => [project.id, project.path]))
+      const gone = projects.filter((project) => !current.has(project.id))
+      if (gone.length > 0) io.say(`onedev-audit: notice: ${gone.length} project${gone.length === 1 ? '' : 's'} of the snapshot ${gone.length === 1 ? 'is' : 'are'} not on the server (deleted, or not visible to these credentials), e.g. ${escapeControl(gone[0]!.path)} (#${gone[0]!.id}): left out`)
+      projects = projects.flatMap((project) => (current.has(project.id) ? [{id: project.id, path: current.get(project.id)!}] : []))
+    }
+    let serverProject: ProjectRef | null = null
+    if (config?.serverProject !== undefined) {
+      const found = await findProjectByPath(client, config.serverProject)
+      if (found === null) throw new UsageError(`${prepared.loaded.label}: notify.serverProject: no project ${JSON.stringify(config.serverProject)} on the server (or not visible to these credentials)`)
+      serverProject = {id: found.id, path: found.path}
+    }
+    const {targets, unrouted} = notifyTargets(findings, {threshold: flags['min-severity'], projects, serverProject, serverJudged: complete.server})
+    if (unrouted.length > 0) io.say(`onedev-audit: notice: ${unrouted.length} server-wide finding${unrouted.length === 1 ? '' : 's'} (roles, administration, security) at or above ${flags['min-severity']} get no issue: name a project for them with notify.serverProject in the configuration`)
+    if (serverProject !== null && !complete.server) io.say('onedev-audit: notice: the server-wide findings were not all judged (see the errors): their issue is left as it is')
+    timer(`read the workflow and placed ${targets.length} targets`)
+
+    const rules = new Map(prepared.ruleSet.listing.map((rule) => [rule.meta.id, rule.meta]))
+    const asOf = model.collectedAt ?? new Date().toISOString()
+    const limit = createLimiter(Math.max(1, flags.concurrency))
+    const outcomes: Outcome[] = targets.map((target) => ({target, action: null, others: []}))
+
+    const handle = async (outcome: Outcome): Promise<void> => {
+      if (interrupt.stopped() || (deadlineAt !== undefined && Date.now() >= deadlineAt)) {
+        outcome.skipped = true
+        return
+      }
+      const {target} = outcome
+      const issues = await queryNotifyIssues(client, target.project.path).catch((error: unknown) => {
+        if (error instanceof ApiError) outcome.queryFailure = error
+        throw error
+      })
+      const own = ownIssue(issues, target, closedState)
+      outcome.others = own.others
+      const view: WorkflowView | null = workflow === null ? null : {workflow, transitions: hierarchyTransitions(model, target.project.id, workflow.transitions)}
+      outcome.action = decide({target, issue: own.issue, workflow: view, closedState, fields})
+      // The descriptions are written only when they are sent or shown.
+      if (!flags.apply && !flags.verbose) return
+      const writes = writesOf(outcome.action, {target, threshold: flags['min-severity'], rules, asOf, closedState, fields})
+      if (flags.verbose) outcome.writes = writes
+      if (flags.apply) await send(client, writes, (id) => (outcome.openedId = id))
+    }
+    const settle = (outcome: Outcome) =>
+      handle(outcome).catch((error: unknown) => {
+        outcome.error = asError(error, outcome.target.project)
+        if (!auditErrorOf(error) && error instanceof Error && error.stack) io.debug(error.stack)
+      })
+
+    // The first target alone: a server without the issue endpoints is said once, and nothing else is
+    // asked; refused credentials or a web page instead of the API stop the run.
+    const [first, ...rest] = outcomes
+    if (first) {
+      await settle(first)
+      if (first.action === null && first.error) {
+        if (first.queryFailure?.noResource) {
+          throw new ApiError({kind: 'not-found', message: `the server does not offer GET ${client.apiPrefix}${ISSUES_PATH} (OneDev's issue REST interface, ${first.error.status ?? 404}): notify cannot keep issues on it`, status: first.error.status})
+        }
+        if (first.error.kind === 'auth' || first.error.kind === 'not-json') throw new ApiError({...first.error, project: null})
+      }
+    }
+    await Promise.all(rest.map((outcome) => limit(() => settle(outcome))))
+    io.debug(`${client.requestCount} requests`)
+    timer(`${flags.apply ? 'notified' : 'judged'} ${targets.length} targets`)
+
+    for (const outcome of outcomes) {
+      const line = outcomeLine(outcome, flags.apply === true)
+      if (line !== null) io.out(line)
+      for (const write of outcome.writes ? writeLines(outcome.writes) : []) io.out(write)
+    }
+    return summarize(outcomes, errors, flags, io)
+  } finally {
+    interrupt.release()
+    await client.close()
+  }
+}
+
+function summarize(outcomes: readonly Outcome[], auditErrors: readonly AuditError[], flags: NotifyFlags, io: NotifyIo): number {
+  const count = (kind: NotifyAction['kind']) => outcomes.filter((o) => o.action?.kind === kind && !o.error).length
+  const failed = outcomes.filter((o) => o.error)
+  const skipped = outcomes.filter((o) => o.skipped).length
+  for (const line of errorLines(auditErrors)) io.say(line)
+  const todo = count('open') + count('update') + count('close') + count('reopen')
+  const parts = flags.apply
+    ? [`${count('open')} opened`, `${count('update')} updated`, `${count('close')} closed`, `${count('reopen')} reopened`]
+    : [`${count('open')} to open`, `${count('update')} to update`, `${count('close')} to close`, `${count('reopen')} to reopen`]
+  parts.push(`${count('unchanged')} unchanged`, `${count('none')} without finding or issue`)
+  const problems = [count('refused') > 0 ? `${count('refused')} refused` : '', failed.length > 0 ? `${failed.length} failed` : '', skipped > 0 ? `${skipped} not done` : '', auditErrors.length > 0 ? `${auditErrors.length} audit error${auditErrors.length === 1 ? '' : 's'}` : ''].filter(Boolean)
+  const tail = flags.apply ? '' : todo > 0 ? ' (dry run: nothing was sent; --apply does it)' : ' (dry run)'
+  io.say(`onedev-audit: notify: ${parts.join(', ')}${problems.length > 0 ? `; ${problems.join(', ')}` : ''}${tail}`)
+  if (problems.length > 0) return EXIT.incomplete
+  return !flags.apply && todo > 0 ? EXIT.findings : EXIT.ok
+}
