@@ -134,6 +134,19 @@ describe('the installed command, run from an unrelated folder', () => {
     expect(refused.stderr + refused.stdout).not.toContain('not-a-real-token')
   })
 
+  it('rules show prints links to the repository, none to a file the package does not have', async () => {
+    const shown = await cli(['rules', 'show', 'branch-protection/force-push-allowed'])
+    expect(shown.code, shown.stderr).toBe(0)
+    const targets = [...shown.stdout.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!)
+    expect(targets.length).toBeGreaterThanOrEqual(3)
+    for (const target of targets) {
+      expect(target).toMatch(/^https:\/\/github\.com\/onedev-audit\/onedev-audit\/blob\/main\//)
+      // ...and each names a file of the repository.
+      const path = decodeURIComponent(new URL(target).pathname.replace('/onedev-audit/onedev-audit/blob/main/', ''))
+      await expect(stat(join(ROOT, path)), target).resolves.toBeTruthy()
+    }
+  })
+
   it('--debug stack traces name files the package ships', async () => {
     // A plugin that throws while its rules are read: an error no check expects.
     await writeFile(join(elsewhere, 'plugin.mjs'), "export default {get rules() { throw new Error('the plugin broke') }}\n")

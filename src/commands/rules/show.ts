@@ -31,6 +31,19 @@ export default class RulesShow extends AuditCommand {
       throw new UsageError(`unknown rule ${JSON.stringify(args.id)}${close.length ? `; did you mean ${close.slice(0, 3).join(', ')}?` : ' (see onedev-audit rules)'}`)
     }
     const status = `This run: severity ${entry.severity}, ${entry.enabled ? 'enabled' : 'disabled'}${entry.origin === 'builtin' ? '' : `, from plugin ${entry.origin}`}.`
-    process.stdout.write(renderRuleDoc(entry.meta, await builtinFrameworks()).replace(/^<!--.*-->\n/, '') + '\n' + status + '\n')
+    const page = renderRuleDoc(entry.meta, await builtinFrameworks(), browseBase(this.config.pjson.homepage))
+    process.stdout.write(page.replace(/^<!--.*-->\n/, '') + '\n' + status + '\n')
   }
+}
+
+/**
+ * Where the repository's files are browsed, from package.json's `homepage` (the repository's page:
+ * `https://github.com/OWNER/NAME#readme` gives `https://github.com/OWNER/NAME/blob/main/`). Printed
+ * links point there: relative ones would name files an installed package does not have.
+ */
+export function browseBase(homepage: string | undefined): string | undefined {
+  if (homepage === undefined) return undefined
+  const url = new URL(homepage)
+  url.hash = ''
+  return `${url.href.replace(/\/$/, '')}/blob/main/`
 }
