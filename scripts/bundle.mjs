@@ -2,6 +2,7 @@
 // Bundles the compiled code (dist/src, from `tsc`) into what the package ships and runs:
 //   dist/cli/main.js       oclif's entry (src/cli/main.ts): all --help and --version load
 //   dist/cli/commands.js   the command map (src/cli/commands.ts), oclif's explicit command target
+//   dist/cli/not-found.js  oclif's command_not_found hook (src/cli/not-found.ts): a misspelled command
 //   dist/cli/chunks/       code shared by these, and what is imported on demand: the rules, the HTTP
 //                          client and the live collection (with undici), zod's full validation
 //   dist/lib/              the library entry (package.json `main`, src/index.ts) as one module, and the
@@ -39,7 +40,7 @@ const common = {
 const cli = await build({
   ...common,
   metafile: true,
-  entryPoints: {main: 'dist/src/cli/main.js', commands: 'dist/src/cli/commands.js'},
+  entryPoints: {main: 'dist/src/cli/main.js', commands: 'dist/src/cli/commands.js', 'not-found': 'dist/src/cli/not-found.js'},
   outdir: 'dist/cli',
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,

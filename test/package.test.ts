@@ -39,7 +39,7 @@ const RUNTIME_FILE = new RegExp(
       'LICENSE',
       'bin/run\\.js',
       'oclif\\.manifest\\.json',
-      'dist/cli/(main|commands)\\.js',
+      'dist/cli/(main|commands|not-found)\\.js',
       'dist/cli/chunks/[\\w-]+\\.js',
       'dist/cli/THIRD-PARTY-LICENSES\\.txt',
       'dist/lib/index\\.js',
@@ -115,6 +115,8 @@ describe('the installed command, run from an unrelated folder', () => {
     const version = await cli(['--version'])
     expect(version.code, version.stderr).toBe(0)
     expect(version.stdout).toMatch(/^onedev-audit\/0\.1\.0 /)
+    const typo = await cli(['scna'])
+    expect([typo.code, typo.stderr]).toEqual([2, 'onedev-audit: error: unknown command "scna"; did you mean scan? (see onedev-audit --help)\n'])
 
     const scan = await cli(['scan', '--snapshot', SNAPSHOT, '--format', 'json'])
     expect(scan.code, scan.stderr).toBe(1)

@@ -58,6 +58,15 @@ describe('help and version', () => {
     expect(help.stdout).not.toMatch(/--token\b(?!-stdin)/)
   })
 
+  it('a misspelt command is one line in the tool\'s style with what was meant, exit 2', async () => {
+    const typo = await runCli(['scna', '--snapshot', 'examples/snapshot.json'])
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', 'onedev-audit: error: unknown command "scna"; did you mean scan? (see onedev-audit --help)\n'])
+    const sub = await runCli(['issue-setting', 'lnt', 'examples/issue-setting.json'])
+    expect([sub.code, sub.stderr]).toEqual([2, 'onedev-audit: error: unknown command "issue-setting lnt"; did you mean issue-setting lint? (see onedev-audit --help)\n'])
+    const unknown = await runCli(['frobnicate'])
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'onedev-audit: error: unknown command "frobnicate" (see onedev-audit --help)\n'])
+  })
+
   it('--version prints the package version', async () => {
     const result = await runCli(['--version'])
     expect(result.code).toBe(0)
