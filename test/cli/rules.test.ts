@@ -3,7 +3,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import {ROOT, runCli} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
 const CORE_RULES = [
@@ -36,6 +36,13 @@ describe('rules', () => {
     expect(rows.find((r: any) => r.id === 'role/over-privileged')).toMatchObject({severity: 'critical', defaultSeverity: 'high'})
   })
 
+  it('a misspelt configuration key is one line naming the key meant, exit 2', async () => {
+    const dir = await tempDir('oda-rules')
+    await writeFile(join(dir, 'onedev-audit.config.json'), JSON.stringify({brnches: ['release/**']}))
+    const result = await runCli(['scan', '--snapshot', join(ROOT, 'examples', 'snapshot.json')], {cwd: dir})
+    expect([result.code, result.stdout, result.stderr]).toEqual([2, '', 'onedev-audit: error: onedev-audit.config.json: /: unknown key "brnches" (did you mean "branches"?)\n'])
+  })
+
   it('show prints the help of one rule; an unknown id is a one-line error', async () => {
     const shown = await runCli(['rules', 'show', 'job-secret/broad-branches'])
     expect(shown.code).toBe(0)
@@ -65,6 +72,15 @@ describe('help and version', () => {
     expect([sub.code, sub.stderr]).toEqual([2, 'onedev-audit: error: unknown command "issue-setting lnt"; did you mean issue-setting lint? (see onedev-audit --help)\n'])
     const unknown = await runCli(['frobnicate'])
     expect([unknown.code, unknown.stderr]).toEqual([2, 'onedev-audit: error: unknown command "frobnicate" (see onedev-audit --help)\n'])
+  })
+
+  it('a value that is not one of a flag\'s choices is shown as given, with the choice meant; one that may be a secret is not shown', async () => {
+    const expected = (shown: string, meant = '') => `onedev-audit: error: expected --format to be one of: stylish, json, sarif, markdown, html, not ${shown}${meant} (see --help)\n`
+    const typo = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format', 'sairf'])
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', expected('"sairf"', '; did you mean sarif?')])
+    expect((await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format=xml'])).stderr).toBe(expected('"xml"'))
+    const secret = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format', 'Hunter2!pass'])
+    expect([secret.code, secret.stderr]).toEqual([2, expected('the 12-character value given (not shown: it may be a secret)')])
   })
 
   it('--version prints the package version', async () => {
