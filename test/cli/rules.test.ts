@@ -25,7 +25,14 @@ describe('rules', () => {
     expect(rows.find((r: any) => r.id === 'branch-protection/force-push-allowed')).toMatchObject({severity: 'high', enabled: true, scope: 'project', origin: 'builtin'})
     const table = await runCli(['rules'])
     expect(table.stdout.split('\n')[0]).toMatch(/^RULE\s+SEVERITY\s+ENABLED\s+DESCRIPTION$/)
-    expect(table.stdout).toMatch(new RegExp(`${rows.length} rules, ${rows.length} enabled`))
+    // The count says why a scan report lists fewer: the issue-setting rules judge a file, not the server.
+    const fileRules = rows.filter((r: {scope: string}) => r.scope === 'issue-setting').length
+    expect(fileRules).toBe(9)
+    expect(table.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `${rows.length} rules, ${rows.length} enabled: ${rows.length - fileRules} judge the server's settings (scan, diff and fix report them), ${fileRules} the issue-setting file (issue-setting lint). Details: onedev-audit rules show ID`,
+    )
+    const sarif = JSON.parse((await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format', 'sarif', '--fail-on', 'none'])).stdout)
+    expect(sarif.runs[0].tool.driver.rules).toHaveLength(rows.length - fileRules)
   })
 
   it('reflects the configuration: off and severity overrides', async () => {
