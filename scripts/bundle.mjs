@@ -22,6 +22,8 @@ import ts from 'typescript'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
+// dist/.built, written last, marks a complete build (scripts/build-if-stale.mjs).
+await rm(join(root, 'dist', '.built'), {force: true})
 await rm(join(root, 'dist', 'cli'), {recursive: true, force: true})
 await rm(join(root, 'dist', 'lib'), {recursive: true, force: true})
 
@@ -88,3 +90,5 @@ for (const file of wanted) {
     if (!wanted.includes(target)) wanted.push(target)
   }
 }
+
+await writeFile(join(root, 'dist', '.built'), '')
