@@ -5,7 +5,7 @@
  * the licences), has no install script, stays within its size, and its links and stack traces name
  * only what exists where it is installed.
  */
-import {mkdir, readdir, readFile, stat, writeFile} from 'node:fs/promises'
+import {copyFile, mkdir, readdir, readFile, rm, stat, writeFile} from 'node:fs/promises'
 import {join, relative} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -189,5 +189,38 @@ describe('the installed command, run from an unrelated folder', () => {
     expect(scan.code, scan.stderr).toBe(0)
     const findings = (JSON.parse(scan.stdout) as {findings: Array<{ruleId: string; subject: string}>}).findings
     expect(findings.filter((f) => f.ruleId === 'acme/deletable').map((f) => f.subject)).toEqual(['**'])
+  })
+})
+
+describe('the audit project of docs/ci.md, which pins the tarball', () => {
+  it('npm ci installs exactly the tarball its lockfile names, offline, and refuses it altered', async () => {
+    const project = await tempDir('oda-audit-project')
+    await mkdir(join(project, 'vendor'))
+    await copyFile(join(dir, pack.filename), join(project, 'vendor', pack.filename))
+    await writeFile(join(project, 'package.json'), '{"private": true}\n')
+    const npm = (args: string[], cache = join(project, 'npm-cache')) => run('npm', [...args, '--offline', '--cache', cache, '--no-audit', '--no-fund'], project)
+    const added = await npm(['install', '--save-exact', `./vendor/${pack.filename}`])
+    expect(added.code, added.stderr).toBe(0)
+    expect(JSON.parse(await readFile(join(project, 'package.json'), 'utf8')).dependencies).toEqual({'onedev-audit': `file:vendor/${pack.filename}`})
+    const locked = JSON.parse(await readFile(join(project, 'package-lock.json'), 'utf8')).packages['node_modules/onedev-audit']
+    expect(locked.integrity).toBe(pack.integrity)
+
+    await rm(join(project, 'node_modules'), {recursive: true})
+    const ci = await npm(['ci', '--ignore-scripts'])
+    expect(ci.code, ci.stderr).toBe(0)
+    const version = await run(process.execPath, [join(project, 'node_modules', '.bin', 'onedev-audit'), '--version'], project)
+    expect(version.stdout).toMatch(/^onedev-audit\/0\.1\.0 /)
+
+    // The same name and size, one byte of its content changed: npm ci refuses it (with a cache that does
+    // not hold the pinned tarball already: npm takes it from there by its sha512 when it does).
+    const tarball = join(project, 'vendor', pack.filename)
+    const bytes = await readFile(tarball)
+    bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0xff
+    await writeFile(tarball, bytes)
+    await rm(join(project, 'node_modules'), {recursive: true})
+    const refused = await npm(['ci', '--ignore-scripts'], join(project, 'empty-cache'))
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toMatch(/corrupted|EINTEGRITY/)
+    await expect(stat(join(project, 'node_modules', 'onedev-audit', 'bin', 'run.js'))).rejects.toThrow()
   })
 })
