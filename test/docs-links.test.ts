@@ -3,54 +3,13 @@
  * generated), each relative link names a file of the repository, and each `#anchor` into a markdown
  * file names one of its headings (as GitHub makes anchors of them).
  */
-import {readdir, readFile, stat} from 'node:fs/promises'
-import {dirname, join, relative} from 'node:path'
+import {readdir, readFile} from 'node:fs/promises'
+import {join, relative} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
 import {ROOT} from './helpers/cli.js'
-
-/** The link targets of a markdown text: inline links and images, outside code blocks and code spans. */
-export function linkTargets(markdown: string): string[] {
-  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '')
-  return [...prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((match) => match[1]!)
-}
-
-/** GitHub's anchors of a markdown text's headings: lower case, punctuation dropped, spaces as '-', repeats numbered. */
-export function anchors(markdown: string): Set<string> {
-  const seen = new Map<string, number>()
-  const found = new Set<string>()
-  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
-  for (const [, text] of prose.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const base = text!
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-      .replace(/\s/g, '-')
-    const count = seen.get(base) ?? 0
-    seen.set(base, count + 1)
-    found.add(count === 0 ? base : `${base}-${count}`)
-  }
-  return found
-}
-
-/** The links of a markdown file that lead nowhere: `target (why)`. */
-export async function brokenLinks(file: string): Promise<string[]> {
-  const broken: string[] = []
-  for (const target of linkTargets(await readFile(file, 'utf8'))) {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue
-    const [path, anchor] = target.split('#') as [string, string | undefined]
-    const resolved = path === '' ? file : join(dirname(file), decodeURIComponent(path))
-    if (!(await stat(resolved).catch(() => null))) {
-      broken.push(`${target} (no file ${relative(ROOT, resolved)})`)
-      continue
-    }
-    if (anchor !== undefined && resolved.endsWith('.md') && !anchors(await readFile(resolved, 'utf8')).has(anchor)) {
-      broken.push(`${target} (no heading #${anchor} in ${relative(ROOT, resolved)})`)
-    }
-  }
-  return broken
-}
+import {anchors, brokenLinks, linkTargets} from './helpers/markdown.js'
 
 async function markdownFiles(): Promise<string[]> {
   const docs = (await readdir(join(ROOT, 'docs'), {recursive: true})).filter((path) => path.endsWith('.md')).map((path) => join(ROOT, 'docs', path))

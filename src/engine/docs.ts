@@ -31,8 +31,8 @@ const SCOPES: Record<RuleMeta['scope'], string> = {
 type DocLink = (text: string, target: string) => string
 
 const FIX_KINDS = {
-  fix: (link: DocLink) => `offers a **fix**, planned by default (see ${link('Fixing findings', '../README.md#fixing-findings')})`,
-  suggestion: (link: DocLink) => `offers a **suggestion**, planned with \`--suggestions\` or \`--rule\` (see ${link('Fixing findings', '../README.md#fixing-findings')})`,
+  fix: (link: DocLink) => `offers a **fix**, planned by default (see ${link('Fixing findings', 'fix.md')})`,
+  suggestion: (link: DocLink) => `offers a **suggestion**, planned with \`--suggestions\` or \`--rule\` (see ${link('Fixing findings', 'fix.md')})`,
   none: () => 'no automatic change: its findings are listed as manual steps',
 } as const
 
