@@ -10,8 +10,17 @@ import {isAbsolute, join} from 'node:path'
 const {NODE_COMPILE_CACHE, XDG_CACHE_HOME} = process.env
 const cacheHome = XDG_CACHE_HOME && isAbsolute(XDG_CACHE_HOME) ? XDG_CACHE_HOME : join(homedir(), '.cache')
 module.enableCompileCache?.(NODE_COMPILE_CACHE ? undefined : join(cacheHome, 'onedev-audit', 'compile-cache'))
-// Stack traces are shown only with --debug: then they name the src/ files (the bundle's source maps).
+// Stack traces are shown only with --debug. In a clone they then name the src/ files (the bundle's source
+// maps); an installed package ships no maps (nor src/), and its traces name its own dist/cli files.
 if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)
 
-const {main} = await import('../dist/cli/main.js')
+const entry = new URL('../dist/cli/main.js', import.meta.url)
+const {main} = await import(entry.href).catch(async (error) => {
+  const {existsSync} = await import('node:fs')
+  const {fileURLToPath} = await import('node:url')
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || existsSync(entry)) throw error
+  // A clone that was never built (npm install builds it; so do npm test and npm run demo).
+  process.stderr.write(`onedev-audit: error: the CLI is not built: run npm run build in ${fileURLToPath(new URL('../..', entry))}\n`)
+  process.exit(2)
+})
 await main(import.meta.url)

@@ -1,6 +1,6 @@
 /**
  * The library entry (package.json `main` and `types`): what a rule plugin imports to be type-checked,
- * the same interface the built-in rules implement (README, "Your own rules"):
+ * the same interface the built-in rules implement (docs/plugins.md):
  *
  *   import {defineRule} from 'onedev-audit'
  *   export const rules = [defineRule({meta: {...}, check: (context) => [...]})]

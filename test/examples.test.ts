@@ -1,6 +1,8 @@
 /**
  * examples/snapshot.json (what `npm run demo` audits) is what `collect` writes for the fixture server,
  * with the loopback address and the time replaced by stable values. UPDATE_EXAMPLES=1 rewrites it.
+ * The CI examples install onedev-audit only as their project's lockfile pins it (`npm ci`): never by a
+ * bare name, which runs whatever the registry serves under it, with an administrator token at hand.
  */
 import {execFileSync, spawn} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
@@ -62,7 +64,7 @@ it('npm run demo: then the access table of one project', async () => {
 /**
  * examples/onedev-buildspec.yml: its jobs' commands, run as OneDev would run them (the shell of the
  * job's container, in a clone of the audit project, with the server variables and secrets filled in,
- * the install lines left out and `onedev-audit` the built CLI), write exactly the reports its publish
+ * the install lines (`npm ci`) left out and `onedev-audit` the built CLI), write exactly the reports its publish
  * steps name, and the push of the nightly job's snapshot is what starts the job that publishes the code
  * problems, whose Checkstyle report OneDev resolves against that job's own checkout.
  */
@@ -122,7 +124,7 @@ describe('examples/onedev-buildspec.yml', () => {
     const build = await tempDir(`oda-build-${name}`)
     const work = join(build, 'workspace')
     git(ROOT, 'clone', '-q', origin, work)
-    // What `npm install -g onedev-audit` puts on the PATH: here, the built CLI.
+    // What the audit project's pinned install (`npm ci`) puts on the PATH: here, the built CLI.
     mkdirSync(join(build, 'bin'))
     writeFileSync(join(build, 'bin', 'onedev-audit'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'run.js')}" "$@"\n`, {mode: 0o755})
     let code = 0
@@ -130,7 +132,7 @@ describe('examples/onedev-buildspec.yml', () => {
     for (const step of job.steps.filter((s) => s.type === 'CommandStep')) {
       const commands = step.interpreter!.commands
         .split('\n')
-        .filter((line) => !/^\s*npm install\b/.test(line))
+        .filter((line) => !/^\s*npm (ci|install)\b/.test(line))
         .join('\n')
         .replaceAll('@server_url@', server.url)
         .replaceAll('@secret:onedev-audit-token@', server.secret)
@@ -192,4 +194,38 @@ describe('examples/onedev-buildspec.yml', () => {
       expect(shown.every((problem) => tracked.has(problem.file))).toBe(true)
     }
   }, 300_000)
+})
+
+/** npm's words for installing by name (`npm install` and its aliases), and the other tools' ones. */
+const BY_NAME = /^(npm (install|i|in|ins|inst|insta|instal|isnt|isnta|isntal|isntall|add|update|up|upgrade)|yarn (add|global|dlx)|pnpm (add|install|i|dlx)|bunx|bun (add|install|x))\b/
+
+/**
+ * The commands of a CI file that install or fetch a package without its lockfile pinning it: an
+ * install by name, or npx / npm exec without --no (which, with no TTY, installs a missing package from
+ * the registry without asking).
+ */
+function unpinnedInstalls(text: string): string[] {
+  const commands = text
+    .split('\n')
+    .map((line) => line.replace(/^\s*(-\s+)?(run:\s*)?/, '').trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .flatMap((line) => line.split(/&&|\|\||[;|]/).map((command) => command.trim()))
+  return commands.filter((command) => BY_NAME.test(command) || (/^(npx|npm exec)\b/.test(command) && !/\s--no\b/.test(command)))
+}
+
+describe('the CI examples install a pinned, integrity-checked onedev-audit', () => {
+  for (const file of ['examples/github-workflow.yml', 'examples/onedev-buildspec.yml']) {
+    it(`${file}: npm ci of its project's lockfile, nothing by name`, async () => {
+      const text = await readFile(join(ROOT, file), 'utf8')
+      expect(unpinnedInstalls(text)).toEqual([])
+      expect(text).toMatch(/^\s*(- run: )?npm ci --ignore-scripts\b/m)
+    })
+  }
+
+  it('an install by name or an npx that may install is found', () => {
+    expect(unpinnedInstalls('      - run: npm install -g onedev-audit\n')).toEqual(['npm install -g onedev-audit'])
+    expect(unpinnedInstalls('cd x && npm i onedev-audit@latest; npx onedev-audit scan\n# npm install in a comment\n')).toEqual(['npm i onedev-audit@latest', 'npx onedev-audit scan'])
+    expect(unpinnedInstalls('yarn add onedev-audit\npnpm dlx onedev-audit\nnpm exec -- onedev-audit\n')).toHaveLength(3)
+    expect(unpinnedInstalls('npm ci --ignore-scripts\nnpx --no -- onedev-audit scan\nonedev-audit collect --all-projects\n')).toEqual([])
+  })
 })

@@ -1,5 +1,5 @@
 /**
- * Imports point down (README, Development): a folder of src/ or rules/ imports only the layers its
+ * Imports point down (docs/development.md): a folder of src/ or rules/ imports only the layers its
  * row of LAYERS names, and no file imports itself through others (no cycle). Imports are listed by
  * TypeScript's own scanner (ts.preProcessFile), which sees `import type`, `export ... from`,
  * `import('...')` calls and `import('...')` types alike: a type-only import is a dependency too.
@@ -66,7 +66,7 @@ function importProblems(sources: ReadonlyMap<string, string>): string[] {
   for (const [file, targets] of graph) {
     const from = layerOf(file)
     if (from === undefined) {
-      problems.push(`${file}: in no layer (add its folder to LAYERS and to the README)`)
+      problems.push(`${file}: in no layer (add its folder to LAYERS and to docs/development.md)`)
       continue
     }
     for (const target of targets) {
@@ -129,7 +129,7 @@ describe('imports point down', () => {
       'src/model/re-export.ts imports src/diff/diff-types.ts: src/model may not import src/diff',
       'src/util/to-rules.ts imports rules/index.ts: src/util may not import rules',
       'rules/index.ts imports src/report/summary.ts: rules may not import src/report',
-      'src/stray.ts: in no layer (add its folder to LAYERS and to the README)',
+      'src/stray.ts: in no layer (add its folder to LAYERS and to docs/development.md)',
       'import cycle: src/snapshot/a.ts -> src/snapshot/b.ts -> src/snapshot/a.ts',
     ])
   })

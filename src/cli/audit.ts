@@ -214,5 +214,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     await writeBaseline(request.updateBaseline, [...filtered.findings, ...baselined])
     request.say(`onedev-audit: wrote baseline ${request.updateBaseline} (${filtered.findings.length + baselined.length} findings)`)
   }
-  return exitCodeFor(filtered.findings, request.failOn, errors.length === 0, request.compliance?.failOnControl === true && anyControlFails(compliance ?? []))
+  // A baseline just written holds every finding: none is new against it.
+  const unknown = request.updateBaseline ? [] : filtered.findings
+  return exitCodeFor(unknown, request.failOn, errors.length === 0, request.compliance?.failOnControl === true && anyControlFails(compliance ?? []))
 }

@@ -6,6 +6,7 @@ import {Command} from '@oclif/core/command'
 import * as Errors from '@oclif/core/errors'
 
 import {escapeControl, oneLine} from '../util/escape.js'
+import {closest} from '../util/suggest.js'
 import {flushed} from '../util/fs.js'
 import {auditErrorOf, describeAuditError, EXIT, UsageError} from './errors.js'
 
@@ -19,9 +20,25 @@ export function parserProblem(message: string): string {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !/^The following errors? occurred:?$/i.test(line) && !/^See more help with/i.test(line))
+    .map(choiceProblem)
   // A line ending in ':' introduces the next one ("Missing 1 required arg:" / "id  Rule id ...").
   const joined = reasons.reduce((text, line, i) => (i === 0 ? line : `${text}${text.endsWith(':') ? ' ' : '; '}${line}`), '')
   return oneLine(joined.replace(/(--?[\w-]+)=\S+/g, '$1=…'), 400)
+}
+
+/**
+ * oclif's `Expected --format=sairf to be one of: stylish, json, sarif, markdown, html`, with the value
+ * given shown as typed and the choice it was most likely meant to be. A value that does not look like a
+ * choice (longer than 20 characters, or with characters no choice has) is not shown: it may be a
+ * secret typed into the wrong flag.
+ */
+function choiceProblem(line: string): string {
+  const choice = /^Expected --([\w-]+)=(.*) to be one of: (.*)$/.exec(line)
+  if (!choice) return line
+  const [, flag, given, list] = choice as unknown as [string, string, string, string]
+  const shown = given.length <= 20 && /^[\p{L}\p{N}._+-]+$/u.test(given) ? `"${given}"` : `the ${given.length}-character value given (not shown: it may be a secret)`
+  const meant = closest(given, list.split(', '))
+  return `expected --${flag} to be one of: ${list}, not ${shown}${meant === undefined ? '' : `; did you mean ${meant}?`}`
 }
 
 export abstract class AuditCommand extends Command {

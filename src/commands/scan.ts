@@ -55,7 +55,11 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
     'fail-on': failOnFlag('low'),
     ...complianceFlags,
     baseline: Flags.string({description: 'Report only findings whose fingerprints are not in this baseline file (others are kept in JSON as baselined).', helpValue: 'FILE'}),
-    'update-baseline': Flags.string({description: 'Write the fingerprints of this run\'s findings to this baseline file.', helpValue: 'FILE'}),
+    'update-baseline': Flags.string({
+      description:
+        'Write the fingerprints of this run\'s findings to this baseline file. The findings are then known: the exit code is that of a scan with this baseline (0, unless the audit is incomplete or --fail-on-control fails).',
+      helpValue: 'FILE',
+    }),
     ...commonFlags,
   }
 

@@ -117,6 +117,28 @@ export const configSchema = z
   })
   .meta({title: 'AuditConfig', description: 'Configuration of onedev-audit.'})
 
+/**
+ * The keys an object may have at `path` (a zod issue's) in what `schema` accepts: those of every
+ * object schema found there, through optional, nullable, arrays, records and unions. [] when none.
+ */
+export function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const expand = (candidate: z.ZodType): z.ZodType[] => {
+    if (candidate instanceof z.ZodOptional || candidate instanceof z.ZodNullable || candidate instanceof z.ZodDefault) return expand(candidate.unwrap() as z.ZodType)
+    if (candidate instanceof z.ZodUnion) return (candidate.options as z.ZodType[]).flatMap(expand)
+    return [candidate]
+  }
+  let here = expand(schema)
+  for (const step of path) {
+    here = here.flatMap((candidate) => {
+      if (candidate instanceof z.ZodObject) return typeof step === 'string' && Object.hasOwn(candidate.shape, step) ? expand(candidate.shape[step] as z.ZodType) : []
+      if (candidate instanceof z.ZodArray) return typeof step === 'number' ? expand(candidate.element as z.ZodType) : []
+      if (candidate instanceof z.ZodRecord) return expand(candidate.valueType as z.ZodType)
+      return []
+    })
+  }
+  return [...new Set(here.flatMap((candidate) => (candidate instanceof z.ZodObject ? Object.keys(candidate.shape) : [])))]
+}
+
 export type AuditConfig = z.infer<typeof configSchema>
 export type RuleSetting = z.infer<typeof ruleSettingSchema>
 export type Suppression = z.infer<typeof suppressionSchema>

@@ -9,7 +9,9 @@ import type {z} from 'zod'
 
 import {pointerOf} from '../model/pointer.js'
 import type {AuditError} from '../model/types.js'
+import {escapeControl} from '../util/escape.js'
 import {parseJson} from '../util/json.js'
+import {closest} from '../util/suggest.js'
 import type {AuditConfig} from './config-schema.js'
 import {DEFAULT_NEW_PROTECTIONS, type NewProtectionSettings} from './fix.js'
 import type {AuditSettings} from './rule.js'
@@ -33,15 +35,27 @@ export interface LoadedConfig {
   config: AuditConfig
 }
 
-/** One line per zod issue, at most `max`, naming the pointer. */
-export function describeIssues(label: string, issues: z.core.$ZodIssue[], max = 3): string {
+/**
+ * One line per zod issue, at most `max`, naming the pointer. `knownKeys`: the keys allowed where an
+ * unknown key was found, to say which one a misspelt key was meant to be.
+ */
+export function describeIssues(label: string, issues: z.core.$ZodIssue[], max = 3, knownKeys?: (path: PropertyKey[]) => string[]): string {
   const lines = issues.slice(0, max).map((issue) => {
     const where = pointerOf(issue.path)
-    const keys = issue.code === 'unrecognized_keys' ? `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message
+    const keys = issue.code === 'unrecognized_keys' ? unknownKeys(issue.keys, knownKeys?.(issue.path) ?? []) : issue.message
     return `${label}: ${where || '/'}: ${keys}`
   })
   if (issues.length > max) lines.push(`and ${issues.length - max} more`)
   return lines.join('; ')
+}
+
+/** `unknown key "brnches" (did you mean "branches"?)`. */
+function unknownKeys(keys: readonly string[], known: readonly string[]): string {
+  const named = keys.map((key) => {
+    const meant = closest(key, known)
+    return `"${escapeControl(key)}"${meant === undefined ? '' : ` (did you mean "${meant}"?)`}`
+  })
+  return `unknown key ${named.join(', ')}`
 }
 
 /** Parses JSON text, turning a syntax error into a ConfigError naming the line and column. */
@@ -67,9 +81,9 @@ export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Pr
     throw new ConfigError(`${label}: cannot read the configuration file (${code ?? String(error)})`)
   }
   const json = parseJsonOrConfigError(text, label)
-  const {configSchema} = await import('./config-schema.js')
+  const {configSchema, keysAt} = await import('./config-schema.js')
   const parsed = configSchema.safeParse(json)
-  if (!parsed.success) throw new ConfigError(describeIssues(label, parsed.error.issues))
+  if (!parsed.success) throw new ConfigError(describeIssues(label, parsed.error.issues, 3, (path) => keysAt(configSchema, path)))
   return {path, label, dir: dirname(path), config: parsed.data}
 }
 

@@ -27,11 +27,25 @@ const SCOPES: Record<RuleMeta['scope'], string> = {
   'issue-setting': 'the global issue setting file (`onedev-audit issue-setting lint`)',
 }
 
+/** `link(text, target)`: a markdown link to `target`, a path relative to the repository's docs/ folder. */
+type DocLink = (text: string, target: string) => string
+
 const FIX_KINDS = {
-  fix: 'offers a **fix**, planned by default (see [Fixing findings](../../../README.md#fixing-findings))',
-  suggestion: 'offers a **suggestion**, planned with `--suggestions` or `--rule` (see [Fixing findings](../../../README.md#fixing-findings))',
-  none: 'no automatic change: its findings are listed as manual steps',
+  fix: (link: DocLink) => `offers a **fix**, planned by default (see ${link('Fixing findings', 'fix.md')})`,
+  suggestion: (link: DocLink) => `offers a **suggestion**, planned with \`--suggestions\` or \`--rule\` (see ${link('Fixing findings', 'fix.md')})`,
+  none: () => 'no automatic change: its findings are listed as manual steps',
 } as const
+
+/**
+ * Links of a rule's page, whose targets are given relative to docs/. The page is docs/rules/<id>.md;
+ * with `base` (the repository's address for browsing files, ending in '/'), the links are absolute:
+ * `rules show` prints the page where no docs/ folder is at hand (an installed package ships none).
+ */
+function ruleLinks(id: string, base: string | undefined): DocLink {
+  const page = `docs/rules/${id}.md`
+  const toDocs = '../'.repeat(page.split('/').length - 2)
+  return (text, target) => `[${text}](${base === undefined ? toDocs + target : new URL(`docs/${target}`, base).href})`
+}
 
 /** `GET /settings/security`; a setting member: `` `/buildSetting/actionAuthorizations` of `GET /projects/{id}/setting` (only OneDev 8.0.4 and earlier send it) ``. */
 function requirementText(requirement: string): string {
@@ -45,9 +59,11 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, '
 
 /**
  * A rule's page. `frameworks`: the compliance mappings whose controls the page names (none for a
- * plugin's rule, which no mapping knows).
+ * plugin's rule, which no mapping knows). `linkBase`: where the repository's files are browsed (see
+ * ruleLinks); without it, links are relative to the page in docs/rules/.
  */
-export function renderRuleDoc(meta: RuleMeta, frameworks: readonly FrameworkMapping[] = []): string {
+export function renderRuleDoc(meta: RuleMeta, frameworks: readonly FrameworkMapping[] = [], linkBase?: string): string {
+  const link = ruleLinks(meta.id, linkBase)
   const lines = [
     `<!-- Generated from the rule's metadata by scripts/generate.mjs: edit the rule, then run npm run generate. -->`,
     `# ${meta.id}`,
@@ -57,7 +73,7 @@ export function renderRuleDoc(meta: RuleMeta, frameworks: readonly FrameworkMapp
     `- Default severity: **${meta.defaultSeverity}**`,
     `- Checks: ${SCOPES[meta.scope]}`,
     ...(meta.tags.length > 0 ? [`- Tags: ${meta.tags.map((t) => `\`${t}\``).join(', ')}`] : []),
-    `- \`onedev-audit fix\`: ${FIX_KINDS[meta.fix ?? 'none']}`,
+    `- \`onedev-audit fix\`: ${FIX_KINDS[meta.fix ?? 'none'](link)}`,
     ...(meta.requires?.length ? [`- Needs: ${meta.requires.map(requirementText).join(', ')} (when one could not be read, the rule is not evaluated)`] : []),
     '',
     '## What it checks',
@@ -66,7 +82,7 @@ export function renderRuleDoc(meta: RuleMeta, frameworks: readonly FrameworkMapp
     '',
     meta.help.trim(),
     '',
-    ...ruleComplianceLines(meta.id, frameworks),
+    ...ruleComplianceLines(meta.id, frameworks, link),
   ]
   if (meta.optionsSchema) {
     lines.push(
@@ -98,12 +114,12 @@ export function renderRuleDoc(meta: RuleMeta, frameworks: readonly FrameworkMapp
 }
 
 /** The controls a rule evidences in each framework that maps it, or why it evidences none. */
-function ruleComplianceLines(ruleId: string, frameworks: readonly FrameworkMapping[]): string[] {
+function ruleComplianceLines(ruleId: string, frameworks: readonly FrameworkMapping[], link: DocLink): string[] {
   const known = frameworks.filter((framework) => controlsOfRule(framework, ruleId).length > 0 || ruleId in framework.unmapped)
   if (known.length === 0) return []
   const lines = ['## Compliance', '']
   for (const framework of known) {
-    lines.push(`${framework.label} ([mapping](../compliance/${framework.slug}.md)):`, '')
+    lines.push(`${framework.label} (${link('mapping', `compliance/${framework.slug}.md`)}):`, '')
     const controls = controlsOfRule(framework, ruleId)
     if (controls.length === 0) lines.push(`- none: ${framework.unmapped[ruleId]}`)
     for (const {control, evidence} of controls) {

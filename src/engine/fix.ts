@@ -1,7 +1,7 @@
 /**
  * How a rule says a finding can be cleared: edits of the setting it judged, which `onedev-audit fix`
  * proves (every active rule judges the edited setting again) and applies. Built-in rules and plugins
- * use exactly this shape (README "Fixing findings").
+ * use exactly this shape (docs/fix.md, docs/plugins.md).
  *
  * The edits are RFC 6902 JSON Patch operations (`replace`, `add`, `remove`) on the OWN setting of the
  * project that holds the deciding setting, as the server sends it (`GET /projects/{id}/setting`):

@@ -8,6 +8,7 @@ import {isAbsolute, join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
 import {VERSIONED_SETTING_MEMBERS} from '../model/types.js'
+import {closest} from '../util/suggest.js'
 import {ConfigError, describeIssues, type LoadedConfig} from './config.js'
 import type {ActiveRule} from './evaluate.js'
 import {type Rule, type RuleMeta, SEVERITIES, type Severity} from './rule.js'
@@ -137,13 +138,14 @@ async function validateOptions(rule: Rule, options: Record<string, unknown>, lab
     if (Object.keys(options).length > 0) throw new ConfigError(`${label}: rule ${rule.meta.id} takes no options`)
     return
   }
-  const {z} = await import('zod')
-  const result = z.fromJSONSchema(schema as any).safeParse(options)
-  if (!result.success) throw new ConfigError(describeIssues(label, result.error.issues))
+  const [{z}, {keysAt}] = await Promise.all([import('zod'), import('./config-schema.js')])
+  const zodSchema = z.fromJSONSchema(schema as any)
+  const result = zodSchema.safeParse(options)
+  if (!result.success) throw new ConfigError(describeIssues(label, result.error.issues, 3, (path) => keysAt(zodSchema, path)))
 }
 
 function suggest(id: string, known: string[]): string {
   const tail = id.split('/').pop() ?? id
-  const close = known.find((candidate) => candidate.endsWith(`/${tail}`) || candidate.includes(tail))
+  const close = closest(id, known) ?? known.find((candidate) => candidate.endsWith(`/${tail}`) || candidate.includes(tail))
   return close ? `; did you mean ${close}?` : ''
 }

@@ -60,10 +60,10 @@ describe('suppressions from the configuration', () => {
 })
 
 describe('baseline', () => {
-  it('--update-baseline writes every finding; --baseline then reports only new ones and exits 0', async () => {
+  it('--update-baseline writes every finding and exits 0; --baseline then reports only new ones and exits 0', async () => {
     const baseline = join(dir, 'onedev-audit.baseline.json')
     const first = await scanJson(['--update-baseline', baseline])
-    expect(first.code).toBe(1)
+    expect(first.code).toBe(0)
     expect(first.stderr).toBe(`onedev-audit: wrote baseline ${baseline} (${first.report.findings.length} findings)\n`)
     const written = JSON.parse(await readFile(baseline, 'utf8'))
     expect(written.baselineVersion).toBe(2)
@@ -81,6 +81,16 @@ describe('baseline', () => {
     const third = await scanJson(['--baseline', baseline])
     expect(third.code).toBe(1)
     expect(third.report.findings.map((f: any) => f.fingerprint)).toEqual([dropped.fingerprint])
+  })
+
+  it('--update-baseline of an incomplete audit still exits 2', async () => {
+    const snapshot = JSON.parse(await readFile(SNAPSHOT, 'utf8'))
+    snapshot.projects[1].setting.branchProtections[0].enabled = 'yes'
+    const broken = join(dir, 'incomplete.snapshot.json')
+    await writeFile(broken, JSON.stringify(snapshot))
+    const result = await runCli(['scan', '--snapshot', broken, '--format', 'json', '--update-baseline', join(dir, 'incomplete.baseline.json')])
+    expect(result.code).toBe(2)
+    expect(JSON.parse(result.stdout).complete).toBe(false)
   })
 
   it('a server listing the same items in another order, with a new web hook first, has only the new hook\'s findings reported', async () => {

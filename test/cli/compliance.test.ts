@@ -301,8 +301,8 @@ describe('rules show', () => {
   it('names the controls a rule evidences in both frameworks, with their titles, and why one maps to none', async () => {
     const shown = await runCli(['rules', 'show', 'branch-protection/deletion-allowed'])
     expect(shown.code).toBe(0)
-    expect(shown.stdout).toContain('CIS SSCS v1.0 ([mapping](../compliance/cis-sscs-1.0.md)):\n\n- 1.1.17 Ensure branch deletions are denied\n')
-    expect(shown.stdout).toContain('OSPS Baseline v2026.02.19 ([mapping](../compliance/osps-baseline-2026-02-19.md)):\n\n- OSPS-AC-03.02 Protect the Primary Branch from Accidental Modification (findings on the default branch only)\n')
+    expect(shown.stdout).toContain('CIS SSCS v1.0 ([mapping](https://github.com/onedev-audit/onedev-audit/blob/main/docs/compliance/cis-sscs-1.0.md)):\n\n- 1.1.17 Ensure branch deletions are denied\n')
+    expect(shown.stdout).toContain('OSPS Baseline v2026.02.19 ([mapping](https://github.com/onedev-audit/onedev-audit/blob/main/docs/compliance/osps-baseline-2026-02-19.md)):\n\n- OSPS-AC-03.02 Protect the Primary Branch from Accidental Modification (findings on the default branch only)\n')
     const anonymous = await runCli(['rules', 'show', 'server/anonymous-access'])
     expect(anonymous.stdout).toContain('- none: The Baseline requires public read access to the code (OSPS-QA-01.01): anonymous access is never an OSPS failure.')
   })

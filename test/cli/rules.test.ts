@@ -3,7 +3,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import {ROOT, runCli} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
 const CORE_RULES = [
@@ -25,7 +25,14 @@ describe('rules', () => {
     expect(rows.find((r: any) => r.id === 'branch-protection/force-push-allowed')).toMatchObject({severity: 'high', enabled: true, scope: 'project', origin: 'builtin'})
     const table = await runCli(['rules'])
     expect(table.stdout.split('\n')[0]).toMatch(/^RULE\s+SEVERITY\s+ENABLED\s+DESCRIPTION$/)
-    expect(table.stdout).toMatch(new RegExp(`${rows.length} rules, ${rows.length} enabled`))
+    // The count says why a scan report lists fewer: the issue-setting rules judge a file, not the server.
+    const fileRules = rows.filter((r: {scope: string}) => r.scope === 'issue-setting').length
+    expect(fileRules).toBe(9)
+    expect(table.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `${rows.length} rules, ${rows.length} enabled: ${rows.length - fileRules} judge the server's settings (scan, diff and fix report them), ${fileRules} the issue-setting file (issue-setting lint). Details: onedev-audit rules show ID`,
+    )
+    const sarif = JSON.parse((await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format', 'sarif', '--fail-on', 'none'])).stdout)
+    expect(sarif.runs[0].tool.driver.rules).toHaveLength(rows.length - fileRules)
   })
 
   it('reflects the configuration: off and severity overrides', async () => {
@@ -34,6 +41,13 @@ describe('rules', () => {
     const rows = JSON.parse((await runCli(['rules', '--json'], {cwd: dir})).stdout)
     expect(rows.find((r: any) => r.id === 'branch-protection/force-push-allowed')).toMatchObject({enabled: false})
     expect(rows.find((r: any) => r.id === 'role/over-privileged')).toMatchObject({severity: 'critical', defaultSeverity: 'high'})
+  })
+
+  it('a misspelt configuration key is one line naming the key meant, exit 2', async () => {
+    const dir = await tempDir('oda-rules')
+    await writeFile(join(dir, 'onedev-audit.config.json'), JSON.stringify({brnches: ['release/**']}))
+    const result = await runCli(['scan', '--snapshot', join(ROOT, 'examples', 'snapshot.json')], {cwd: dir})
+    expect([result.code, result.stdout, result.stderr]).toEqual([2, '', 'onedev-audit: error: onedev-audit.config.json: /: unknown key "brnches" (did you mean "branches"?)\n'])
   })
 
   it('show prints the help of one rule; an unknown id is a one-line error', async () => {
@@ -56,6 +70,24 @@ describe('help and version', () => {
     expect(help.code).toBe(0)
     for (const text of ['--api-prefix', '--token-stdin', '--fail-on', '--snapshot', 'EXAMPLES', 'ONEDEV_TOKEN']) expect(help.stdout).toContain(text)
     expect(help.stdout).not.toMatch(/--token\b(?!-stdin)/)
+  })
+
+  it('a misspelt command is one line in the tool\'s style with what was meant, exit 2', async () => {
+    const typo = await runCli(['scna', '--snapshot', 'examples/snapshot.json'])
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', 'onedev-audit: error: unknown command "scna"; did you mean scan? (see onedev-audit --help)\n'])
+    const sub = await runCli(['issue-setting', 'lnt', 'examples/issue-setting.json'])
+    expect([sub.code, sub.stderr]).toEqual([2, 'onedev-audit: error: unknown command "issue-setting lnt"; did you mean issue-setting lint? (see onedev-audit --help)\n'])
+    const unknown = await runCli(['frobnicate'])
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'onedev-audit: error: unknown command "frobnicate" (see onedev-audit --help)\n'])
+  })
+
+  it('a value that is not one of a flag\'s choices is shown as given, with the choice meant; one that may be a secret is not shown', async () => {
+    const expected = (shown: string, meant = '') => `onedev-audit: error: expected --format to be one of: stylish, json, sarif, markdown, html, not ${shown}${meant} (see --help)\n`
+    const typo = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format', 'sairf'])
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', expected('"sairf"', '; did you mean sarif?')])
+    expect((await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format=xml'])).stderr).toBe(expected('"xml"'))
+    const secret = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format', 'Hunter2!pass'])
+    expect([secret.code, secret.stderr]).toEqual([2, expected('the 12-character value given (not shown: it may be a secret)')])
   })
 
   it('--version prints the package version', async () => {

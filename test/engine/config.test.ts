@@ -47,9 +47,24 @@ describe('configuration file', () => {
     expect(await errorOf(loadConfig(undefined, dir))).toMatch(/^onedev-audit\.config\.json:2:\d+: invalid JSON/)
   })
 
-  it('names an unknown key', async () => {
-    const dir = await configIn({branchez: ['main']})
-    expect(await errorOf(loadConfig(undefined, dir))).toBe('onedev-audit.config.json: /: unknown key "branchez"')
+  it('names an unknown key, and the key it was most likely meant to be', async () => {
+    const dir = await configIn({brnches: ['main']})
+    expect(await errorOf(loadConfig(undefined, dir))).toBe('onedev-audit.config.json: /: unknown key "brnches" (did you mean "branches"?)')
+    const far = await configIn({colour: true})
+    expect(await errorOf(loadConfig(undefined, far))).toBe('onedev-audit.config.json: /: unknown key "colour"')
+  })
+
+  it('suggests keys at any depth: in objects, arrays and the rules\' settings', async () => {
+    const dir = await configIn({
+      suppressions: [{rule: 'x', justification: 'y', expire: '2030-01-01'}],
+      fix: {branchProtection: {usrMatch: 'anyone'}},
+      rules: {'role/over-privileged': {severity: 'high', optons: {}}},
+    })
+    expect((await errorOf(loadConfig(undefined, dir))).split('; ').sort()).toEqual([
+      'onedev-audit.config.json: /fix/branchProtection: unknown key "usrMatch" (did you mean "userMatch"?)',
+      'onedev-audit.config.json: /rules/role~1over-privileged: unknown key "optons" (did you mean "options"?)',
+      'onedev-audit.config.json: /suppressions/0: unknown key "expire" (did you mean "expires"?)',
+    ])
   })
 
   it('names a wrong value by its JSON pointer', async () => {
@@ -74,6 +89,8 @@ describe('rule configuration', () => {
   it('rejects an unknown rule id and suggests a close one', async () => {
     const message = await errorOf(ruleSetFor({rules: {'branch-protection/force-push': 'high', 'force-push-allowed': 'off'}}))
     expect(message).toBe('onedev-audit.config.json: /rules/branch-protection/force-push: unknown rule id (see onedev-audit rules); did you mean branch-protection/force-push-allowed?')
+    const typo = await errorOf(ruleSetFor({rules: {'branch-protection/force-psuh-alowed': 'off'}}))
+    expect(typo).toBe('onedev-audit.config.json: /rules/branch-protection/force-psuh-alowed: unknown rule id (see onedev-audit rules); did you mean branch-protection/force-push-allowed?')
   })
 
   it('turns rules off and overrides severities', async () => {
@@ -88,6 +105,8 @@ describe('rule configuration', () => {
     expect(message).toMatch(/^onedev-audit\.config\.json: \/rules\/role\/over-privileged\/options: \/maxManagePrivileges: /)
     const unknown = await errorOf(ruleSetFor({rules: {'role/over-privileged': {options: {maxManage: 2}}}}))
     expect(unknown).toContain('unknown key "maxManage"')
+    const misspelt = await errorOf(ruleSetFor({rules: {'role/over-privileged': {options: {maxManagePrivilege: 2}}}}))
+    expect(misspelt).toBe('onedev-audit.config.json: /rules/role/over-privileged/options: /: unknown key "maxManagePrivilege" (did you mean "maxManagePrivileges"?)')
   })
 
   it('refuses options for a rule that takes none', async () => {

@@ -25,8 +25,13 @@ export function runCli(args: string[], options: {env?: Record<string, string | u
     if (value === undefined) delete env[name]
     else env[name] = value
   }
+  return runProcess(process.execPath, [BIN, ...args], {cwd: options.cwd ?? ROOT, env, ...(options.input !== undefined ? {input: options.input} : {})})
+}
+
+/** Runs a program to its end and collects what it wrote; stdin gets `input`, else is closed at once. */
+export function runProcess(command: string, args: string[], options: {cwd: string; env?: NodeJS.ProcessEnv; input?: string}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(command, args, {cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))

@@ -41,7 +41,13 @@ export default class Rules extends AuditCommand {
     for (const row of rows) {
       lines.push(`${row.id.padEnd(idWidth)}  ${row.severity.padEnd(8)}  ${(row.enabled ? 'yes' : 'no').padEnd(7)}  ${escapeControl(row.description)}`)
     }
-    lines.push('', `${rows.length} rules, ${rows.filter((r) => r.enabled).length} enabled. Details: onedev-audit rules show ID`)
+    // Reports list the rules of the server's settings; the issue-setting rules judge a file (issue-setting lint).
+    const issueSetting = rows.filter((r) => r.scope === 'issue-setting').length
+    lines.push(
+      '',
+      `${rows.length} rules, ${rows.filter((r) => r.enabled).length} enabled: ${rows.length - issueSetting} judge the server's settings (scan, diff and fix report them), ` +
+        `${issueSetting} the issue-setting file (issue-setting lint). Details: onedev-audit rules show ID`,
+    )
     process.stdout.write(lines.join('\n') + '\n')
   }
 }
