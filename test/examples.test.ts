@@ -120,7 +120,7 @@ describe('examples/onedev-buildspec.yml', () => {
   })
 
   /** A build of `job`: a fresh clone of the audit project, its command steps run there by the container's shell. */
-  async function build(job: Job, name: string): Promise<{work: string; code: number; output: string}> {
+  async function build(job: Job, name: string, serverUrl = server.url): Promise<{work: string; code: number; output: string}> {
     const build = await tempDir(`oda-build-${name}`)
     const work = join(build, 'workspace')
     git(ROOT, 'clone', '-q', origin, work)
@@ -134,7 +134,7 @@ describe('examples/onedev-buildspec.yml', () => {
         .split('\n')
         .filter((line) => !/^\s*npm (ci|install)\b/.test(line))
         .join('\n')
-        .replaceAll('@server_url@', server.url)
+        .replaceAll('@server_url@', serverUrl)
         .replaceAll('@secret:onedev-audit-token@', server.secret)
       expect(commands, 'a variable the test does not fill in').not.toMatch(/@[\w:.-]+@/)
       const script = commands
@@ -194,6 +194,15 @@ describe('examples/onedev-buildspec.yml', () => {
       expect(shown.every((problem) => tracked.has(problem.file))).toBe(true)
     }
   }, 300_000)
+
+  it('a night whose collection is incomplete keeps last night\'s snapshot: nothing is committed or pushed', async () => {
+    // Run after the two nights above: the audit project holds a snapshot. Tonight the server cannot be reached.
+    const before = git(origin, 'rev-parse', 'main').trim()
+    const {work, code, output} = await build(nightly, 'unreachable', 'http://127.0.0.1:9')
+    expect(code, output).toBe(2)
+    expect(git(origin, 'rev-parse', 'main').trim()).toBe(before)
+    expect(existsSync(join(work, 'onedev', 'snapshot.json')), 'last night\'s snapshot is kept in the workspace').toBe(true)
+  }, 120_000)
 })
 
 /** npm's words for installing by name (`npm install` and its aliases), and the other tools' ones. */
