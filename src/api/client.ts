@@ -15,7 +15,7 @@ import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import {redactServerText} from '../model/redact.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
-import {ApiError, failureReason, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
+import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter} from '../util/limit.js'
 
@@ -166,6 +166,11 @@ export function startsWithTag(body: Buffer): boolean {
   return body.toString('utf8', 0, 512).trimStart().startsWith('<')
 }
 
+/** Bytes in MiB as a user gives them (`512`, `0.5`). */
+function megabytes(bytes: number): string {
+  return String(Math.round((bytes / (1024 * 1024)) * 1000) / 1000)
+}
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
@@ -203,6 +208,10 @@ export function createClient(options: ClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const retries = Math.max(0, options.retries ?? DEFAULT_RETRIES)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const maxListingItems = options.maxListingItems ?? DEFAULT_MAX_LISTING_ITEMS
+  const maxListingBytes = options.maxListingBytes ?? DEFAULT_MAX_LISTING_BYTES
+  /** Bytes of listing pages read so far, all listings together (maxListingBytes). */
+  let listedBytes = 0
   const retryBaseMs = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_MS
   const retryMaxMs = options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_MS
   const deadlineAt = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
@@ -648,12 +657,17 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   async function getJson(path: string, query?: Query): Promise<unknown> {
+    return (await getJsonSized(path, query)).value
+  }
+
+  /** getJson, with the size of the body it parsed. */
+  async function getJsonSized(path: string, query?: Query): Promise<{value: unknown; bytes: number}> {
     const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
     if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
     if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
     try {
       // An empty or blank body is no JSON either: JSON.parse refuses it.
-      return JSON.parse(answer.body.toString('utf8')) as unknown
+      return {value: JSON.parse(answer.body.toString('utf8')) as unknown, bytes: answer.body.length}
     } catch {
       throw fail({
         kind: 'not-json',
@@ -697,7 +711,16 @@ export function createClient(options: ClientOptions): ApiClient {
           path: at(),
         })
       }
-      const data = await schedule(() => getJson(path, {...query, offset: page * pageSize, count: pageSize}))
+      const {value: data, bytes} = await schedule(() => getJsonSized(path, {...query, offset: page * pageSize, count: pageSize}))
+      listedBytes += bytes
+      if (listedBytes > maxListingBytes) {
+        throw fail({
+          kind: 'paging',
+          message: `GET ${at()}: stopped paging at offset ${page * pageSize}: the listings of this run passed ${megabytes(maxListingBytes)} MiB (--max-listing-mb), which bounds the memory they take; a server paging without end, or raise the limit`,
+          path: at(),
+          status: 200,
+        })
+      }
       if (!Array.isArray(data)) {
         throw fail({kind: 'invalid-payload', message: `GET ${at()}: expected a JSON array, got ${typeof data === 'object' ? (data === null ? 'null' : 'an object') : typeof data}`, path: at(), status: 200})
       }
@@ -724,6 +747,14 @@ export function createClient(options: ClientOptions): ApiClient {
       previous = data
       previousFirst = first
       previousLength = data.length
+      if (items.length + data.length > maxListingItems) {
+        throw fail({
+          kind: 'paging',
+          message: `GET ${at()}: stopped paging at offset ${page * pageSize}: the listing passed ${maxListingItems.toLocaleString('en-US')} items (--max-listing-items); a server paging without end, or raise the limit`,
+          path: at(),
+          status: 200,
+        })
+      }
       await pagingOptions?.onPage?.(data)
       for (const item of data) items.push(item)
       if (data.length < pageSize) return items

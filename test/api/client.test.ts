@@ -14,6 +14,7 @@ import {SECRET_QUOTED} from '../../src/model/redact.js'
 import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
 import type {AuditError} from '../../src/model/types.js'
+import {endlessRolesPage} from '../helpers/hostile.js'
 import {closedPort, startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
 
 const roles = Array.from({length: 250}, (_, i) => ({id: i + 1, name: `role-${String(i + 1).padStart(3, '0')}`, manageProject: false}))
@@ -565,6 +566,34 @@ describe('paging guards', () => {
     expect(error).toMatchObject({kind: 'paging', path: '/~api/roles'})
     expect(error.message).toBe('GET /~api/roles: still full pages after 2 pages of 100; stopped paging')
     expect(server.requests).toHaveLength(2)
+  })
+
+  it('stops a listing of endless distinct pages at its item bound, and all listings of the client at their byte bound', async () => {
+    server.setHandler('GET /endless', (req, res) => {
+      const url = new URL(req.url ?? '', 'http://x')
+      res.writeHead(200, {'content-type': 'application/json'})
+      res.end(endlessRolesPage(Number(url.searchParams.get('offset')), Number(url.searchParams.get('count')), 20_000))
+    })
+    const byItems = await failure(clientFor({maxListingItems: 1_000}).paged('/endless'))
+    expect(byItems).toEqual({
+      kind: 'paging',
+      status: 200,
+      path: '/~api/endless',
+      message: 'GET /~api/endless: stopped paging at offset 1000: the listing passed 1,000 items (--max-listing-items); a server paging without end, or raise the limit',
+    })
+    expect(server.requests).toHaveLength(11)
+    server.reset()
+    server.setHandler('GET /endless', (req, res) => {
+      const url = new URL(req.url ?? '', 'http://x')
+      res.writeHead(200, {'content-type': 'application/json'})
+      res.end(endlessRolesPage(Number(url.searchParams.get('offset')), Number(url.searchParams.get('count')), 20_000))
+    })
+    // Two listings of one client share the byte bound: the second passes it.
+    const client = clientFor({maxListingBytes: 150_000})
+    expect(await client.paged('/roles')).toHaveLength(250)
+    const byBytes = await failure(client.paged('/endless'))
+    expect(byBytes.message).toMatch(/^GET \/~api\/endless: stopped paging at offset \d+00: the listings of this run passed 0\.143 MiB \(--max-listing-mb\), which bounds the memory they take; a server paging without end, or raise the limit$/)
+    expect(server.requests.filter((r) => r.path === '/~api/endless').length).toBeLessThanOrEqual(8)
   })
 
   it('reports a listing that is not an array', async () => {
