@@ -14,6 +14,7 @@ import {Buffer} from 'node:buffer'
 import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import {redactServerText} from '../model/redact.js'
+import {decodeBody, JSON_CONTENT_TYPE} from './charset.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
 import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
 import {oneLine} from '../util/escape.js'
@@ -410,7 +411,7 @@ export function createClient(options: ClientOptions): ApiClient {
               origin,
               path: basePath + display,
               method: request.method,
-              headers: request.body === undefined ? headers : {...headers, 'content-type': 'application/json'},
+              headers: request.body === undefined ? headers : {...headers, 'content-type': JSON_CONTENT_TYPE},
               body: request.body,
             },
             receiver,
@@ -665,9 +666,10 @@ export function createClient(options: ClientOptions): ApiClient {
     const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
     if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
     if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
+    const text = textOf('GET', at, answer)
     try {
       // An empty or blank body is no JSON either: JSON.parse refuses it.
-      return {value: JSON.parse(answer.body.toString('utf8')) as unknown, bytes: answer.body.length}
+      return {value: JSON.parse(text) as unknown, bytes: answer.body.length}
     } catch {
       throw fail({
         kind: 'not-json',
@@ -683,7 +685,14 @@ export function createClient(options: ClientOptions): ApiClient {
     if (answer.status === 204) return null
     if (answer.status !== 200) throw failedAnswer('GET', at, answer, path, mask)
     if (isHtml(answer, false)) throw fail(htmlError('GET', at, answer))
-    return answer.body.toString('utf8')
+    return textOf('GET', at, answer)
+  }
+
+  /** A success answer's text in the charset it names (src/api/charset.ts); an unknown charset or bytes it does not allow refuse the answer. */
+  function textOf(method: Method, at: string, answer: Answer): string {
+    const decoded = decodeBody(answer.body, answer.contentType)
+    if ('text' in decoded) return decoded.text
+    throw fail({kind: 'invalid-payload', message: `${method} ${at}: ${decoded.problem}; nothing of the answer is used`, path: at, status: answer.status})
   }
 
   async function postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void> {

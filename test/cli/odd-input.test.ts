@@ -4,14 +4,15 @@
  * setting, output files that cannot be written, and symbolic links inside an output folder. Each
  * ends in a one-line error naming what and where, exit 2, and the report of what was collected.
  */
+import {Buffer} from 'node:buffer'
 import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
-import {EMPTY_ACCESS, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
-import {endlessRolesPage} from '../helpers/hostile.js'
+import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
+import {encodeAs, endlessRolesPage, LATIN1_SECRET, UNKNOWN_CHARSET} from '../helpers/hostile.js'
 import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -67,5 +68,60 @@ describe('a listing without end', () => {
       'GET /~api/projects: stopped paging at offset 0: the listing passed 3 items (--max-listing-items); a server paging without end, or raise the limit',
       'GET /~api/roles: stopped paging at offset 0: the listing passed 3 items (--max-listing-items); a server paging without end, or raise the limit',
     ])
+  }, 60_000)
+})
+
+/** A plan made by `fix --all-projects --output` against the server as it is (exit 1: findings). */
+async function planFile(server: OneDevServer): Promise<string> {
+  const plan = file('plan.json')
+  const result = await runCli(['fix', '--all-projects', '--output', plan], {env: serverEnv(server)})
+  expect(result.code, result.stdout + result.stderr).toBe(1)
+  server.reset()
+  return plan
+}
+
+/**
+ * Project 3 (legacy/tool) served as `serve` makes its body from the setting stored now; a POST is
+ * read as the UTF-8 it says it is and stored. Its job secret holds `secret`.
+ */
+function servedAs(server: OneDevServer, secret: string, serve: (stored: unknown) => {body: Buffer | string; contentType: string}): {stored: () => any; postedTypes: string[]} {
+  let stored: any = fixture('legacy/setting-full.json')
+  stored.buildSetting.jobSecrets[0].value = secret
+  const postedTypes: string[] = []
+  server.setHandler('GET /projects/3/setting', (_request, response) => {
+    const {body, contentType} = serve(stored)
+    response.writeHead(200, {'content-type': contentType})
+    response.end(body)
+  })
+  server.setHandler('POST /projects/3/setting', (request, response, recorded) => {
+    postedTypes.push(String(request.headers['content-type']))
+    stored = JSON.parse(recorded.body)
+    response.writeHead(200)
+    response.end()
+  })
+  return {stored: () => stored, postedTypes}
+}
+
+describe('charsets', () => {
+  it('a setting served as ISO-8859-1 is posted back as UTF-8, saying so, with its secret byte for byte', async () => {
+    const server = await start()
+    const project = servedAs(server, LATIN1_SECRET, (stored) => ({body: encodeAs(JSON.stringify(stored, null, 2), 'iso-8859-1'), contentType: 'application/json;charset=ISO-8859-1'}))
+    const result = await runCli(['fix', '--all-projects', '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).toContain('applied         legacy/tool (#3)')
+    expect(project.postedTypes).toEqual(['application/json; charset=utf-8'])
+    expect(project.stored().buildSetting.jobSecrets[0].value).toBe(LATIN1_SECRET)
+    expect(project.stored().branchProtections[1].preventForcedPush).toBe(true)
+  }, 60_000)
+
+  it('a setting in a charset the tool does not know is not rewritten: nothing is sent for that project, the others are applied', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const project = servedAs(server, 'plain', (stored) => ({body: JSON.stringify(stored), contentType: `application/json; charset=${UNKNOWN_CHARSET}`}))
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain(`NOT READ        legacy/tool (#3): GET /~api/projects/3/setting: the answer's charset "${UNKNOWN_CHARSET}" is not one this tool decodes; nothing of the answer is used; nothing was sent`)
+    expect(project.postedTypes).toEqual([])
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/2/setting'])
   }, 60_000)
 })
