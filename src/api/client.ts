@@ -16,8 +16,9 @@ import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import {redactServerText} from '../model/redact.js'
 import {decodeBody, JSON_CONTENT_TYPE} from './charset.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
-import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
+import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, tooDeepError, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
 import {oneLine} from '../util/escape.js'
+import {MAX_SERVER_DEPTH, tooDeep} from '../util/json.js'
 import {createLimiter} from '../util/limit.js'
 
 /** The contract's prefix: tried first when none is given. */
@@ -667,9 +668,10 @@ export function createClient(options: ClientOptions): ApiClient {
     if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
     if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
     const text = textOf('GET', at, answer)
+    let value: unknown
     try {
       // An empty or blank body is no JSON either: JSON.parse refuses it.
-      return {value: JSON.parse(text) as unknown, bytes: answer.body.length}
+      value = JSON.parse(text)
     } catch {
       throw fail({
         kind: 'not-json',
@@ -678,6 +680,8 @@ export function createClient(options: ClientOptions): ApiClient {
         status: 200,
       })
     }
+    if (value !== null && typeof value === 'object' && tooDeep(text, MAX_SERVER_DEPTH) !== null) throw fail(tooDeepError('GET', at, 200, MAX_SERVER_DEPTH))
+    return {value, bytes: answer.body.length}
   }
 
   async function getText(path: string, query?: Query, mask?: readonly string[]): Promise<string | null> {

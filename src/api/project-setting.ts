@@ -5,8 +5,8 @@
  */
 import {secretsOf} from '../model/redact.js'
 import type {AuditError} from '../model/types.js'
-import {lineAndColumn, inexactNumber, parseJson} from '../util/json.js'
-import {ApiError, type ApiClient} from './types.js'
+import {lineAndColumn, inexactNumber, MAX_SERVER_DEPTH, parseJson, tooDeep} from '../util/json.js'
+import {ApiError, type ApiClient, tooDeepError} from './types.js'
 
 export const settingPath = (projectId: number) => `/projects/${projectId}/setting`
 
@@ -25,6 +25,7 @@ export async function readProjectSetting(client: ApiClient, projectId: number, k
     throw new ApiError({kind: 'invalid-payload', message: `${at}: ${message}`, path: `${client.apiPrefix}${path}`, status: 200})
   }
   if (text === null) return fail('no setting in the answer (204)')
+  if (tooDeep(text, MAX_SERVER_DEPTH) !== null) throw new ApiError(tooDeepError('GET', `${client.apiPrefix}${path}`, 200, MAX_SERVER_DEPTH))
   let raw: unknown
   try {
     raw = parseJson(text, 'the setting')

@@ -96,6 +96,11 @@ export function failureReason(error: AuditError): string {
   return request ? error.message.slice(request[0].length) : error.message
 }
 
+/** An answer nested deeper than MAX_SERVER_DEPTH (src/util/json.ts): refused whole, before any recursive code walks it. */
+export function tooDeepError(method: 'GET' | 'POST', path: string, status: number, depth: number): AuditError {
+  return {kind: 'invalid-payload', message: `${method} ${path}: the answer is nested deeper than ${depth} levels, which no OneDev payload is; nothing of it is used`, path, status}
+}
+
 export type Query = Record<string, string | number | undefined>
 
 export interface PagingOptions {

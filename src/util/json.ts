@@ -136,22 +136,63 @@ export function findJsonSyntaxError(text: string): {offset: number; reason: stri
   }
 }
 
+/**
+ * How deep any JSON a server answers may nest: OneDev's deepest payloads (an issue setting's field
+ * specs, a job executor) nest about ten levels. Code that walks a value recursively (redaction,
+ * comparison, copying, JSON.stringify itself) overflows its stack some thousands of levels down:
+ * a deeper value is refused where it comes in, so that none of it has to be guarded.
+ */
+export const MAX_SERVER_DEPTH = 64
+/** How deep a file may nest: what the tool writes holds server payloads a few levels down. */
+export const MAX_FILE_DEPTH = 128
+
+/** The offset of the first `{` or `[` that opens a level deeper than `max`, or null. Strings are skipped. */
+export function tooDeep(text: string, max: number): number | null {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i)
+        if (d === 0x22) break
+        if (d === 0x5c) i++
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return i
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--
+    }
+  }
+  return null
+}
+
 export function lineAndColumn(text: string, offset: number): {line: number; column: number} {
   const before = text.slice(0, offset)
   const line = before.split('\n').length
   return {line, column: offset - before.lastIndexOf('\n')}
 }
 
-/** Parses JSON; a syntax error becomes `label:line:column: invalid JSON: reason`. */
-export function parseJson(text: string, label: string): unknown {
+/**
+ * Parses JSON; a syntax error becomes `label:line:column: invalid JSON: reason`, a value nested
+ * deeper than `maxDepth` levels (MAX_FILE_DEPTH, MAX_SERVER_DEPTH) `label:line:column: nested deeper than N levels`.
+ */
+export function parseJson(text: string, label: string, maxDepth = MAX_FILE_DEPTH): unknown {
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch {
     // JSON.parse's own message quotes the input, which may hold a secret: say where, in our words.
     const found = findJsonSyntaxError(text) ?? {offset: 0, reason: 'not valid JSON'}
     const {line, column} = lineAndColumn(text, found.offset)
     throw new JsonSyntaxError(`${label}:${line}:${column}: invalid JSON: ${found.reason}`, line, column)
   }
+  // Only a document that holds objects or lists can be too deep.
+  const deep = value !== null && typeof value === 'object' ? tooDeep(text, maxDepth) : null
+  if (deep !== null) {
+    const {line, column} = lineAndColumn(text, deep)
+    throw new JsonSyntaxError(`${label}:${line}:${column}: nested deeper than ${maxDepth} levels, which nothing this tool reads is: refused`, line, column)
+  }
+  return value
 }
 
 /**

@@ -5,14 +5,14 @@
  * ends in a one-line error naming what and where, exit 2, and the report of what was collected.
  */
 import {Buffer} from 'node:buffer'
-import {readFile} from 'node:fs/promises'
+import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
-import {encodeAs, endlessRolesPage, LATIN1_SECRET, UNKNOWN_CHARSET} from '../helpers/hostile.js'
+import {deeplyNested, encodeAs, endlessRolesPage, LATIN1_SECRET, UNKNOWN_CHARSET} from '../helpers/hostile.js'
 import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -123,5 +123,65 @@ describe('charsets', () => {
     expect(result.stdout).toContain(`NOT READ        legacy/tool (#3): GET /~api/projects/3/setting: the answer's charset "${UNKNOWN_CHARSET}" is not one this tool decodes; nothing of the answer is used; nothing was sent`)
     expect(project.postedTypes).toEqual([])
     expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/2/setting'])
+  }, 60_000)
+})
+
+/** A setting (as text) with a member holding a value nested 3,000 levels deep. */
+function deepSetting(setting: unknown): string {
+  return JSON.stringify(setting).replace(/^\{/, `{"deep": ${deeplyNested(3000)}, `)
+}
+
+describe('values nested deeper than any setting', () => {
+  it('scan: a setting nested 3,000 levels deep is that project\'s error, one line; the other projects are judged', async () => {
+    const server = await start()
+    const text = deepSetting(fixture('current/setting-full.json'))
+    server.setHandler('GET /projects/2/setting', (_request, response) => {
+      response.writeHead(200, {'content-type': 'application/json'})
+      response.end(text)
+    })
+    const report = file('report.json')
+    const result = await runCli(['scan', '--all-projects', '--format', 'json', '--output', report], {env: serverEnv(server)})
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('GET /~api/projects/2/setting: the answer is nested deeper than 64 levels, which no OneDev payload is; nothing of it is used')
+    expect(result.stderr).not.toMatch(/internal error|Maximum call stack|    at /)
+    const document = JSON.parse(await readFile(report, 'utf8'))
+    expect(document.findings.some((f: any) => f.project?.path === 'legacy/tool')).toBe(true)
+  }, 60_000)
+
+  it('fix --apply: a setting nested 3,000 levels deep is not read (nothing sent for it); the other projects are applied', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const text = deepSetting(server.settings[3])
+    server.setHandler('GET /projects/3/setting', (_request, response) => {
+      response.writeHead(200, {'content-type': 'application/json'})
+      response.end(text)
+    })
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('NOT READ        legacy/tool (#3): GET /~api/projects/3/setting: the answer is nested deeper than 64 levels, which no OneDev payload is; nothing of it is used; nothing was sent')
+    expect(result.stdout).toContain('applied         acme/app (#2)')
+    expect(result.stdout + result.stderr).not.toMatch(/internal error|Maximum call stack/)
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/2/setting'])
+  }, 60_000)
+
+  it('a snapshot, a plan or a configuration nested 3,000 levels deep: one line naming the file, exit 2', async () => {
+    const snapshot = JSON.parse(await readFile('examples/snapshot.json', 'utf8'))
+    const deepSnapshot = file('deep-snapshot.json')
+    await writeFile(deepSnapshot, JSON.stringify(snapshot).replace('"branchProtections":', `"deep": ${deeplyNested(3000)}, "branchProtections":`))
+    const scanned = await runCli(['scan', '--snapshot', deepSnapshot])
+    expect(scanned.code).toBe(2)
+    expect(scanned.stderr.trim()).toMatch(new RegExp(`^onedev-audit: error: ${deepSnapshot.replace(/[.]/g, '\\.')}:1:\\d+: nested deeper than 128 levels, which nothing this tool reads is: refused$`))
+    const deepPlan = file('plan.json')
+    await writeFile(deepPlan, deeplyNested(3000))
+    const applied = await runCli(['fix', '--plan', deepPlan, '--apply'], {env: {ONEDEV_URL: 'http://127.0.0.1:9', ONEDEV_TOKEN: 'x'}})
+    expect(applied.code).toBe(2)
+    expect(applied.stderr).toContain(`${deepPlan}:1:385: nested deeper than 128 levels, which nothing this tool reads is: refused`)
+    const deepConfig = file('config.json')
+    await writeFile(deepConfig, `{"rules": ${deeplyNested(3000)}}`)
+    const configured = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--config', deepConfig])
+    expect(configured.code).toBe(2)
+    expect(configured.stderr).toContain(`${deepConfig}:1:`)
+    expect(configured.stderr).toContain('nested deeper than 128 levels')
+    for (const result of [scanned, applied, configured]) expect(result.stderr).not.toMatch(/internal error|Maximum call stack|    at /)
   }, 60_000)
 })
