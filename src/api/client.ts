@@ -699,8 +699,12 @@ export function createClient(options: ClientOptions): ApiClient {
     throw fail({kind: 'invalid-payload', message: `${method} ${at}: ${decoded.problem}; nothing of the answer is used`, path: at, status: answer.status})
   }
 
-  async function postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void> {
-    const {answer, path: at} = await exchange({method: 'POST', path, body: JSON.stringify(body), limit: maxBodyBytes})
+  function postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void> {
+    return postJsonText(path, JSON.stringify(body), mask)
+  }
+
+  async function postJsonText(path: string, json: string, mask?: readonly string[]): Promise<void> {
+    const {answer, path: at} = await exchange({method: 'POST', path, body: json, limit: maxBodyBytes})
     if (answer.status !== 200 && answer.status !== 204) throw failedAnswer('POST', at, answer, path, mask)
     // A web page answering 200 (a wrong prefix reaching the web UI) did not take the body.
     if (answer.status === 200 && isHtml(answer, false)) throw fail(htmlError('POST', at, answer))
@@ -778,6 +782,7 @@ export function createClient(options: ClientOptions): ApiClient {
     getJson,
     getText,
     postJson,
+    postJsonText,
     paged,
     get apiPrefix() {
       return prefix

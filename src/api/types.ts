@@ -123,6 +123,8 @@ export interface ApiClient {
   getText(path: string, query?: Query, mask?: readonly string[]): Promise<string | null>
   /** POST {prefix}{path} with a JSON body; resolves on 200; ApiError otherwise, its text masked of `mask` as getText's. */
   postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void>
+  /** postJson with the body already written as JSON text (sent as it is, UTF-8). */
+  postJsonText(path: string, json: string, mask?: readonly string[]): Promise<void>
   /**
    * Pages through a listing with `offset` and `count` (pageSize, at most 100) until a short page.
    * Stops with an ApiError of kind `paging` when a page repeats the previous one, past maxPages, or

@@ -152,7 +152,7 @@ class Run {
     const first = !this.posted
     this.posted = true
     try {
-      await writeProjectSetting(this.client, project.id, applied.result)
+      await writeProjectSetting(this.client, project.id, applied.result, fresh)
     } catch (error) {
       const failure = postFailure(error)
       if (!failure) throw error
@@ -234,7 +234,7 @@ class Run {
     this.options.say(escapeControl(`onedev-audit: ${project.path} (#${project.id}): ${why}; rolling back`))
     let failed: string
     try {
-      await writeProjectSetting(this.client, project.id, fresh)
+      await writeProjectSetting(this.client, project.id, fresh, fresh)
       const now = await readProjectSetting(this.client, project.id, fresh)
       const left = differences(now, fresh)
       if (left.length === 0) return this.outcome(project, 'rolled-back', `${why}; rolled back: the setting is as it was`)

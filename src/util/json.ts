@@ -194,31 +194,3 @@ export function parseJson(text: string, label: string, maxDepth = MAX_FILE_DEPTH
   }
   return value
 }
-
-/**
- * The first number in valid JSON `text` that a JavaScript number does not carry exactly: an integer
- * beyond 2^53 that would come back as a neighbour, or a value too large to be finite (which
- * JSON.stringify would write as null). null when every number survives JSON.parse and JSON.stringify.
- * Fractions are left alone: the server reads them into Java doubles, which carry what JavaScript does.
- */
-export function inexactNumber(text: string): {offset: number; number: string} | null {
-  const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y
-  for (let i = 0; i < text.length; ) {
-    const c = text.charCodeAt(i)
-    if (c === 0x22) {
-      // A string: skip it, escapes included.
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++
-      i++
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      NUMBER.lastIndex = i
-      const token = NUMBER.exec(text)?.[0] ?? text[i]!
-      const value = Number(token)
-      const integer = /^-?\d+$/.test(token)
-      if (!Number.isFinite(value) || (integer && !Number.isSafeInteger(value) && BigInt(token) !== BigInt(value))) return {offset: i, number: token}
-      i += token.length
-    } else {
-      i++
-    }
-  }
-  return null
-}

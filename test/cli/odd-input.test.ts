@@ -12,7 +12,7 @@ import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
-import {deeplyNested, encodeAs, endlessRolesPage, LATIN1_SECRET, UNKNOWN_CHARSET} from '../helpers/hostile.js'
+import {deeplyNested, encodeAs, endlessRolesPage, LATIN1_SECRET, NUMBER_LIKE_KEYS_TEXT, NUMBER_TOKENS, UNKNOWN_CHARSET} from '../helpers/hostile.js'
 import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -183,5 +183,69 @@ describe('values nested deeper than any setting', () => {
     expect(configured.stderr).toContain(`${deepConfig}:1:`)
     expect(configured.stderr).toContain('nested deeper than 128 levels')
     for (const result of [scanned, applied, configured]) expect(result.stderr).not.toMatch(/internal error|Maximum call stack|    at /)
+  }, 60_000)
+})
+
+/**
+ * Project 3 kept as text, as a Java server keeps its numbers: GET answers the text stored now, a POST
+ * stores the text it was sent (`store` may change it first: a server that drops an edit).
+ */
+function keptAsText(server: OneDevServer, text: string, store: (posted: string, index: number) => string = (posted) => posted): {text: () => string; posts: string[]} {
+  let stored = text
+  const posts: string[] = []
+  server.setHandler('GET /projects/3/setting', (_request, response) => {
+    response.writeHead(200, {'content-type': 'application/json'})
+    response.end(stored)
+  })
+  server.setHandler('POST /projects/3/setting', (_request, response, recorded) => {
+    stored = store(recorded.body, posts.length)
+    posts.push(recorded.body)
+    response.writeHead(200)
+    response.end()
+  })
+  return {text: () => stored, posts}
+}
+
+/** Project 3's setting as a server writes it, with the corpus's numbers and keys that look like numbers in members the fix does not touch. */
+function oddSetting(server: OneDevServer): string {
+  const tokens = NUMBER_TOKENS.map(({token}, i) => `"n${i}": ${token}`).join(', ')
+  return JSON.stringify(server.settings[3], null, 2).replace(/^\{/, `{\n  "maxArtifactBytes": 12345678901234567891e0,\n  "numbers": {${tokens}},\n  "byNumber": ${NUMBER_LIKE_KEYS_TEXT},`)
+}
+
+describe('numbers and keys posted back exactly', () => {
+  it('every number token and member order the fix does not edit is posted back as received; the change is verified', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const text = oddSetting(server)
+    const project = keptAsText(server, text)
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).toContain('applied         legacy/tool (#3)')
+    expect(project.posts).toHaveLength(1)
+    const posted = project.posts[0]!
+    expect(posted).toContain('"maxArtifactBytes":12345678901234567891e0,')
+    expect(posted).toContain(`"numbers":{${NUMBER_TOKENS.map(({token}, i) => `"n${i}": ${token}`).join(', ')}}`)
+    expect(posted).toContain(`"byNumber":${NUMBER_LIKE_KEYS_TEXT}`)
+    // Only the edited field differs from what was received.
+    const sent = JSON.parse(posted)
+    const received = JSON.parse(text)
+    expect(sent.branchProtections[1].preventForcedPush).toBe(true)
+    received.branchProtections[1].preventForcedPush = true
+    expect(sent).toEqual(received)
+  }, 60_000)
+
+  it('a rollback posts the numbers back as received too', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    // A server that drops the edit (and stores the rollback): the verification fails and the project is rolled back.
+    const text = oddSetting(server)
+    const project = keptAsText(server, text, (posted, index) => index > 0 ? posted : text.replace('"maxArtifactBytes": 12345678901234567891e0', '"maxArtifactBytes": 12345678901234567891e0, "dropped": true'))
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toMatch(/ROLLED BACK +legacy\/tool \(#3\)/)
+    expect(project.posts).toHaveLength(2)
+    expect(project.posts[1]).toContain('12345678901234567891e0')
+    expect(project.posts[1]).not.toContain('12345678901234567000')
+    expect(project.text()).not.toContain('12345678901234567000')
   }, 60_000)
 })
