@@ -21,6 +21,7 @@ import type {Finding} from '../engine/rule.js'
 import {joinPointer, parsePointer, resolvePointer} from '../model/pointer.js'
 import {redactDeep, redactText, secretsOf} from '../model/redact.js'
 import {escapeControl, oneLine} from '../util/escape.js'
+import {FileWriteError} from '../util/fs.js'
 import {isObject} from '../util/json.js'
 import {editProblem} from './guard.js'
 import {type AppliedEdits, applyPlanned, operationOf, type PlannedEdit, PatchError} from './patch.js'
@@ -148,7 +149,14 @@ class Run {
       if (!(error instanceof PatchError)) throw error
       return this.outcome(project, 'conflict', `the change could not be recorded for undo (${error.message}); nothing was sent`)
     }
-    await this.options.onSending(pending)
+    try {
+      await this.options.onSending(pending)
+    } catch (error) {
+      // The change could not be recorded for undo first (a full disk): it is not sent, nor anything after it.
+      if (!(error instanceof FileWriteError)) throw error
+      this.stopped = 'not sent: the undo record cannot be written'
+      return this.outcome(project, 'not-sent', `the undo record could not be written before the POST (${error.message}); nothing was sent`)
+    }
     const first = !this.posted
     this.posted = true
     try {

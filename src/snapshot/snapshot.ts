@@ -4,10 +4,9 @@
  * see layout.ts). Loading re-ingests every payload through src/model/ingest.ts, so redaction and
  * normalization run again: a snapshot edited by hand with a secret in it still never leaks one.
  */
-import {randomBytes} from 'node:crypto'
 import {constants} from 'node:fs'
-import {mkdir, open, readFile, rename, rm, stat} from 'node:fs/promises'
-import {basename, dirname, join} from 'node:path'
+import {mkdir, readFile, rm, stat} from 'node:fs/promises'
+import {dirname, join} from 'node:path'
 
 import {ingestProjectSetting, ingestProjectSettingNow, ingestRoles} from '../model/ingest.js'
 import {describeIssues, schemaIssues} from '../model/normalize.js'
@@ -16,6 +15,7 @@ import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type NotE
 import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, SERVER_DATA_FILE, SNAPSHOT_SCHEMA_URL, SNAPSHOT_VERSION, isSafeProjectFile, projectFilePath} from './layout.js'
 import {isSnapshot, isSnapshotIndexEnvelope} from './snapshot-checks.js'
 import type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject} from './snapshot-types.js'
+import {FileWriteError, writeFileAtomic} from '../util/fs.js'
 import {isObject, parseJson} from '../util/json.js'
 
 export type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject}
@@ -142,20 +142,13 @@ function pretty(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n'
 }
 
-/** Writes through a temporary file in the same folder and renames it: readers never see half a file. Mode 0600. */
+/** Writes through a temporary file in the same folder and renames it (util/fs): readers never see half a file. Mode 0600. */
 async function writeAtomic(file: string, text: string): Promise<void> {
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
   try {
-    const handle = await open(temp, 'wx', 0o600)
-    try {
-      await handle.writeFile(text, 'utf8')
-    } finally {
-      await handle.close()
-    }
-    await rename(temp, file)
+    await writeFileAtomic(file, text, 0o600)
   } catch (error) {
-    await rm(temp, {force: true}).catch(() => undefined)
-    fail('io', `${file}: cannot write (${errorCode(error)})`)
+    if (error instanceof FileWriteError) fail('io', error.message)
+    throw error
   }
 }
 

@@ -5,7 +5,8 @@
  * ends in a one-line error naming what and where, exit 2, and the report of what was collected.
  */
 import {Buffer} from 'node:buffer'
-import {readFile, writeFile} from 'node:fs/promises'
+import {execFileSync} from 'node:child_process'
+import {readFile, rm, stat, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
@@ -247,5 +248,87 @@ describe('numbers and keys posted back exactly', () => {
     expect(project.posts[1]).toContain('12345678901234567891e0')
     expect(project.posts[1]).not.toContain('12345678901234567000')
     expect(project.text()).not.toContain('12345678901234567000')
+  }, 60_000)
+})
+
+const ENOSPC = 'cannot write the file (ENOSPC: no space left on the device)'
+
+/**
+ * A device that is always full: a node of its own (root may make one) in the test's folder, so that a
+ * tool that replaced it with a file would replace nothing of the system's; else /dev/full itself.
+ */
+function fullDevice(): string {
+  const path = file('full')
+  try {
+    execFileSync('mknod', [path, 'c', '1', '7'], {stdio: 'ignore'})
+    return path
+  } catch {
+    return '/dev/full'
+  }
+}
+
+describe('output files that cannot be written', () => {
+  it('scan --output on a full device: one line naming the file, the summary still printed, exit 2, the device left as it was', async () => {
+    const full = fullDevice()
+    const result = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format', 'json', '--output', full, '--fail-on', 'none'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`onedev-audit: error: --output ${full}: ${ENOSPC}\n`)
+    expect(result.stderr).toMatch(/onedev-audit: CIS SSCS v1\.0: \d+ pass/)
+    expect(result.stderr).not.toMatch(/internal error|    at |wrote json report/)
+    expect((await stat(full)).isCharacterDevice()).toBe(true)
+  }, 60_000)
+
+  it('diff, access and fix --output on a full device: one line naming the file, exit 2', async () => {
+    const full = fullDevice()
+    const runs = await Promise.all([
+      runCli(['diff', 'examples/snapshot.json', 'examples/snapshot.json', '--output', full]),
+      runCli(['access', '--snapshot', 'examples/snapshot.json', '--project', '2', '--output', full]),
+      runCli(['fix', '--snapshot', 'examples/snapshot.json', '--output', full]),
+    ])
+    for (const result of runs) {
+      expect(result.code, result.stderr).toBe(2)
+      expect(result.stderr).toContain(`onedev-audit: error: `)
+      expect(result.stderr).toContain(`${full}: ${ENOSPC}`)
+      expect(result.stderr).not.toMatch(/internal error|    at /)
+    }
+    // The plan is printed before it is written.
+    expect(runs[2]!.stdout).toContain('Plan for')
+    expect((await stat(full)).isCharacterDevice()).toBe(true)
+  }, 60_000)
+
+  it('collect --output and issue-setting pull --output on a full device: one line naming the file, exit 2, the device not replaced', async () => {
+    const server = await start({issueSetting: {stateSpecs: []}})
+    const full = fullDevice()
+    const collected = await runCli(['collect', '--all-projects', '--output', full], {env: serverEnv(server)})
+    expect(collected.code, collected.stderr).toBe(2)
+    expect(collected.stderr).toContain(`onedev-audit: error: ${full}: ${ENOSPC}`)
+    const pulled = await runCli(['issue-setting', 'pull', '--output', full], {env: serverEnv(server)})
+    expect(pulled.code, pulled.stderr).toBe(2)
+    expect(pulled.stderr).toContain(`onedev-audit: error: --output ${full}: ${ENOSPC}`)
+    for (const result of [collected, pulled]) expect(result.stderr).not.toMatch(/internal error|    at /)
+    expect((await stat(full)).isCharacterDevice()).toBe(true)
+  }, 60_000)
+
+  it('fix --apply: an undo record that can no longer be written stops the run before the next POST; one line, exit 2', async () => {
+    const server = await start()
+    const plan = await planFile(server)
+    const folder = file('records')
+    await import('node:fs/promises').then(({mkdir}) => mkdir(folder))
+    const undo = join(folder, 'undo.json')
+    // The folder of the record goes away while the first project is sent (a disk unmounted, a clean-up job).
+    const stored = server.settings[3]
+    server.setHandler('POST /projects/3/setting', async (_request, response, recorded) => {
+      await rm(folder, {recursive: true, force: true})
+      Object.assign(stored as object, JSON.parse(recorded.body))
+      response.writeHead(200)
+      response.end()
+    })
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`onedev-audit: error: --undo-output ${undo}: cannot write the file (ENOENT: no such folder): nothing more is sent; the record on disk names every change sent before this one`)
+    expect(result.stdout).toContain('applied         legacy/tool (#3)')
+    expect(result.stdout).toContain('not sent        acme/app (#2): the undo record cannot be written: not sent')
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/3/setting'])
+    expect(result.stderr).not.toMatch(/internal error|    at /)
   }, 60_000)
 })

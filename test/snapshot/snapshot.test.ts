@@ -188,7 +188,7 @@ describe('snapshot file', () => {
 
   test('a file that cannot be written is an io error, and no temporary file is left behind', async () => {
     const file = join(work, 'missing-folder', 'snapshot.json')
-    await expectSnapshotError(saveSnapshotFile(await buildModel(), file, tool), 'io', `${file}: cannot write (ENOENT)`)
+    await expectSnapshotError(saveSnapshotFile(await buildModel(), file, tool), 'io', `${file}: cannot write the file (ENOENT: no such folder)`)
     expect(await readdir(work)).toEqual([])
   })
 
