@@ -97,19 +97,20 @@ async function writeBatches(handle: FileHandle, chunks: Iterable<string>): Promi
  * replaced, the link kept); a device or a pipe (`--output /dev/null`) is written into directly.
  * With `createOnly`, nothing that exists is replaced: the complete file is linked to its name, which
  * fails with EEXIST when something is there (a file written by another run meanwhile included).
- * Any failure is a FileWriteError naming the file (its `code` the system's: ENOSPC, EEXIST, ...).
+ * Without `follow`, whatever is at `path` (a symbolic link included) is replaced by the file, never
+ * written through. Any failure is a FileWriteError naming the file (its `code` the system's: ENOSPC, EEXIST, ...).
  */
-export async function writeChunksAtomic(path: string, chunks: Iterable<string>, mode = 0o644, createOnly = false): Promise<void> {
+export async function writeChunksAtomic(path: string, chunks: Iterable<string>, mode = 0o644, createOnly = false, follow = true): Promise<void> {
   try {
-    await writeChunksAtomicOrThrow(path, chunks, mode, createOnly)
+    await writeChunksAtomicOrThrow(path, chunks, mode, createOnly, follow)
   } catch (error) {
     // A system error (it has a code) is the file's; anything else (a formatter's bug) stays what it is.
     throw typeof (error as NodeJS.ErrnoException | null)?.code === 'string' ? writeFailure(path, error) : error
   }
 }
 
-async function writeChunksAtomicOrThrow(path: string, chunks: Iterable<string>, mode: number, createOnly: boolean): Promise<void> {
-  const target = createOnly ? {path, special: false} : await writeTarget(path)
+async function writeChunksAtomicOrThrow(path: string, chunks: Iterable<string>, mode: number, createOnly: boolean, follow: boolean): Promise<void> {
+  const target = createOnly || !follow ? {path, special: false} : await writeTarget(path)
   if (target.special) {
     const handle = await open(target.path, 'w')
     try {
@@ -163,9 +164,9 @@ async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
   for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten
 }
 
-/** Writes a file through a temporary sibling and a rename, so readers never see half a file. */
-export async function writeFileAtomic(path: string, content: string, mode = 0o644): Promise<void> {
-  await writeChunksAtomic(path, [content], mode)
+/** Writes a file through a temporary sibling and a rename, so readers never see half a file (writeChunksAtomic). */
+export async function writeFileAtomic(path: string, content: string, mode = 0o644, follow = true): Promise<void> {
+  await writeChunksAtomic(path, [content], mode, false, follow)
 }
 
 const closedStreams = new WeakSet<NodeJS.WritableStream>()

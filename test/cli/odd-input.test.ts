@@ -6,7 +6,7 @@
  */
 import {Buffer} from 'node:buffer'
 import {execFileSync} from 'node:child_process'
-import {readFile, rm, stat, writeFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile, rm, stat, symlink, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
@@ -313,7 +313,7 @@ describe('output files that cannot be written', () => {
     const server = await start()
     const plan = await planFile(server)
     const folder = file('records')
-    await import('node:fs/promises').then(({mkdir}) => mkdir(folder))
+    await mkdir(folder)
     const undo = join(folder, 'undo.json')
     // The folder of the record goes away while the first project is sent (a disk unmounted, a clean-up job).
     const stored = server.settings[3]
@@ -330,5 +330,26 @@ describe('output files that cannot be written', () => {
     expect(result.stdout).toContain('not sent        acme/app (#2): the undo record cannot be written: not sent')
     expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/3/setting'])
     expect(result.stderr).not.toMatch(/internal error|    at /)
+  }, 60_000)
+})
+
+describe('symbolic links inside collect --output-dir', () => {
+  it('out/projects a link to a folder elsewhere: one line naming it, exit 2, nothing written or removed there', async () => {
+    const server = await start()
+    const out = file('out')
+    const first = await runCli(['collect', '--all-projects', '--output-dir', out], {env: serverEnv(server)})
+    expect(first.code, first.stderr).toBe(0)
+    // Someone commits projects/ as a link to another folder, holding a file the old index lists.
+    const elsewhere = file('elsewhere')
+    await mkdir(join(elsewhere, 'acme'), {recursive: true})
+    await writeFile(join(elsewhere, 'acme', 'app.json'), await readFile(join(out, 'projects', 'acme', 'app.json')))
+    await writeFile(join(elsewhere, 'precious.txt'), 'not onedev-audit\'s')
+    await rm(join(out, 'projects'), {recursive: true})
+    await symlink(elsewhere, join(out, 'projects'))
+    const again = await runCli(['collect', '--project', '3', '--output-dir', out], {env: serverEnv(server)})
+    expect(again.code).toBe(2)
+    expect(again.stderr.trim()).toBe(`onedev-audit: error: ${join(out, 'projects')}: a symbolic link inside the output folder: refused, nothing is written through it (remove the link, or choose another --output-dir)`)
+    expect((await readdir(elsewhere)).sort()).toEqual(['acme', 'precious.txt'])
+    expect(await readdir(join(elsewhere, 'acme'))).toEqual(['app.json'])
   }, 60_000)
 })
