@@ -18,7 +18,7 @@ import {decodeBody, JSON_CONTENT_TYPE} from './charset.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
 import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, tooDeepError, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
 import {oneLine} from '../util/escape.js'
-import {MAX_SERVER_DEPTH, tooDeep} from '../util/json.js'
+import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
 import {createLimiter} from '../util/limit.js'
 
 /** The contract's prefix: tried first when none is given. */
@@ -680,7 +680,7 @@ export function createClient(options: ClientOptions): ApiClient {
         status: 200,
       })
     }
-    if (value !== null && typeof value === 'object' && tooDeep(text, MAX_SERVER_DEPTH) !== null) throw fail(tooDeepError('GET', at, 200, MAX_SERVER_DEPTH))
+    if (nestedDeeper(value, MAX_SERVER_DEPTH)) throw fail(tooDeepError('GET', at, 200, MAX_SERVER_DEPTH))
     return {value, bytes: answer.body.length}
   }
 

@@ -18,7 +18,7 @@ import {REPOSITORY_ENDPOINTS} from '../model/endpoints.js'
 import {redactServerPayload} from '../model/redact.js'
 import type {AuditError, AuditModel, Project, RepositoryInfo, RepositoryPart, Role, ServerData} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
-import {MAX_SERVER_DEPTH, tooDeep} from '../util/json.js'
+import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
 import {createLimiter, createQueue} from '../util/limit.js'
 import {type AskAnotherSubject, EndpointVerdict, NO_OTHER_SUBJECT, NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
 import {ApiError, type ApiClient, tooDeepError} from './types.js'
@@ -116,7 +116,7 @@ function parseOptionalJson(text: string, path: string): unknown {
   } catch {
     throw new ApiError({kind: 'not-json', message: `GET ${path}: the answer is not valid JSON`, path})
   }
-  if (value !== null && typeof value === 'object' && tooDeep(text, MAX_SERVER_DEPTH) !== null) throw new ApiError(tooDeepError('GET', path, 200, MAX_SERVER_DEPTH))
+  if (nestedDeeper(value, MAX_SERVER_DEPTH)) throw new ApiError(tooDeepError('GET', path, 200, MAX_SERVER_DEPTH))
   return value
 }
 

@@ -5,7 +5,7 @@
  */
 import {secretsOf} from '../model/redact.js'
 import type {AuditError} from '../model/types.js'
-import {lineAndColumn, MAX_SERVER_DEPTH, parseJson, tooDeep} from '../util/json.js'
+import {lineAndColumn, MAX_SERVER_DEPTH, nestedDeeper, parseJson} from '../util/json.js'
 import {type SourceNode, sourceOf, stringifyLike} from '../util/json-source.js'
 import {ApiError, type ApiClient, tooDeepError} from './types.js'
 
@@ -31,13 +31,14 @@ export async function readProjectSetting(client: ApiClient, projectId: number, k
     throw new ApiError({kind: 'invalid-payload', message: `${at}: ${message}`, path: `${client.apiPrefix}${path}`, status: 200})
   }
   if (text === null) return fail('no setting in the answer (204)')
-  if (tooDeep(text, MAX_SERVER_DEPTH) !== null) throw new ApiError(tooDeepError('GET', `${client.apiPrefix}${path}`, 200, MAX_SERVER_DEPTH))
   let raw: unknown
   try {
-    raw = parseJson(text, 'the setting')
+    // Its depth is judged below, as the client judges every answer's.
+    raw = parseJson(text, 'the setting', Number.POSITIVE_INFINITY)
   } catch (error) {
     return fail(error instanceof Error ? error.message : 'not JSON')
   }
+  if (nestedDeeper(raw, MAX_SERVER_DEPTH)) throw new ApiError(tooDeepError('GET', `${client.apiPrefix}${path}`, 200, MAX_SERVER_DEPTH))
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('the setting is not a JSON object')
   const {root, duplicate} = sourceOf(text)
   if (duplicate !== null) {

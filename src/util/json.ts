@@ -146,6 +146,30 @@ export const MAX_SERVER_DEPTH = 64
 /** How deep a file may nest: what the tool writes holds server payloads a few levels down. */
 export const MAX_FILE_DEPTH = 128
 
+/**
+ * Whether a parsed JSON value nests deeper than `max` levels (objects and lists; a scalar is level 0).
+ * Walked with a stack of its own, not recursion: it is what makes recursion safe afterwards. It visits
+ * objects and lists only, so it costs a fraction of the parse (the text scan below is for saying where).
+ */
+export function nestedDeeper(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const stack: unknown[] = [value]
+  const depths: number[] = [1]
+  while (stack.length > 0) {
+    const current = stack.pop() as Record<string, unknown> | unknown[]
+    const depth = depths.pop()!
+    if (depth > max) return true
+    const children = Array.isArray(current) ? current : Object.values(current)
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') {
+        stack.push(child)
+        depths.push(depth + 1)
+      }
+    }
+  }
+  return false
+}
+
 /** The offset of the first `{` or `[` that opens a level deeper than `max`, or null. Strings are skipped. */
 export function tooDeep(text: string, max: number): number | null {
   let depth = 0
@@ -186,10 +210,8 @@ export function parseJson(text: string, label: string, maxDepth = MAX_FILE_DEPTH
     const {line, column} = lineAndColumn(text, found.offset)
     throw new JsonSyntaxError(`${label}:${line}:${column}: invalid JSON: ${found.reason}`, line, column)
   }
-  // Only a document that holds objects or lists can be too deep.
-  const deep = value !== null && typeof value === 'object' ? tooDeep(text, maxDepth) : null
-  if (deep !== null) {
-    const {line, column} = lineAndColumn(text, deep)
+  if (nestedDeeper(value, maxDepth)) {
+    const {line, column} = lineAndColumn(text, tooDeep(text, maxDepth) ?? 0)
     throw new JsonSyntaxError(`${label}:${line}:${column}: nested deeper than ${maxDepth} levels, which nothing this tool reads is: refused`, line, column)
   }
   return value

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {findJsonSyntaxError, lineAndColumn, MAX_FILE_DEPTH, parseJson, tooDeep} from '../../src/util/json.js'
+import {findJsonSyntaxError, lineAndColumn, MAX_FILE_DEPTH, nestedDeeper, parseJson, tooDeep} from '../../src/util/json.js'
 import {deeplyNested} from '../helpers/hostile.js'
 
 function messageOf(text: string): string {
@@ -45,6 +45,14 @@ describe('nesting depth', () => {
     expect(tooDeep('{"a": "[[[[\\"[[[", "b": [{"c": []}]}', 3)).toBe(31)
     // Siblings do not add up: only nesting counts.
     expect(tooDeep('[' + '[],'.repeat(1000) + '[]]', 2)).toBeNull()
+  })
+
+  it('judges a parsed value the same way, without recursion', () => {
+    expect(nestedDeeper(JSON.parse(deeplyNested(100_000)), 64)).toBe(true)
+    expect(nestedDeeper(JSON.parse('{"a": "[[[[\\"[[[", "b": [{"c": []}]}'), 4)).toBe(false)
+    expect(nestedDeeper(JSON.parse('{"a": "[[[[\\"[[[", "b": [{"c": []}]}'), 3)).toBe(true)
+    expect(nestedDeeper(JSON.parse('[' + '[],'.repeat(1000) + '[]]'), 2)).toBe(false)
+    expect(nestedDeeper('[[[[', 0)).toBe(false)
   })
 
   it('parseJson refuses a document nested deeper than its limit, saying where, and reads one at the limit', () => {
