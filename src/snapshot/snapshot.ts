@@ -143,11 +143,15 @@ function pretty(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n'
 }
 
-/** Writes through a temporary file in the same folder and renames it (util/fs): readers never see half a file. Mode 0600. */
-async function writeAtomic(file: string, text: string): Promise<void> {
+/**
+ * Writes through a temporary file in the same folder and renames it (util/fs): readers never see half
+ * a file. Mode 0600. `follow`: a file the user named is written where a symbolic link there leads (a
+ * device such as /dev/null written into, never replaced); a file of a snapshot folder never is (a link
+ * there is replaced by the file).
+ */
+async function writeAtomic(file: string, text: string, follow: boolean): Promise<void> {
   try {
-    // Never through a symbolic link: a link at `file` is replaced by the file.
-    await writeFileAtomic(file, text, 0o600, false)
+    await writeFileAtomic(file, text, 0o600, follow)
   } catch (error) {
     if (error instanceof FileWriteError) fail('io', error.message)
     throw error
@@ -160,7 +164,7 @@ async function writeAtomic(file: string, text: string): Promise<void> {
  * the one meant for people and diffs).
  */
 export async function saveSnapshotFile(model: AuditModel, file: string, tool: ToolInfo): Promise<void> {
-  await writeAtomic(file, JSON.stringify(toSnapshot(model, tool)) + '\n')
+  await writeAtomic(file, JSON.stringify(toSnapshot(model, tool)) + '\n', true)
 }
 
 async function inBatches<T>(items: readonly T[], size: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -292,7 +296,7 @@ export async function saveSnapshotDir(model: AuditModel, dir: string, tool: Tool
   for (const folder of [...new Set(writes.map(({file}) => dirname(file)))].sort()) await ownFolders(dir, folder, checked)
   const fileHashes: Record<string, string> = {}
   const writeOwn = async (file: string, text: string) => {
-    await writeAtomic(join(dir, ...file.split('/')), text)
+    await writeAtomic(join(dir, ...file.split('/')), text, false)
     fileHashes[file] = sha256(text)
   }
   await inBatches(writes, 32, ({file, setting}) => writeOwn(file, pretty(setting)))
@@ -312,7 +316,7 @@ export async function saveSnapshotDir(model: AuditModel, dir: string, tool: Tool
     ...(snapshot.notEvaluated ? {notEvaluated: snapshot.notEvaluated} : {}),
     errors: snapshot.errors,
   }
-  await writeAtomic(join(dir, INDEX_FILE), pretty(index))
+  await writeAtomic(join(dir, INDEX_FILE), pretty(index), false)
   const kept: string[] = []
   for (const file of previous.listed) {
     if (file in fileHashes) continue
