@@ -22,7 +22,6 @@ interface Span {
 export type SourceNode = Span &
   ({kind: 'object'; members: {key: string; keyText: string; value: SourceNode}[]} | {kind: 'array'; items: SourceNode[]} | {kind: 'scalar'})
 
-const STRING_END = /(?:[^"\\]|\\.)*"/y
 const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y
 
 /** Where each value of valid JSON `text` lies; `duplicate`: the offset of a member named twice in one object, if any. */
@@ -32,10 +31,15 @@ export function sourceOf(text: string): {root: SourceNode; duplicate: number | n
   const ws = () => {
     for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xfeff; c = text.charCodeAt(++i));
   }
+  // The offset after the closing quote of the string opening at `start`: the next quote not escaped
+  // (an odd run of backslashes before it). No regular expression: one would overflow on a long string.
   const stringEnd = (start: number): number => {
-    STRING_END.lastIndex = start + 1
-    if (!STRING_END.test(text)) throw new Error('not valid JSON')
-    return STRING_END.lastIndex
+    for (let quote = text.indexOf('"', start + 1); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+      let backslashes = 0
+      while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++
+      if (backslashes % 2 === 0) return quote + 1
+    }
+    throw new Error('not valid JSON')
   }
   const value = (): SourceNode => {
     ws()

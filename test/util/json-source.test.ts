@@ -53,6 +53,15 @@ describe('stringifyLike', () => {
     expect(like({a: {x: 1}, b: [1], d: 'one'}, text)).toBe('{"a":{"x":1},"b":[1],"d":"one"}')
   })
 
+  it('reads strings of any length (20 million characters), escaped quotes and backslashes included', () => {
+    const text = `{"long": "${'x'.repeat(20_000_000)}\\\\\\"", "tail": "a\\\\", "n": 1.0}`
+    const value = JSON.parse(text)
+    value.added = true
+    const written = like(value, text)
+    expect(written.endsWith(`"tail": "a\\\\","n":1.0,"added":true}`.replace('"tail": ', '"tail":'))).toBe(true)
+    expect(JSON.parse(written)).toEqual(value)
+  })
+
   it('finds a member named twice in one object', () => {
     expect(sourceOf('{"a": {"b": 1, "b": 2}}').duplicate).toBe(15)
     expect(sourceOf('{"a": {"b": 1}, "b": 2}').duplicate).toBeNull()
