@@ -15,7 +15,7 @@ import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
 import type {AuditError} from '../../src/model/types.js'
 import {encodeAs, endlessRolesPage, INVALID_UTF8, LATIN1_SECRET, UNKNOWN_CHARSET} from '../helpers/hostile.js'
-import {closedPort, startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
+import {closedPort, type Handler, startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
 
 const roles = Array.from({length: 250}, (_, i) => ({id: i + 1, name: `role-${String(i + 1).padStart(3, '0')}`, manageProject: false}))
 
@@ -569,11 +569,12 @@ describe('paging guards', () => {
   })
 
   it('stops a listing of endless distinct pages at its item bound, and all listings of the client at their byte bound', async () => {
-    server.setHandler('GET /endless', (req, res) => {
+    const endless: Handler = (req, res) => {
       const url = new URL(req.url ?? '', 'http://x')
       res.writeHead(200, {'content-type': 'application/json'})
       res.end(endlessRolesPage(Number(url.searchParams.get('offset')), Number(url.searchParams.get('count')), 20_000))
-    })
+    }
+    server.setHandler('GET /endless', endless)
     const byItems = await failure(clientFor({maxListingItems: 1_000}).paged('/endless'))
     expect(byItems).toEqual({
       kind: 'paging',
@@ -583,11 +584,7 @@ describe('paging guards', () => {
     })
     expect(server.requests).toHaveLength(11)
     server.reset()
-    server.setHandler('GET /endless', (req, res) => {
-      const url = new URL(req.url ?? '', 'http://x')
-      res.writeHead(200, {'content-type': 'application/json'})
-      res.end(endlessRolesPage(Number(url.searchParams.get('offset')), Number(url.searchParams.get('count')), 20_000))
-    })
+    server.setHandler('GET /endless', endless)
     // Two listings of one client share the byte bound: the second passes it.
     const client = clientFor({maxListingBytes: 150_000})
     expect(await client.paged('/roles')).toHaveLength(250)
