@@ -14,9 +14,11 @@ import {Buffer} from 'node:buffer'
 import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import {redactServerText} from '../model/redact.js'
+import {decodeBody, JSON_CONTENT_TYPE} from './charset.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
-import {ApiError, failureReason, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
+import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, tooDeepError, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
 import {oneLine} from '../util/escape.js'
+import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
 import {createLimiter} from '../util/limit.js'
 
 /** The contract's prefix: tried first when none is given. */
@@ -167,6 +169,11 @@ export function startsWithTag(body: Buffer): boolean {
   return body.toString('utf8', 0, 512).trimStart().startsWith('<')
 }
 
+/** Bytes in MiB as a user gives them (`512`, `0.5`). */
+function megabytes(bytes: number): string {
+  return String(Math.round((bytes / (1024 * 1024)) * 1000) / 1000)
+}
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
@@ -204,6 +211,10 @@ export function createClient(options: ClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const retries = Math.max(0, options.retries ?? DEFAULT_RETRIES)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const maxListingItems = options.maxListingItems ?? DEFAULT_MAX_LISTING_ITEMS
+  const maxListingBytes = options.maxListingBytes ?? DEFAULT_MAX_LISTING_BYTES
+  /** Bytes of listing pages read so far, all listings together (maxListingBytes). */
+  let listedBytes = 0
   const retryBaseMs = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_MS
   const retryMaxMs = options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_MS
   const deadlineAt = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
@@ -402,7 +413,7 @@ export function createClient(options: ClientOptions): ApiClient {
               origin,
               path: basePath + display,
               method: request.method,
-              headers: request.body === undefined ? headers : {...headers, 'content-type': 'application/json'},
+              headers: request.body === undefined ? headers : {...headers, 'content-type': JSON_CONTENT_TYPE},
               body: request.body,
             },
             receiver,
@@ -649,12 +660,19 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   async function getJson(path: string, query?: Query): Promise<unknown> {
+    return (await getJsonSized(path, query)).value
+  }
+
+  /** getJson, with the size of the body it parsed. */
+  async function getJsonSized(path: string, query?: Query): Promise<{value: unknown; bytes: number}> {
     const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
     if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
     if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
+    const text = textOf('GET', at, answer)
+    let value: unknown
     try {
       // An empty or blank body is no JSON either: JSON.parse refuses it.
-      return JSON.parse(answer.body.toString('utf8')) as unknown
+      value = JSON.parse(text)
     } catch {
       throw fail({
         kind: 'not-json',
@@ -663,6 +681,8 @@ export function createClient(options: ClientOptions): ApiClient {
         status: 200,
       })
     }
+    if (nestedDeeper(value, MAX_SERVER_DEPTH)) throw fail(tooDeepError('GET', at, 200, MAX_SERVER_DEPTH))
+    return {value, bytes: answer.body.length}
   }
 
   async function getText(path: string, query?: Query, mask?: readonly string[]): Promise<string | null> {
@@ -670,15 +690,23 @@ export function createClient(options: ClientOptions): ApiClient {
     if (answer.status === 204) return null
     if (answer.status !== 200) throw failedAnswer('GET', at, answer, path, mask)
     if (isHtml(answer, false)) throw fail(htmlError('GET', at, answer))
-    return answer.body.toString('utf8')
+    return textOf('GET', at, answer)
   }
 
+  /** A success answer's text in the charset it names (src/api/charset.ts); an unknown charset or bytes it does not allow refuse the answer. */
+  function textOf(method: Method, at: string, answer: Answer): string {
+    const decoded = decodeBody(answer.body, answer.contentType)
+    if ('text' in decoded) return decoded.text
+    throw fail({kind: 'invalid-payload', message: `${method} ${at}: ${decoded.problem}; nothing of the answer is used`, path: at, status: answer.status})
+  }
+
+  /** POSTs `body` as it is (JSON text, or a raw string a resource takes whole) and returns the answer's text. */
   async function postText(path: string, body: string, mask?: readonly string[]): Promise<string> {
     const {answer, path: at} = await exchange({method: 'POST', path, body, limit: maxBodyBytes})
     if (answer.status !== 200 && answer.status !== 204) throw failedAnswer('POST', at, answer, path, mask)
     // A web page answering 200 (a wrong prefix reaching the web UI) did not take the body.
     if (answer.status === 200 && isHtml(answer, false)) throw fail(htmlError('POST', at, answer))
-    return answer.body.toString('utf8')
+    return answer.body.length === 0 ? '' : textOf('POST', at, answer)
   }
 
   async function postJson(path: string, body: unknown, mask?: readonly string[]): Promise<void> {
@@ -703,7 +731,16 @@ export function createClient(options: ClientOptions): ApiClient {
           path: at(),
         })
       }
-      const data = await schedule(() => getJson(path, {...query, offset: page * pageSize, count: pageSize}))
+      const {value: data, bytes} = await schedule(() => getJsonSized(path, {...query, offset: page * pageSize, count: pageSize}))
+      listedBytes += bytes
+      if (listedBytes > maxListingBytes) {
+        throw fail({
+          kind: 'paging',
+          message: `GET ${at()}: stopped paging at offset ${page * pageSize}: the listings of this run passed ${megabytes(maxListingBytes)} MiB (--max-listing-mb), which bounds the memory they take; a server paging without end, or raise the limit`,
+          path: at(),
+          status: 200,
+        })
+      }
       if (!Array.isArray(data)) {
         throw fail({kind: 'invalid-payload', message: `GET ${at()}: expected a JSON array, got ${typeof data === 'object' ? (data === null ? 'null' : 'an object') : typeof data}`, path: at(), status: 200})
       }
@@ -730,6 +767,14 @@ export function createClient(options: ClientOptions): ApiClient {
       previous = data
       previousFirst = first
       previousLength = data.length
+      if (items.length + data.length > maxListingItems) {
+        throw fail({
+          kind: 'paging',
+          message: `GET ${at()}: stopped paging at offset ${page * pageSize}: the listing passed ${maxListingItems.toLocaleString('en-US')} items (--max-listing-items); a server paging without end, or raise the limit`,
+          path: at(),
+          status: 200,
+        })
+      }
       await pagingOptions?.onPage?.(data)
       for (const item of data) items.push(item)
       if (data.length < pageSize) return items

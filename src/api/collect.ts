@@ -18,9 +18,10 @@ import {REPOSITORY_ENDPOINTS} from '../model/endpoints.js'
 import {redactServerPayload} from '../model/redact.js'
 import type {AuditError, AuditModel, Project, RepositoryInfo, RepositoryPart, Role, ServerData} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
+import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
 import {createLimiter, createQueue} from '../util/limit.js'
 import {type AskAnotherSubject, EndpointVerdict, NO_OTHER_SUBJECT, NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
-import {ApiError, type ApiClient} from './types.js'
+import {ApiError, type ApiClient, tooDeepError} from './types.js'
 
 export interface CollectRequest {
   server: {url: string; apiPrefix: string}
@@ -109,11 +110,14 @@ function sortedKeys(data: ServerData): ServerData {
 
 /** A JSON body read as text (so that 204 is told apart); an ApiError naming the path when it is not JSON. */
 function parseOptionalJson(text: string, path: string): unknown {
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch {
     throw new ApiError({kind: 'not-json', message: `GET ${path}: the answer is not valid JSON`, path})
   }
+  if (nestedDeeper(value, MAX_SERVER_DEPTH)) throw new ApiError(tooDeepError('GET', path, 200, MAX_SERVER_DEPTH))
+  return value
 }
 
 export async function collectModel(client: ApiClient, request: CollectRequest): Promise<AuditModel> {

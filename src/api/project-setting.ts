@@ -5,17 +5,23 @@
  */
 import {secretsOf} from '../model/redact.js'
 import type {AuditError} from '../model/types.js'
-import {lineAndColumn, inexactNumber, parseJson} from '../util/json.js'
-import {ApiError, type ApiClient} from './types.js'
+import {lineAndColumn, MAX_SERVER_DEPTH, nestedDeeper, parseJson} from '../util/json.js'
+import {type SourceNode, sourceOf, stringifyLike} from '../util/json-source.js'
+import {ApiError, type ApiClient, tooDeepError} from './types.js'
 
 export const settingPath = (projectId: number) => `/projects/${projectId}/setting`
 
+/** The text each setting was read from, and where its values lie in it: what writeProjectSetting writes unchanged parts back as. */
+const sources = new WeakMap<object, {text: string; root: SourceNode}>()
+
 /**
- * GET the project's setting exactly as the server holds it. Refused (an ApiError, kind
- * `invalid-payload`) when it holds a number JavaScript cannot carry exactly: sending it back would
- * change it. `known`: the setting as read before (in memory): an error's text never repeats its secrets.
- * Without it (a project's first GET: none of its secrets is known yet) the client still withholds a
- * text quoting the audit's own secret in any form and masks whatever looks like a credential.
+ * GET the project's setting exactly as the server holds it, in memory only, with the text it was
+ * read from (for writeProjectSetting). Refused (an ApiError, kind `invalid-payload`) when it is not
+ * a JSON object, is nested deeper than any setting, or names a member twice in one object (readers
+ * differ on which one counts: writing it back could change which). `known`: the setting as read
+ * before (in memory): an error's text never repeats its secrets. Without it (a project's first GET:
+ * none of its secrets is known yet) the client still withholds a text quoting the audit's own secret
+ * in any form and masks whatever looks like a credential.
  */
 export async function readProjectSetting(client: ApiClient, projectId: number, known?: unknown): Promise<unknown> {
   const path = settingPath(projectId)
@@ -27,22 +33,31 @@ export async function readProjectSetting(client: ApiClient, projectId: number, k
   if (text === null) return fail('no setting in the answer (204)')
   let raw: unknown
   try {
-    raw = parseJson(text, 'the setting')
+    // Its depth is judged below, as the client judges every answer's.
+    raw = parseJson(text, 'the setting', Number.POSITIVE_INFINITY)
   } catch (error) {
     return fail(error instanceof Error ? error.message : 'not JSON')
   }
-  const inexact = inexactNumber(text)
-  if (inexact) {
-    const {line, column} = lineAndColumn(text, inexact.offset)
-    return fail(`the setting holds a number JavaScript cannot carry exactly (line ${line}, column ${column}): it is not rewritten, so that the number is not changed`)
-  }
+  if (nestedDeeper(raw, MAX_SERVER_DEPTH)) throw new ApiError(tooDeepError('GET', `${client.apiPrefix}${path}`, 200, MAX_SERVER_DEPTH))
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('the setting is not a JSON object')
+  const {root, duplicate} = sourceOf(text)
+  if (duplicate !== null) {
+    const {line, column} = lineAndColumn(text, duplicate)
+    return fail(`the setting names a member twice in one object (line ${line}, column ${column}): it is not rewritten, since readers differ on which one counts`)
+  }
+  sources.set(raw, {text, root})
   return raw
 }
 
-/** POST the whole setting; an error's text never repeats a secret of it. */
-export async function writeProjectSetting(client: ApiClient, projectId: number, raw: unknown): Promise<void> {
-  await client.postJson(settingPath(projectId), raw, secretsOf(raw))
+/**
+ * POST the whole setting: `raw`, a setting made from `received` (what readProjectSetting returned),
+ * written with every value it did not change exactly as the server sent it (numbers as their tokens,
+ * members in their order: src/util/json-source.ts). An error's text never repeats a secret of it.
+ */
+export async function writeProjectSetting(client: ApiClient, projectId: number, raw: unknown, received: unknown): Promise<void> {
+  const source = typeof received === 'object' && received !== null ? sources.get(received) : undefined
+  if (source === undefined) throw new Error('writeProjectSetting: the setting it is made from was not read by readProjectSetting')
+  await client.postText(settingPath(projectId), stringifyLike(raw, source.text, source.root), secretsOf(raw))
 }
 
 /**

@@ -4,6 +4,11 @@
  */
 import type {AuditError} from '../model/types.js'
 
+/** Items of one listing: four times the largest OneDev servers known (50,000 projects). */
+export const DEFAULT_MAX_LISTING_ITEMS = 200_000
+/** Bytes of listing pages read by one client, all listings together: what is listed stays in memory (about 1.5 bytes of heap per byte). */
+export const DEFAULT_MAX_LISTING_BYTES = 512 * 1024 * 1024
+
 export interface ClientOptions {
   /** Base URL of the server, e.g. `https://onedev.example.com` (a path part is kept). */
   baseUrl: string
@@ -31,6 +36,16 @@ export interface ClientOptions {
   retries?: number
   /** Largest response body accepted (default 50 MiB). */
   maxBodyBytes?: number
+  /**
+   * Most items one listing may hold (default 200,000: four times the largest OneDev servers known);
+   * a listing that passes it stops with an ApiError of kind `paging` (a server paging without end).
+   */
+  maxListingItems?: number
+  /**
+   * Most bytes of listing pages this client reads, all listings together (default 512 MiB): what is
+   * listed is kept in memory, so this bounds it. Passing it stops that listing (kind `paging`).
+   */
+  maxListingBytes?: number
   /** Connections in the keep-alive pool (default 8). */
   connections?: number
   /** First retry's backoff ceiling in ms; doubles per retry, full jitter (default 200). */
@@ -81,6 +96,11 @@ export function failureReason(error: AuditError): string {
   return request ? error.message.slice(request[0].length) : error.message
 }
 
+/** An answer nested deeper than MAX_SERVER_DEPTH (src/util/json.ts): refused whole, before any recursive code walks it. */
+export function tooDeepError(method: 'GET' | 'POST', path: string, status: number, depth: number): AuditError {
+  return {kind: 'invalid-payload', message: `${method} ${path}: the answer is nested deeper than ${depth} levels, which no OneDev payload is; nothing of it is used`, path, status}
+}
+
 export type Query = Record<string, string | number | undefined>
 
 export interface PagingOptions {
@@ -111,7 +131,8 @@ export interface ApiClient {
   postText(path: string, body: string, mask?: readonly string[]): Promise<string>
   /**
    * Pages through a listing with `offset` and `count` (pageSize, at most 100) until a short page.
-   * Stops with an ApiError of kind `paging` when a page repeats the previous one or past maxPages.
+   * Stops with an ApiError of kind `paging` when a page repeats the previous one, past maxPages, or
+   * past the client's bounds (ClientOptions.maxListingItems, maxListingBytes).
    */
   paged(path: string, query?: Query, options?: PagingOptions): Promise<unknown[]>
   /** The prefix requests go to: the given one, or what the probe settled on (`/api` until it does). */

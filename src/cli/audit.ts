@@ -23,7 +23,7 @@ import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
 import {builtinFrameworks} from './frameworks.js'
-import {collapseErrors, errorLines, exitCodeFor, UsageError} from './errors.js'
+import {collapseErrors, errorLines, exitCodeFor, UsageError, writeOrSay} from './errors.js'
 import type {FailOn} from './flags.js'
 
 export interface Prepared {
@@ -193,8 +193,10 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   // Written as it is formatted: a large report is never one string in memory.
   const report = await loadReportChunks(request.format, input)
   const toTerminal = request.output === undefined
+  // A report file that cannot be written (a full disk) is one line; the summary below still follows.
+  let unwritten = false
   if (toTerminal) await writeChunksTo(process.stdout, report.chunks)
-  else await writeChunksAtomic(request.output!, report.chunks)
+  else unwritten = !(await writeOrSay('--output', () => writeChunksAtomic(request.output!, report.chunks), request.say))
   timer(`formatted and wrote the ${request.format} report`)
 
   // What the report says about problems, also on stderr unless a stylish report already showed it there.
@@ -206,7 +208,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   for (const warning of report.warnings) request.say(`onedev-audit: warning: ${escapeControl(warning)}`)
   if (!toTerminal) {
     const counts = filtered.findings.length
-    request.say(`onedev-audit: wrote ${request.format} report to ${request.output}: ${counts} finding${counts === 1 ? '' : 's'}, ${errors.length} error${errors.length === 1 ? '' : 's'}`)
+    if (!unwritten) request.say(`onedev-audit: wrote ${request.format} report to ${request.output}: ${counts} finding${counts === 1 ? '' : 's'}, ${errors.length} error${errors.length === 1 ? '' : 's'}`)
     for (const framework of compliance ?? []) request.say(`onedev-audit: ${complianceLine(framework)}`)
   }
   if (request.updateBaseline) {
@@ -216,5 +218,5 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   }
   // A baseline just written holds every finding: none is new against it.
   const unknown = request.updateBaseline ? [] : filtered.findings
-  return exitCodeFor(unknown, request.failOn, errors.length === 0, request.compliance?.failOnControl === true && anyControlFails(compliance ?? []))
+  return exitCodeFor(unknown, request.failOn, errors.length === 0 && !unwritten, request.compliance?.failOnControl === true && anyControlFails(compliance ?? []))
 }

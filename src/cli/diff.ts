@@ -16,7 +16,7 @@ import {locationSourceFromModel} from '../report/locate.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksTo, writeFileAtomic} from '../util/fs.js'
 import {type Prepared, stopwatch} from './audit.js'
-import {auditErrorOf, describeAuditError, EXIT, isAtOrAbove, UsageError} from './errors.js'
+import {auditErrorOf, describeAuditError, EXIT, isAtOrAbove, UsageError, writeOrSay} from './errors.js'
 import type {FailOn} from './flags.js'
 import {readSnapshot} from './sources.js'
 
@@ -100,15 +100,16 @@ export async function diffAndReport(prepared: Prepared, before: DiffSide, after:
   timer(`formatted the ${request.format} report`)
   const toTerminal = request.output === undefined
   // Waits until standard output took it all: the command may exit right after (a pipe would lose the rest).
+  let written = true
   if (toTerminal) await writeChunksTo(process.stdout, [report.text])
-  else await writeFileAtomic(request.output!, report.text)
+  else written = await writeOrSay('--output', () => writeFileAtomic(request.output!, report.text), request.say)
   if (!(toTerminal && request.format === 'stylish')) {
     for (const error of result.errors) request.say(`onedev-audit: error: ${error.side.toUpperCase()}: ${describeAuditError(error as AuditError)}`)
   }
   for (const warning of [...result.notices.map((n) => n.message), ...report.warnings]) request.say(`onedev-audit: warning: ${escapeControl(warning)}`)
-  if (!toTerminal) {
+  if (!toTerminal && written) {
     const weakened = result.changes.filter((c) => c.classification === 'weakened').length + result.findings.new.length
     request.say(`onedev-audit: wrote ${request.format} diff to ${request.output}: ${result.changes.length} change${result.changes.length === 1 ? '' : 's'}, ${weakened} weakened`)
   }
-  return diffExitCode(result, request.failOn)
+  return written ? diffExitCode(result, request.failOn) : EXIT.incomplete
 }

@@ -7,6 +7,7 @@ import {ConfigError} from '../engine/config.js'
 import {type Finding, SEVERITIES, type Severity} from '../engine/rule.js'
 import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
+import {FileWriteError} from '../util/fs.js'
 import type {FailOn} from './flags.js'
 
 /** A problem with what the user asked for: printed as one line, exit 2. */
@@ -77,4 +78,20 @@ export function isAtOrAbove(severity: Severity, threshold: FailOn): boolean {
 export function exitCodeFor(findings: readonly Finding[], failOn: FailOn, complete: boolean, controlFails = false): number {
   if (!complete) return EXIT.incomplete
   return controlFails || findings.some((f) => isAtOrAbove(f.severity, failOn)) ? EXIT.findings : EXIT.ok
+}
+
+/**
+ * Writes an output file; when it cannot be written (a full disk, a folder in the way), says so in
+ * one line naming the flag and the file, and returns false so that the command goes on with what
+ * it still can (its summary on stderr) and exits 2. Any other error is thrown.
+ */
+export async function writeOrSay(flag: string, write: () => Promise<void>, say: (line: string) => void): Promise<boolean> {
+  try {
+    await write()
+    return true
+  } catch (error) {
+    if (!(error instanceof FileWriteError)) throw error
+    say(`onedev-audit: error: ${flag} ${escapeControl(error.message)}`)
+    return false
+  }
 }

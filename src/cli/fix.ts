@@ -19,7 +19,7 @@ import type {FixUndo} from '../fix/undo-types.js'
 import type {AuditError, AuditModel} from '../model/types.js'
 import type {Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
-import {writeChunksTo} from '../util/fs.js'
+import {FileWriteError, writeChunksTo} from '../util/fs.js'
 import {checkWritable, type Prepared, prepare, stopwatch} from './audit.js'
 import {errorLines, EXIT, UsageError} from './errors.js'
 import {connect, parseBaseUrl, type ServerFlags} from './server.js'
@@ -149,9 +149,15 @@ class UndoWriter {
     }
   }
 
+  /** Before a project's POST; when the record cannot be written, the project is not pending (it is not sent). */
   async sending(project: AppliedProject): Promise<void> {
     this.pending = project
-    await this.write(false)
+    try {
+      await this.write(false)
+    } catch (error) {
+      this.pending = null
+      throw error
+    }
   }
 
   /** A project settled: its record (applied, or in an unknown state), or none (nothing changed). */
@@ -231,6 +237,13 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   io.say(`onedev-audit: writing the undo record to ${request.undoOutput}`)
   const interrupt = interruptible(io)
   let outcomes: Outcome[] = []
+  // The undo record could not be written (a full disk): said once, and nothing more is sent.
+  let unrecorded: FileWriteError | undefined
+  const recordFailed = (error: unknown): void => {
+    if (!(error instanceof FileWriteError)) throw error
+    if (!unrecorded) io.say(`onedev-audit: error: --undo-output ${escapeControl(error.message)}: nothing more is sent; the record on disk names every change sent before this one`)
+    unrecorded ??= error
+  }
   try {
     const judge = source.plan ? new ContextJudge(source.plan.context, source.server, request.prepared.ruleSet.active, request.prepared.settings) : undefined
     outcomes = await applyProjects(client as ApiClient, source.projects, {
@@ -238,21 +251,26 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
       restoring: source.kind === 'undo',
       stopRequested: () => {
         if (interrupt.stopRequested()) return 'interrupted'
+        if (unrecorded) return 'the undo record cannot be written'
         const {deadlineAt} = request
         return deadlineAt !== undefined && Date.now() >= deadlineAt ? `the deadline (--deadline ${request.flags.deadline} s) has passed` : null
       },
       say: io.say,
-      onSending: (pending) => undo.sending(pending),
+      onSending: (pending) =>
+        undo.sending(pending).catch((error: unknown) => {
+          recordFailed(error)
+          throw error
+        }),
       onOutcome: async (outcome) => {
         io.say(`onedev-audit: ${outcome.status}: ${escapeControl(outcome.path)} (#${outcome.id})`)
-        await undo.settle(outcome.undo)
+        await undo.settle(outcome.undo).catch(recordFailed)
       },
     })
     io.debug(`${client.requestCount} requests`)
   } finally {
     interrupt.release()
     const stoppedEarly = outcomes.length < source.projects.length || outcomes.some((o) => o.status === 'not-sent' || o.status === 'not-offered')
-    await undo.write(!stoppedEarly && !outcomes.some((o) => o.undo?.state === 'unknown'))
+    await undo.write(!stoppedEarly && !outcomes.some((o) => o.undo?.state === 'unknown')).catch(recordFailed)
     await client.close()
   }
   io.out('')
@@ -269,7 +287,7 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   io.say(`onedev-audit: undo record ${request.undoOutput}: ${held}${applied + unknown > 0 ? `; undo with: onedev-audit fix --undo ${request.undoOutput} --apply` : ''}`)
   // A stop asked for is an exit 2 even when it came during the last project and everything was applied.
   // A restore left to a person is an exit 2 too: the undo is not complete.
-  return applied === source.projects.length && !outcomes.some((o) => o.byHand) && !interrupt.stopRequested() ? 0 : 2
+  return applied === source.projects.length && !outcomes.some((o) => o.byHand) && !interrupt.stopRequested() && !unrecorded ? 0 : 2
 }
 
 /** The flags of `fix` (src/commands/fix.ts has checked how they combine). */

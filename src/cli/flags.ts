@@ -1,6 +1,7 @@
 /** Flags shared by several commands, declared once so `--help` reads the same everywhere. */
 import * as Flags from '@oclif/core/flags'
 
+import {DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS} from '../api/types.js'
 import {FRAMEWORK_KEYS} from '../engine/compliance.js'
 import {DIFF_FORMATS, REPORT_FORMATS, SCAN_FORMATS} from '../report/input.js'
 
@@ -30,6 +31,18 @@ export const serverFlags = {
   timeout: Flags.integer({description: 'Per-request timeout in seconds.', default: 30, min: 1, helpValue: 'SECONDS'}),
   retries: Flags.integer({description: 'Retries on connection errors, 429, 502, 503 and 504, with backoff (Retry-After honoured).', default: 3, min: 0, max: 10}),
   deadline: Flags.integer({description: 'Overall deadline for all requests, in seconds (default: none).', min: 1, helpValue: 'SECONDS'}),
+  'max-listing-items': Flags.integer({
+    description: 'Most items one listing (projects, roles, users, groups, ...) may hold; a listing that passes it stops with an error and the report holds what was collected (a server paging without end).',
+    default: DEFAULT_MAX_LISTING_ITEMS,
+    min: 1,
+    helpValue: 'COUNT',
+  }),
+  'max-listing-mb': Flags.integer({
+    description: 'Most megabytes (MiB) of listing pages read in one run, all listings together: what is listed is kept in memory. The listing that passes it stops with an error, as --max-listing-items.',
+    default: DEFAULT_MAX_LISTING_BYTES / (1024 * 1024),
+    min: 1,
+    helpValue: 'MIB',
+  }),
   insecure: Flags.boolean({description: 'Do not verify the server\'s TLS certificate (prints a warning). Prefer NODE_EXTRA_CA_CERTS for a private CA.'}),
   // Present only to refuse them without echoing the value: the secret is never a flag value.
   token: Flags.string({hidden: true}),

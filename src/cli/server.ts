@@ -12,6 +12,9 @@ export interface ServerFlags {
   retries: number
   deadline?: number
   insecure: boolean
+  /** Bounds of listings (ClientOptions.maxListingItems, maxListingBytes in MiB); absent: the client's defaults. */
+  'max-listing-items'?: number
+  'max-listing-mb'?: number
   /** Requests in flight at most; the pool gets as many connections. */
   concurrency?: number
 }
@@ -86,6 +89,8 @@ export async function connect(
     retries: flags.retries,
     ...(flags.deadline ? {deadlineMs: flags.deadline * 1000} : {}),
     insecure: flags.insecure,
+    ...(flags['max-listing-items'] ? {maxListingItems: flags['max-listing-items']} : {}),
+    ...(flags['max-listing-mb'] ? {maxListingBytes: flags['max-listing-mb'] * 1024 * 1024} : {}),
     ...(flags.concurrency ? {connections: flags.concurrency} : {}),
     ...(signal ? {signal} : {}),
     debug,

@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, prepare} from '../cli/audit.js'
-import {describeAuditError, EXIT, UsageError} from '../cli/errors.js'
+import {describeAuditError, EXIT, UsageError, writeOrSay} from '../cli/errors.js'
 import {commonFlags, serverFlags} from '../cli/flags.js'
 import {readSnapshot} from '../cli/sources.js'
 import {ancestorsOf} from '../engine/evaluate.js'
@@ -71,9 +71,10 @@ Exit codes: 0 answered; 2 bad flags, an unknown project or principal, or somethi
       errors: model.errors.map(describeAuditError),
     }
     const text = flags.format === 'json' ? formatAccessJson(report) : formatAccessTable(report)
+    let written = true
     if (flags.output === undefined) process.stdout.write(text)
-    else await writeFileAtomic(flags.output, text)
+    else written = await writeOrSay('--output', () => writeFileAtomic(flags.output!, text), (line) => this.say(line))
     for (const error of model.errors) this.say(`onedev-audit: error: ${describeAuditError(error)}`)
-    if (model.errors.length > 0) this.exit(EXIT.incomplete)
+    if (model.errors.length > 0 || !written) this.exit(EXIT.incomplete)
   }
 }

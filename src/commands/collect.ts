@@ -5,6 +5,7 @@ import {checkWritable, prepare} from '../cli/audit.js'
 import {errorLines, EXIT, UsageError} from '../cli/errors.js'
 import {commonFlags, serverFlags} from '../cli/flags.js'
 import {saveSnapshotDir, saveSnapshotFile} from '../snapshot/snapshot.js'
+import {escapeControl} from '../util/escape.js'
 
 export default class Collect extends AuditCommand {
   static override summary = 'Fetch what scan would audit and save it as a redacted snapshot.'
@@ -41,7 +42,15 @@ Exit codes: 0 everything was collected; 2 something could not be collected (the 
     const {model} = await (await import('../cli/collect-source.js')).collectFromServer(flags, prepared, {debug: this.debugLine, say: (line) => this.say(line)}, {allBranches: true})
     const tool = {name: 'onedev-audit' as const, version: this.config.version}
     if (flags.output) await saveSnapshotFile(model, flags.output, tool)
-    else await saveSnapshotDir(model, flags['output-dir']!, tool)
+    else {
+      const {kept} = await saveSnapshotDir(model, flags['output-dir']!, tool)
+      if (kept.length > 0) {
+        const named = kept.slice(0, 5).map((file) => escapeControl(file)).join(', ')
+        this.say(
+          `onedev-audit: notice: kept ${kept.length} file${kept.length === 1 ? '' : 's'} the previous snapshot.json lists that this collect no longer writes (${named}${kept.length > 5 ? ', ...' : ''}): not removed, since ${kept.length === 1 ? 'it is' : 'they are'} not provably as collect wrote ${kept.length === 1 ? 'it' : 'them'} (changed since, or written by an older version); remove by hand what is stale`,
+        )
+      }
+    }
     for (const line of errorLines(model.errors)) this.say(line)
     this.say(`onedev-audit: wrote ${flags.output ?? flags['output-dir']}: ${model.projects.length} projects, ${model.roles.length} roles, ${model.errors.length} errors`)
     if (model.errors.length > 0) this.exit(EXIT.incomplete)

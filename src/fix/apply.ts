@@ -21,6 +21,7 @@ import type {Finding} from '../engine/rule.js'
 import {joinPointer, parsePointer, resolvePointer} from '../model/pointer.js'
 import {redactDeep, redactText, secretsOf} from '../model/redact.js'
 import {escapeControl, oneLine} from '../util/escape.js'
+import {FileWriteError} from '../util/fs.js'
 import {isObject} from '../util/json.js'
 import {editProblem} from './guard.js'
 import {type AppliedEdits, applyPlanned, operationOf, type PlannedEdit, PatchError} from './patch.js'
@@ -148,11 +149,18 @@ class Run {
       if (!(error instanceof PatchError)) throw error
       return this.outcome(project, 'conflict', `the change could not be recorded for undo (${error.message}); nothing was sent`)
     }
-    await this.options.onSending(pending)
+    try {
+      await this.options.onSending(pending)
+    } catch (error) {
+      // The change could not be recorded for undo first (a full disk): it is not sent, nor anything after it.
+      if (!(error instanceof FileWriteError)) throw error
+      this.stopped = 'not sent: the undo record cannot be written'
+      return this.outcome(project, 'not-sent', `the undo record could not be written before the POST (${error.message}); nothing was sent`)
+    }
     const first = !this.posted
     this.posted = true
     try {
-      await writeProjectSetting(this.client, project.id, applied.result)
+      await writeProjectSetting(this.client, project.id, applied.result, fresh)
     } catch (error) {
       const failure = postFailure(error)
       if (!failure) throw error
@@ -234,7 +242,7 @@ class Run {
     this.options.say(escapeControl(`onedev-audit: ${project.path} (#${project.id}): ${why}; rolling back`))
     let failed: string
     try {
-      await writeProjectSetting(this.client, project.id, fresh)
+      await writeProjectSetting(this.client, project.id, fresh, fresh)
       const now = await readProjectSetting(this.client, project.id, fresh)
       const left = differences(now, fresh)
       if (left.length === 0) return this.outcome(project, 'rolled-back', `${why}; rolled back: the setting is as it was`)

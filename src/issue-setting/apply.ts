@@ -7,7 +7,7 @@
 import {ApiError, type ApiClient} from '../api/types.js'
 import {redactIssueSetting} from '../model/issue-setting.js'
 import type {AuditError} from '../model/types.js'
-import {writeFileAtomic} from '../util/fs.js'
+import {writeFailure, writeFileAtomic} from '../util/fs.js'
 import {diffSettings} from './diff.js'
 
 export const ISSUE_SETTING_PATH = '/settings/issue'
@@ -81,8 +81,7 @@ export async function applyIssueSetting(client: ApiClient, body: unknown, option
     try {
       await writeFileAtomic(options.backup, issueSettingFileText(before), 0o600)
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'write failed'
-      throw new IssueSettingError({kind: 'io', message: `--backup ${options.backup}: cannot write the backup (${code}); nothing was sent`})
+      throw new IssueSettingError({kind: 'io', message: `--backup ${writeFailure(options.backup, error).message}; nothing was sent`})
     }
     io.say(`onedev-audit: saved the current issue setting to ${options.backup}`)
     const diff = diffSettings(before, body)

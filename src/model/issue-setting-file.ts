@@ -5,7 +5,7 @@
  */
 import {z} from 'zod'
 
-import {findJsonSyntaxError, lineAndColumn} from '../util/json.js'
+import {parseJson} from '../util/json.js'
 import {type IssueSetting, normalizeIssueSetting} from './issue-setting.js'
 import {pointerOf} from './pointer.js'
 import type {AuditError} from './types.js'
@@ -134,11 +134,9 @@ export function parseIssueSetting(text: string, file: string): {setting: IssueSe
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   let raw: unknown
   try {
-    raw = JSON.parse(body)
-  } catch {
-    const located = findJsonSyntaxError(body) ?? {offset: 0, reason: 'not valid JSON'}
-    const {line, column} = lineAndColumn(body, located.offset)
-    return invalid(`${file}:${line}:${column}: invalid JSON: ${located.reason}`)
+    raw = parseJson(body, file)
+  } catch (error) {
+    return invalid(error instanceof Error ? error.message : `${file}: invalid JSON`)
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return invalid(`${file}: expected a JSON object at the top level, got ${kindOf(raw)}`, '')

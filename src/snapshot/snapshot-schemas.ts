@@ -61,6 +61,7 @@ const indexSchema = (settingFile: z.ZodType<string>) =>
     projects: z.array(z.strictObject({...projectInfo, settingFile: settingFile.nullable()})),
     rolesFile: z.literal(ROLES_FILE),
     serverFile: z.literal(SERVER_DATA_FILE).optional(),
+    fileHashes: z.record(z.string(), z.string()).optional(),
     notEvaluated: optionalData.notEvaluated,
     errors: z.array(ErrorSchema),
   })

@@ -178,6 +178,12 @@ export interface SnapshotIndex {
    */
   serverFile?: 'server.json'
   /**
+   * The SHA-256 (64 hex digits) of each file this collect wrote, by its path in the folder (`projects/<path>.json`, `roles.json`, `server.json`). A later collect removes a file it no longer writes only when the file is still exactly what was written (this hash); any other file is kept and named.
+   */
+  fileHashes?: {
+    [k: string]: string
+  }
+  /**
    * Optional endpoints the server does not offer.
    */
   notEvaluated?: NotEvaluated[]

@@ -4,10 +4,10 @@
  * see layout.ts). Loading re-ingests every payload through src/model/ingest.ts, so redaction and
  * normalization run again: a snapshot edited by hand with a secret in it still never leaks one.
  */
-import {randomBytes} from 'node:crypto'
+import {createHash} from 'node:crypto'
 import {constants} from 'node:fs'
-import {mkdir, open, readFile, rename, rm, stat} from 'node:fs/promises'
-import {basename, dirname, join} from 'node:path'
+import {lstat, mkdir, open, readFile, rm, stat} from 'node:fs/promises'
+import {dirname, join} from 'node:path'
 
 import {ingestProjectSetting, ingestProjectSettingNow, ingestRoles} from '../model/ingest.js'
 import {describeIssues, schemaIssues} from '../model/normalize.js'
@@ -16,6 +16,7 @@ import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type NotE
 import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, SERVER_DATA_FILE, SNAPSHOT_SCHEMA_URL, SNAPSHOT_VERSION, isSafeProjectFile, projectFilePath} from './layout.js'
 import {isSnapshot, isSnapshotIndexEnvelope} from './snapshot-checks.js'
 import type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject} from './snapshot-types.js'
+import {FileWriteError, writeFileAtomic} from '../util/fs.js'
 import {isObject, parseJson} from '../util/json.js'
 
 export type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject}
@@ -142,20 +143,18 @@ function pretty(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n'
 }
 
-/** Writes through a temporary file in the same folder and renames it: readers never see half a file. Mode 0600. */
-async function writeAtomic(file: string, text: string): Promise<void> {
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
+/**
+ * Writes through a temporary file in the same folder and renames it (util/fs): readers never see half
+ * a file. Mode 0600. `follow`: a file the user named is written where a symbolic link there leads (a
+ * device such as /dev/null written into, never replaced); a file of a snapshot folder never is (a link
+ * there is replaced by the file).
+ */
+async function writeAtomic(file: string, text: string, follow: boolean): Promise<void> {
   try {
-    const handle = await open(temp, 'wx', 0o600)
-    try {
-      await handle.writeFile(text, 'utf8')
-    } finally {
-      await handle.close()
-    }
-    await rename(temp, file)
+    await writeFileAtomic(file, text, 0o600, follow)
   } catch (error) {
-    await rm(temp, {force: true}).catch(() => undefined)
-    fail('io', `${file}: cannot write (${errorCode(error)})`)
+    if (error instanceof FileWriteError) fail('io', error.message)
+    throw error
   }
 }
 
@@ -165,7 +164,7 @@ async function writeAtomic(file: string, text: string): Promise<void> {
  * the one meant for people and diffs).
  */
 export async function saveSnapshotFile(model: AuditModel, file: string, tool: ToolInfo): Promise<void> {
-  await writeAtomic(file, JSON.stringify(toSnapshot(model, tool)) + '\n')
+  await writeAtomic(file, JSON.stringify(toSnapshot(model, tool)) + '\n', true)
 }
 
 async function inBatches<T>(items: readonly T[], size: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -174,34 +173,103 @@ async function inBatches<T>(items: readonly T[], size: number, task: (item: T) =
   }
 }
 
-/** Setting files named by the index already in `dir`, if it is a snapshot folder: candidates for removal. */
-async function previousSettingFiles(dir: string): Promise<string[]> {
+const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex')
+
+/** What the index already in `dir` (if it is a snapshot folder: read without following a link) says was written there. */
+async function previousFiles(dir: string): Promise<{listed: string[]; hashes: Map<string, string>}> {
+  const none = {listed: [], hashes: new Map<string, string>()}
+  let index: unknown
   try {
-    const index: unknown = JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8'))
-    const projects = isObject(index) && Array.isArray(index.projects) ? index.projects : []
-    return projects.flatMap((entry: unknown) => {
-      const file = isObject(entry) ? entry.settingFile : null
-      return typeof file === 'string' && isSafeProjectFile(file) ? [file] : []
-    })
+    index = JSON.parse(await readFile(join(dir, INDEX_FILE), {encoding: 'utf8', flag: constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)}))
   } catch {
-    return []
+    return none
+  }
+  if (!isObject(index)) return none
+  const ours = (file: unknown): file is string => typeof file === 'string' && (isSafeProjectFile(file) || file === SERVER_DATA_FILE)
+  const projects = Array.isArray(index.projects) ? index.projects : []
+  const listed = [...projects.map((entry: unknown) => (isObject(entry) ? entry.settingFile : null)), index.serverFile].filter(ours)
+  const hashes = new Map<string, string>()
+  if (isObject(index.fileHashes)) for (const [file, hash] of Object.entries(index.fileHashes)) if (ours(file) && typeof hash === 'string') hashes.set(file, hash)
+  return {listed: [...new Set([...listed, ...hashes.keys()])], hashes}
+}
+
+/**
+ * The folders from `dir` down to `relative` (a path with `/`), each made when missing (mode 0700), and
+ * each a folder of its own: a symbolic link there (to a folder elsewhere), or a file, is refused, so
+ * that nothing is ever written or removed outside `dir`. `checked` keeps the folders seen already.
+ */
+async function ownFolders(dir: string, relative: string, checked: Set<string>): Promise<void> {
+  let path = dir
+  for (const part of relative.split('/')) {
+    path = join(path, part)
+    if (checked.has(path)) continue
+    try {
+      await mkdir(path, {mode: 0o700})
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') fail('io', `${path}: cannot create folder (${errorCode(error)})`)
+      const found = await lstat(path)
+      if (found.isSymbolicLink()) fail('io', `${path}: a symbolic link inside the output folder: refused, nothing is written through it (remove the link, or choose another --output-dir)`)
+      if (!found.isDirectory()) fail('io', `${path}: not a folder, inside the output folder: refused`)
+    }
+    checked.add(path)
+  }
+}
+
+/**
+ * Removes `file` (relative to `dir`) only when it is the tool's own: every folder on the way a real
+ * folder (lstat: no link followed), the file itself a regular file, read without following a link,
+ * with exactly the hash the previous index recorded when it was written; and still the same file
+ * (device and inode) right before it is removed. Returns whether it was removed.
+ */
+async function removeIfOurs(dir: string, file: string, hash: string | undefined): Promise<boolean> {
+  if (hash === undefined) return false
+  const parts = file.split('/')
+  let path = dir
+  for (const part of parts.slice(0, -1)) {
+    path = join(path, part)
+    const found = await lstat(path).catch(() => null)
+    if (!found?.isDirectory()) return false
+  }
+  path = join(path, parts.at(-1)!)
+  let handle
+  try {
+    handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
+  } catch {
+    return false
+  }
+  try {
+    const opened = await handle.stat()
+    if (!opened.isFile() || sha256(await handle.readFile()) !== hash) return false
+    const now = await lstat(path).catch(() => null)
+    if (now === null || now.dev !== opened.dev || now.ino !== opened.ino) return false
+    await rm(path)
+    return true
+  } catch {
+    return false
+  } finally {
+    await handle.close()
   }
 }
 
 /**
  * Writes the model as a folder: `projects/<path>.json` and `roles.json`, each exactly
  * JSON.stringify(raw, null, 2) plus a newline, then `snapshot.json` (the index: ids, paths, parents,
- * audited flags, setting files, server, errors, collectedAt). Files are written atomically, mode
- * 0600; setting files of an earlier snapshot in the same folder that are no longer used are removed.
+ * audited flags, setting files, server, errors, collectedAt, and the hash of each file written).
+ * Files are written atomically, mode 0600, never through a symbolic link; a folder inside `dir` that
+ * is a link is refused before anything is written. Files an earlier collect wrote into the same folder
+ * that are no longer used are removed when they are still exactly as written (removeIfOurs); the
+ * others are kept, and returned so that the command names them.
  */
-export async function saveSnapshotDir(model: AuditModel, dir: string, tool: ToolInfo): Promise<void> {
+export async function saveSnapshotDir(model: AuditModel, dir: string, tool: ToolInfo): Promise<{kept: string[]}> {
   const snapshot = toSnapshot(model, tool)
   try {
-    await mkdir(join(dir, PROJECTS_DIR), {recursive: true, mode: 0o700})
+    await mkdir(dir, {recursive: true, mode: 0o700})
   } catch (error) {
     fail('io', `${dir}: cannot create folder (${errorCode(error)})`)
   }
-  const previous = await previousSettingFiles(dir)
+  const checked = new Set<string>()
+  await ownFolders(dir, PROJECTS_DIR, checked)
+  const previous = await previousFiles(dir)
   // Different paths always give different names; on case-insensitive file systems two names may
   // still meet (`Repo` and `repo`): the later one then gets its id as a suffix.
   const taken = new Set<string>()
@@ -225,18 +293,15 @@ export async function saveSnapshotDir(model: AuditModel, dir: string, tool: Tool
       settingFile,
     }
   })
-  const folders = new Set(writes.map(({file}) => dirname(file)))
-  for (const folder of [...folders].sort()) {
-    try {
-      await mkdir(join(dir, ...folder.split('/')), {recursive: true, mode: 0o700})
-    } catch (error) {
-      fail('io', `${join(dir, ...folder.split('/'))}: cannot create folder (${errorCode(error)})`)
-    }
+  for (const folder of [...new Set(writes.map(({file}) => dirname(file)))].sort()) await ownFolders(dir, folder, checked)
+  const fileHashes: Record<string, string> = {}
+  const writeOwn = async (file: string, text: string) => {
+    await writeAtomic(join(dir, ...file.split('/')), text, false)
+    fileHashes[file] = sha256(text)
   }
-  await inBatches(writes, 32, ({file, setting}) => writeAtomic(join(dir, ...file.split('/')), pretty(setting)))
-  await writeAtomic(join(dir, ROLES_FILE), pretty(snapshot.roles))
-  if (snapshot.serverData) await writeAtomic(join(dir, SERVER_DATA_FILE), pretty(snapshot.serverData))
-  else await rm(join(dir, SERVER_DATA_FILE), {force: true}).catch(() => undefined)
+  await inBatches(writes, 32, ({file, setting}) => writeOwn(file, pretty(setting)))
+  await writeOwn(ROLES_FILE, pretty(snapshot.roles))
+  if (snapshot.serverData) await writeOwn(SERVER_DATA_FILE, pretty(snapshot.serverData))
   const index: SnapshotIndex = {
     $schema: SNAPSHOT_SCHEMA_URL,
     snapshotVersion: SNAPSHOT_VERSION,
@@ -247,14 +312,17 @@ export async function saveSnapshotDir(model: AuditModel, dir: string, tool: Tool
     projects,
     rolesFile: ROLES_FILE,
     ...(snapshot.serverData ? {serverFile: SERVER_DATA_FILE} : {}),
+    fileHashes: Object.fromEntries(Object.entries(fileHashes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     ...(snapshot.notEvaluated ? {notEvaluated: snapshot.notEvaluated} : {}),
     errors: snapshot.errors,
   }
-  await writeAtomic(join(dir, INDEX_FILE), pretty(index))
-  const written = new Set(writes.map(({file}) => file))
-  for (const file of previous) {
-    if (!written.has(file)) await rm(join(dir, ...file.split('/')), {force: true}).catch(() => undefined)
+  await writeAtomic(join(dir, INDEX_FILE), pretty(index), false)
+  const kept: string[] = []
+  for (const file of previous.listed) {
+    if (file in fileHashes) continue
+    if (!(await removeIfOurs(dir, file, previous.hashes.get(file)))) kept.push(file)
   }
+  return {kept}
 }
 
 // ---------------------------------------------------------------- snapshot → model

@@ -3,6 +3,47 @@ import {unlinkSync} from 'node:fs'
 import {type FileHandle, link, open, realpath, rename, rm, stat} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 
+/** What a failed write's code means, in words a person acts on. */
+const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exceeded',
+  EFBIG: 'the file is too large for the device',
+  EIO: 'an input/output error of the device',
+  EROFS: 'a read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENOENT: 'no such folder',
+  ENAMETOOLONG: 'the name is too long',
+  EEXIST: 'the file exists',
+  ELOOP: 'too many symbolic links',
+}
+
+/**
+ * A file that could not be written, as a value: `error` is the one line to print (the file, the
+ * code, what it means), which src/cli/errors.ts turns into exit 2. `code` is the system's code.
+ */
+export class FileWriteError extends Error {
+  readonly error: {kind: 'io'; message: string}
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    const meaning = WRITE_FAILURES[code]
+    super(`${path}: cannot write the file (${code}${meaning ? `: ${meaning}` : ''})`)
+    this.name = 'FileWriteError'
+    this.error = {kind: 'io', message: this.message}
+  }
+}
+
+/** The FileWriteError of a failed write of `path` (an error that already is one passes as it is). */
+export function writeFailure(path: string, error: unknown): FileWriteError {
+  if (error instanceof FileWriteError) return error
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  return new FileWriteError(path, typeof code === 'string' ? code : error instanceof Error ? error.name : 'error')
+}
+
 /** Pieces of text are written in batches of about this many characters. */
 export const WRITE_BATCH = 64 * 1024
 
@@ -56,9 +97,20 @@ async function writeBatches(handle: FileHandle, chunks: Iterable<string>): Promi
  * replaced, the link kept); a device or a pipe (`--output /dev/null`) is written into directly.
  * With `createOnly`, nothing that exists is replaced: the complete file is linked to its name, which
  * fails with EEXIST when something is there (a file written by another run meanwhile included).
+ * Without `follow`, whatever is at `path` (a symbolic link included) is replaced by the file, never
+ * written through. Any failure is a FileWriteError naming the file (its `code` the system's: ENOSPC, EEXIST, ...).
  */
-export async function writeChunksAtomic(path: string, chunks: Iterable<string>, mode = 0o644, createOnly = false): Promise<void> {
-  const target = createOnly ? {path, special: false} : await writeTarget(path)
+export async function writeChunksAtomic(path: string, chunks: Iterable<string>, mode = 0o644, createOnly = false, follow = true): Promise<void> {
+  try {
+    await writeChunksAtomicOrThrow(path, chunks, mode, createOnly, follow)
+  } catch (error) {
+    // A system error (it has a code) is the file's; anything else (a formatter's bug) stays what it is.
+    throw typeof (error as NodeJS.ErrnoException | null)?.code === 'string' ? writeFailure(path, error) : error
+  }
+}
+
+async function writeChunksAtomicOrThrow(path: string, chunks: Iterable<string>, mode: number, createOnly: boolean, follow: boolean): Promise<void> {
+  const target = createOnly || !follow ? {path, special: false} : await writeTarget(path)
   if (target.special) {
     const handle = await open(target.path, 'w')
     try {
@@ -112,9 +164,9 @@ async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
   for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten
 }
 
-/** Writes a file through a temporary sibling and a rename, so readers never see half a file. */
-export async function writeFileAtomic(path: string, content: string, mode = 0o644): Promise<void> {
-  await writeChunksAtomic(path, [content], mode)
+/** Writes a file through a temporary sibling and a rename, so readers never see half a file (writeChunksAtomic). */
+export async function writeFileAtomic(path: string, content: string, mode = 0o644, follow = true): Promise<void> {
+  await writeChunksAtomic(path, [content], mode, false, follow)
 }
 
 const closedStreams = new WeakSet<NodeJS.WritableStream>()

@@ -136,48 +136,83 @@ export function findJsonSyntaxError(text: string): {offset: number; reason: stri
   }
 }
 
+/**
+ * How deep any JSON a server answers may nest: OneDev's deepest payloads (an issue setting's field
+ * specs, a job executor) nest about ten levels. Code that walks a value recursively (redaction,
+ * comparison, copying, JSON.stringify itself) overflows its stack some thousands of levels down:
+ * a deeper value is refused where it comes in, so that none of it has to be guarded.
+ */
+export const MAX_SERVER_DEPTH = 64
+/** How deep a file may nest: what the tool writes holds server payloads a few levels down. */
+export const MAX_FILE_DEPTH = 128
+
+/**
+ * Whether a parsed JSON value nests deeper than `max` levels (objects and lists; a scalar is level 0).
+ * Walked with a stack of its own, not recursion: it is what makes recursion safe afterwards. It visits
+ * objects and lists only, so it costs a fraction of the parse (the text scan below is for saying where).
+ */
+export function nestedDeeper(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const stack: unknown[] = [value]
+  const depths: number[] = [1]
+  while (stack.length > 0) {
+    const current = stack.pop() as Record<string, unknown> | unknown[]
+    const depth = depths.pop()!
+    if (depth > max) return true
+    const children = Array.isArray(current) ? current : Object.values(current)
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') {
+        stack.push(child)
+        depths.push(depth + 1)
+      }
+    }
+  }
+  return false
+}
+
+/** The offset of the first `{` or `[` that opens a level deeper than `max`, or null. Strings are skipped. */
+export function tooDeep(text: string, max: number): number | null {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i)
+        if (d === 0x22) break
+        if (d === 0x5c) i++
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return i
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--
+    }
+  }
+  return null
+}
+
 export function lineAndColumn(text: string, offset: number): {line: number; column: number} {
   const before = text.slice(0, offset)
   const line = before.split('\n').length
   return {line, column: offset - before.lastIndexOf('\n')}
 }
 
-/** Parses JSON; a syntax error becomes `label:line:column: invalid JSON: reason`. */
-export function parseJson(text: string, label: string): unknown {
+/**
+ * Parses JSON; a syntax error becomes `label:line:column: invalid JSON: reason`, a value nested
+ * deeper than `maxDepth` levels (MAX_FILE_DEPTH, MAX_SERVER_DEPTH) `label:line:column: nested deeper than N levels`.
+ */
+export function parseJson(text: string, label: string, maxDepth = MAX_FILE_DEPTH): unknown {
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch {
     // JSON.parse's own message quotes the input, which may hold a secret: say where, in our words.
     const found = findJsonSyntaxError(text) ?? {offset: 0, reason: 'not valid JSON'}
     const {line, column} = lineAndColumn(text, found.offset)
     throw new JsonSyntaxError(`${label}:${line}:${column}: invalid JSON: ${found.reason}`, line, column)
   }
-}
-
-/**
- * The first number in valid JSON `text` that a JavaScript number does not carry exactly: an integer
- * beyond 2^53 that would come back as a neighbour, or a value too large to be finite (which
- * JSON.stringify would write as null). null when every number survives JSON.parse and JSON.stringify.
- * Fractions are left alone: the server reads them into Java doubles, which carry what JavaScript does.
- */
-export function inexactNumber(text: string): {offset: number; number: string} | null {
-  const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y
-  for (let i = 0; i < text.length; ) {
-    const c = text.charCodeAt(i)
-    if (c === 0x22) {
-      // A string: skip it, escapes included.
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++
-      i++
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      NUMBER.lastIndex = i
-      const token = NUMBER.exec(text)?.[0] ?? text[i]!
-      const value = Number(token)
-      const integer = /^-?\d+$/.test(token)
-      if (!Number.isFinite(value) || (integer && !Number.isSafeInteger(value) && BigInt(token) !== BigInt(value))) return {offset: i, number: token}
-      i += token.length
-    } else {
-      i++
-    }
+  if (nestedDeeper(value, maxDepth)) {
+    const {line, column} = lineAndColumn(text, tooDeep(text, maxDepth) ?? 0)
+    throw new JsonSyntaxError(`${label}:${line}:${column}: nested deeper than ${maxDepth} levels, which nothing this tool reads is: refused`, line, column)
   }
-  return null
+  return value
 }

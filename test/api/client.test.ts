@@ -14,7 +14,8 @@ import {SECRET_QUOTED} from '../../src/model/redact.js'
 import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
 import type {AuditError} from '../../src/model/types.js'
-import {closedPort, startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
+import {encodeAs, endlessRolesPage, INVALID_UTF8, LATIN1_SECRET, UNKNOWN_CHARSET} from '../helpers/hostile.js'
+import {closedPort, type Handler, startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
 
 const roles = Array.from({length: 250}, (_, i) => ({id: i + 1, name: `role-${String(i + 1).padStart(3, '0')}`, manageProject: false}))
 
@@ -567,10 +568,87 @@ describe('paging guards', () => {
     expect(server.requests).toHaveLength(2)
   })
 
+  it('stops a listing of endless distinct pages at its item bound, and all listings of the client at their byte bound', async () => {
+    const endless: Handler = (req, res) => {
+      const url = new URL(req.url ?? '', 'http://x')
+      res.writeHead(200, {'content-type': 'application/json'})
+      res.end(endlessRolesPage(Number(url.searchParams.get('offset')), Number(url.searchParams.get('count')), 20_000))
+    }
+    server.setHandler('GET /endless', endless)
+    const byItems = await failure(clientFor({maxListingItems: 1_000}).paged('/endless'))
+    expect(byItems).toEqual({
+      kind: 'paging',
+      status: 200,
+      path: '/~api/endless',
+      message: 'GET /~api/endless: stopped paging at offset 1000: the listing passed 1,000 items (--max-listing-items); a server paging without end, or raise the limit',
+    })
+    expect(server.requests).toHaveLength(11)
+    server.reset()
+    server.setHandler('GET /endless', endless)
+    // Two listings of one client share the byte bound: the second passes it.
+    const client = clientFor({maxListingBytes: 150_000})
+    expect(await client.paged('/roles')).toHaveLength(250)
+    const byBytes = await failure(client.paged('/endless'))
+    expect(byBytes.message).toMatch(/^GET \/~api\/endless: stopped paging at offset \d+00: the listings of this run passed 0\.143 MiB \(--max-listing-mb\), which bounds the memory they take; a server paging without end, or raise the limit$/)
+    expect(server.requests.filter((r) => r.path === '/~api/endless').length).toBeLessThanOrEqual(8)
+  })
+
   it('reports a listing that is not an array', async () => {
     server.override('GET /roles', {json: {roles: []}})
     const error = await failure(clientFor().paged('/roles'))
     expect(error).toMatchObject({kind: 'invalid-payload', path: '/~api/roles', message: 'GET /~api/roles: expected a JSON array, got an object'})
+  })
+})
+
+describe('charsets', () => {
+  function serve(route: string, body: Buffer, contentType: string): void {
+    server.setHandler(route, (_req, res) => {
+      res.writeHead(200, {'content-type': contentType})
+      res.end(body)
+    })
+  }
+
+  it('decodes a body in the charset its Content-Type names: ISO-8859-1 byte for byte, Java\'s UTF-16 (big-endian, byte-order mark), UTF-16LE', async () => {
+    const text = JSON.stringify({value: LATIN1_SECRET})
+    serve('GET /latin1', encodeAs(text, 'iso-8859-1'), 'application/json;charset=ISO-8859-1')
+    serve('GET /utf16', encodeAs(text, 'utf-16be-bom'), 'application/json; charset="UTF-16"')
+    serve('GET /utf16le', encodeAs(text, 'utf-16le'), 'application/json; charset=utf-16le')
+    // A byte-order mark before UTF-8 JSON is not part of the JSON.
+    serve('GET /bom', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), 'application/json')
+    const client = clientFor()
+    expect(await client.getJson('/latin1')).toEqual({value: LATIN1_SECRET})
+    expect(await client.getText('/latin1')).toBe(text)
+    expect(await client.getJson('/utf16')).toEqual({value: LATIN1_SECRET})
+    expect(await client.getJson('/utf16le')).toEqual({value: LATIN1_SECRET})
+    expect(await client.getJson('/bom')).toEqual({value: LATIN1_SECRET})
+  })
+
+  it('refuses a body in a charset it does not know, and bytes its charset does not allow, instead of replacing them with U+FFFD', async () => {
+    serve('GET /unknown', Buffer.from('{"a": 1}'), `application/json; charset=${UNKNOWN_CHARSET}`)
+    serve('GET /invalid', INVALID_UTF8, 'application/json')
+    serve('GET /latin1-as-utf8', encodeAs(JSON.stringify(LATIN1_SECRET), 'iso-8859-1'), 'application/json; charset=utf-8')
+    const client = clientFor()
+    expect(await failure(client.getJson('/unknown'))).toEqual({
+      kind: 'invalid-payload',
+      status: 200,
+      path: '/~api/unknown',
+      message: `GET /~api/unknown: the answer's charset "${UNKNOWN_CHARSET}" is not one this tool decodes; nothing of the answer is used`,
+    })
+    expect((await failure(client.getText('/invalid'))).message).toBe('GET /~api/invalid: the body is not valid UTF-8; nothing of the answer is used')
+    expect((await failure(client.getJson('/latin1-as-utf8'))).message).toBe('GET /~api/latin1-as-utf8: the body is not valid UTF-8; nothing of the answer is used')
+  })
+
+  it('posts UTF-8 and says so', async () => {
+    let contentType: string | undefined
+    server.setHandler('POST /echo', (req, res) => {
+      contentType = req.headers['content-type']
+      res.writeHead(204)
+      res.end()
+    })
+    await clientFor().postJson('/echo', {value: LATIN1_SECRET})
+    expect(contentType).toBe('application/json; charset=utf-8')
+    // The fixture server reads what was posted as UTF-8.
+    expect(server.requests.at(-1)?.body).toBe(JSON.stringify({value: LATIN1_SECRET}))
   })
 })
 

@@ -92,7 +92,7 @@ describe('applyIssueSetting', () => {
   it('sends nothing when the backup cannot be written', async () => {
     const error = await applyIssueSetting(client, file, {backup: join(dir, 'missing-dir', 'b.json'), io}).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(IssueSettingError)
-    expect((error as IssueSettingError).error).toEqual({kind: 'io', message: `--backup ${join(dir, 'missing-dir', 'b.json')}: cannot write the backup (ENOENT); nothing was sent`})
+    expect((error as IssueSettingError).error).toEqual({kind: 'io', message: `--backup ${join(dir, 'missing-dir', 'b.json')}: cannot write the file (ENOENT: no such folder); nothing was sent`})
     expect(posts()).toEqual([])
   })
 

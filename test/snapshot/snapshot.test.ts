@@ -188,7 +188,7 @@ describe('snapshot file', () => {
 
   test('a file that cannot be written is an io error, and no temporary file is left behind', async () => {
     const file = join(work, 'missing-folder', 'snapshot.json')
-    await expectSnapshotError(saveSnapshotFile(await buildModel(), file, tool), 'io', `${file}: cannot write (ENOENT)`)
+    await expectSnapshotError(saveSnapshotFile(await buildModel(), file, tool), 'io', `${file}: cannot write the file (ENOENT: no such folder)`)
     expect(await readdir(work)).toEqual([])
   })
 
@@ -253,6 +253,62 @@ describe('snapshot folder', () => {
     await saveSnapshotDir(model, dir, tool)
     expect((await readdir(join(dir, 'projects'))).sort()).toEqual(['Repo.json', 'repo~2.json'])
     expect(await loadSnapshot(dir)).toEqual(model)
+  })
+
+  test('a folder inside the output folder that is a symbolic link is refused before anything is written; nothing there is removed', async () => {
+    const model = await buildModel()
+    const dir = join(work, 'snap')
+    await saveSnapshotDir(model, dir, tool)
+    const elsewhere = join(work, 'elsewhere')
+    await mkdir(join(elsewhere, 'group'), {recursive: true})
+    // A file the previous index lists, with the very hash it recorded, outside the folder.
+    await writeFile(join(elsewhere, 'group', 'repo.json'), await readFile(join(dir, 'projects', 'group', 'repo.json')))
+    const before = await readFile(join(dir, 'snapshot.json'), 'utf8')
+    await rm(join(dir, 'projects'), {recursive: true})
+    await symlink(elsewhere, join(dir, 'projects'))
+    const smaller = {...model, projects: model.projects.slice(0, 1), projectsById: new Map([[2, model.projectsById.get(2)!]])}
+    await expectSnapshotError(saveSnapshotDir(smaller, dir, tool), 'io', `${join(dir, 'projects')}: a symbolic link inside the output folder: refused, nothing is written through it (remove the link, or choose another --output-dir)`)
+    expect(await readdir(join(elsewhere, 'group'))).toEqual(['repo.json'])
+    expect(await readFile(join(dir, 'snapshot.json'), 'utf8')).toBe(before)
+    // The same for a folder further down.
+    await rm(join(dir, 'projects'))
+    await mkdir(join(dir, 'projects'))
+    await symlink(join(elsewhere, 'group'), join(dir, 'projects', 'group'))
+    await expectSnapshotError(saveSnapshotDir(model, dir, tool), 'io', `${join(dir, 'projects', 'group')}: a symbolic link inside the output folder: refused, nothing is written through it (remove the link, or choose another --output-dir)`)
+    expect(await readdir(join(elsewhere, 'group'))).toEqual(['repo.json'])
+  })
+
+  test('a file inside the output folder that is a symbolic link is replaced, never written through', async () => {
+    const dir = join(work, 'snap')
+    await mkdir(dir)
+    const outside = join(work, 'outside.txt')
+    await writeFile(outside, 'keep me')
+    await symlink(outside, join(dir, 'roles.json'))
+    await saveSnapshotDir(await buildModel(), dir, tool)
+    expect(await readFile(outside, 'utf8')).toBe('keep me')
+    expect(JSON.parse(await readFile(join(dir, 'roles.json'), 'utf8'))).toEqual((await buildModel()).rolesRaw)
+  })
+
+  test('a stale file is removed only when it is exactly as collect wrote it; files changed since, or listed by an index without hashes, are kept and named', async () => {
+    const model = await buildModel()
+    const smaller = {...model, projects: model.projects.slice(0, 1), projectsById: new Map([[2, model.projectsById.get(2)!]])}
+    const dir = join(work, 'snap')
+    await saveSnapshotDir(model, dir, tool)
+    const edited = join(dir, projectFilePath('group'))
+    await writeFile(edited, '{"kept": "a person edited this"}\n')
+    const stale = (await filesUnder(join(dir, 'projects'))).map((file) => relative(dir, file).split('\\').join('/')).filter((file) => file !== 'projects/group/repo.json' && file !== projectFilePath('group'))
+    expect(stale.length).toBeGreaterThan(0)
+    expect(await saveSnapshotDir(smaller, dir, tool)).toEqual({kept: [projectFilePath('group')]})
+    const left = (await filesUnder(dir)).map((file) => relative(dir, file).split('\\').join('/'))
+    expect(left).toContain(projectFilePath('group'))
+    for (const file of stale) expect(left).not.toContain(file)
+    // An index written before the hashes were recorded proves nothing: its files are kept.
+    await saveSnapshotDir(model, dir, tool)
+    const index = JSON.parse(await readFile(join(dir, 'snapshot.json'), 'utf8'))
+    delete index.fileHashes
+    await writeFile(join(dir, 'snapshot.json'), JSON.stringify(index))
+    const {kept} = await saveSnapshotDir(smaller, dir, tool)
+    expect(kept.sort()).toEqual([projectFilePath('group'), ...stale].sort())
   })
 
   test('saving again removes setting files the new snapshot no longer has', async () => {

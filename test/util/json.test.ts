@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
-import {findJsonSyntaxError, lineAndColumn, parseJson} from '../../src/util/json.js'
+import {findJsonSyntaxError, lineAndColumn, MAX_FILE_DEPTH, nestedDeeper, parseJson, tooDeep} from '../../src/util/json.js'
+import {deeplyNested} from '../helpers/hostile.js'
 
 function messageOf(text: string): string {
   try {
@@ -33,6 +34,31 @@ describe('parseJson', () => {
 
   it('does not overflow the stack on deep nesting', () => {
     expect(messageOf('['.repeat(100_000))).toMatch(/^f\.json:1:\d+: invalid JSON: nested too deeply$/)
+  })
+})
+
+describe('nesting depth', () => {
+  it('finds the opener of the first level past the limit, brackets inside strings aside', () => {
+    expect(tooDeep('[[1]]', 2)).toBeNull()
+    expect(tooDeep('[[[1]]]', 2)).toBe(2)
+    expect(tooDeep('{"a": "[[[[\\"[[[", "b": [{"c": []}]}', 4)).toBeNull()
+    expect(tooDeep('{"a": "[[[[\\"[[[", "b": [{"c": []}]}', 3)).toBe(31)
+    // Siblings do not add up: only nesting counts.
+    expect(tooDeep('[' + '[],'.repeat(1000) + '[]]', 2)).toBeNull()
+  })
+
+  it('judges a parsed value the same way, without recursion', () => {
+    expect(nestedDeeper(JSON.parse(deeplyNested(100_000)), 64)).toBe(true)
+    expect(nestedDeeper(JSON.parse('{"a": "[[[[\\"[[[", "b": [{"c": []}]}'), 4)).toBe(false)
+    expect(nestedDeeper(JSON.parse('{"a": "[[[[\\"[[[", "b": [{"c": []}]}'), 3)).toBe(true)
+    expect(nestedDeeper(JSON.parse('[' + '[],'.repeat(1000) + '[]]'), 2)).toBe(false)
+    expect(nestedDeeper('[[[[', 0)).toBe(false)
+  })
+
+  it('parseJson refuses a document nested deeper than its limit, saying where, and reads one at the limit', () => {
+    expect(() => parseJson(deeplyNested(3000), 'plan.json')).toThrow('plan.json:1:385: nested deeper than 128 levels, which nothing this tool reads is: refused')
+    expect(() => parseJson('[[[1]]]', 'x.json', 2)).toThrow('x.json:1:3: nested deeper than 2 levels')
+    expect(parseJson('['.repeat(MAX_FILE_DEPTH) + ']'.repeat(MAX_FILE_DEPTH), 'x.json')).toBeDefined()
   })
 })
 

@@ -6,7 +6,7 @@ import {commonFlags, serverFlags} from '../../cli/flags.js'
 import {connect} from '../../cli/server.js'
 import {fetchIssueSetting, IssueSettingError, ISSUE_SETTING_PATH, issueSettingFileText} from '../../issue-setting/apply.js'
 import {REDACTED} from '../../model/redact.js'
-import {writeFileAtomic} from '../../util/fs.js'
+import {writeFailure, writeFileAtomic} from '../../util/fs.js'
 
 export default class IssueSettingPull extends AuditCommand {
   static override summary = 'Write the server\'s global issue setting to a file, for a first commit.'
@@ -46,7 +46,7 @@ Exit codes: 0 written; 2 failed (bad flags, unreachable server, 401/403, a serve
     try {
       await writeFileAtomic(flags.output, text)
     } catch (error) {
-      throw new IssueSettingError({kind: 'io', message: `--output ${flags.output}: cannot write the file (${(error as NodeJS.ErrnoException).code ?? 'write failed'})`})
+      throw new IssueSettingError({kind: 'io', message: `--output ${writeFailure(flags.output, error).message}`})
     }
     this.say(`onedev-audit: wrote the issue setting to ${flags.output}`)
     if (text.includes(`"${REDACTED}"`)) {
