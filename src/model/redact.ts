@@ -12,14 +12,36 @@ import type {UrlFacts} from './types.js'
 export const REDACTED = '<redacted>'
 /** What a URL that cannot be parsed becomes. */
 export const REDACTED_URL = '<redacted-url>'
-/** What a secret part of a URL (user info, query value, path segment) becomes. */
+/** What a secret part of a URL (user info, a credential's query value, a path segment) becomes. */
 export const URL_MASK = 'REDACTED'
+/**
+ * What any other query value becomes (every one not on the short list of harmless names): it may be a
+ * secret nobody can recognise, but it is not reported as a credential (UrlFacts.secretQueryParams).
+ */
+export const URL_VALUE_MASK = 'HIDDEN'
 
 /** Values below this depth are replaced: server payloads are a few levels deep, a hostile one may not be. */
 const MAX_DEPTH = 64
 
 /** Keys whose value is a secret (job secret `name` and `authorization` do not match: they are not secrets). */
 const SECRET_KEY = /pass(word)?|passwd|secret|token|api[-_]?key|credential|private[-_]?key/i
+/**
+ * More keys naming a credential, in any case and spelling (`accessKey`, `ACCESS_KEY`, `x-api-key`,
+ * `Set-Cookie`): a key word anywhere; a `...key` word at the end (`sshKey`, `signingKey`; not
+ * `userSshKeyAttribute`, which names an LDAP attribute, nor a project's `key`); or one of a few whole
+ * keys. `authorization` is a job secret's job-match expression there, and a credential anywhere else.
+ */
+const CREDENTIAL_KEY_WORD = /pass[-_. ]?phrase|cookie|bearer|(?:api|access|secret|private|signing|encryption|master)[-_. ]?key/i
+const CREDENTIAL_KEY_END = /(?:access|secret|private|signing|encryption|ssh|api|auth|master|client|deploy|license|hmac|session|shared|webhook|gpg|pgp)[-_. ]?keys?$/i
+const CREDENTIAL_KEY_WHOLE = /^(?:(?:(?:proxy|x)[-_. ]?)?authorization|auth|pat|pwd|pw|hmac|session[-_. ]?id|sid|otp|pin)$/i
+/** A key whose object holds header values by header name (`{"Authorization": "Bearer …"}`), each a secret like `headers[].value`. */
+const HEADER_MAP_KEY = /headers$/i
+
+/** Whether a key names a credential, in any case and spelling. */
+export function isCredentialKey(key: string): boolean {
+  return SECRET_KEY.test(key) || CREDENTIAL_KEY_WORD.test(key) || CREDENTIAL_KEY_END.test(key) || CREDENTIAL_KEY_WHOLE.test(key)
+}
+
 /**
  * Keys that match SECRET_KEY but hold objects (or a list of them), each judged by its own keys: job
  * secrets, and the security setting's password policy (`{minLength, mustContainUppercase, ...}`, no
@@ -44,7 +66,7 @@ type PathKey = string | number
 export function redactServerPayload(path: string, value: unknown, owned = false): unknown {
   const trail = path.split('/')
   // A string payload (an endpoint answering a bare value) is judged by its endpoint's last segment.
-  if (typeof value === 'string') return SECRET_KEY.test(trail.at(-1) ?? '') ? maskSecret(value) : redactString(value, trail.at(-1))
+  if (typeof value === 'string') return isCredentialKey(trail.at(-1) ?? '') ? maskSecret(value) : redactString(value, trail.at(-1))
   return walk(value, trail, 0, owned)
 }
 
@@ -83,11 +105,14 @@ function walk(value: unknown, trail: PathKey[], depth: number, inPlace: boolean)
   if (depth >= MAX_DEPTH) return REDACTED
   if (Array.isArray(value)) {
     const out: unknown[] = inPlace ? value : new Array(value.length)
+    // A list of header lines (`headers: ["Authorization: Bearer …"]`): each a secret, like a header map's values.
+    const last = trail[trail.length - 1]
+    const headerLines = typeof last === 'string' && HEADER_MAP_KEY.test(last)
     for (let i = 0; i < value.length; i++) {
       const item = value[i]
       let copy: unknown
       if (item === null || typeof item !== 'object') {
-        copy = typeof item === 'string' ? redactString(item, i) : item
+        copy = typeof item === 'string' ? (headerLines ? maskSecret(item) : redactString(item, i)) : item
       } else {
         trail.push(i)
         copy = walk(item, trail, depth + 1, inPlace)
@@ -127,17 +152,23 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 const PERSONAL_KEY = /e-?mail/i
 
 function isSecretPlace(parent: Record<string, unknown>, key: string, child: unknown, trail: PathKey[]): boolean {
-  if (SECRET_KEY.test(key)) return !(SECRET_CONTAINERS.has(key) && child !== null && typeof child === 'object')
+  const n = trail.length
+  if (isCredentialKey(key)) {
+    if (SECRET_CONTAINERS.has(key) && child !== null && typeof child === 'object') return false
+    // A job secret's `authorization` says which jobs may read it: a job-match expression, no secret.
+    return !(key === 'authorization' && n >= 2 && typeof trail[n - 1] === 'number' && trail[n - 2] === 'jobSecrets')
+  }
+  // A header map: every value is a header value (the list form is `headers[].value`, below).
+  if (n >= 1 && typeof trail[n - 1] === 'string' && HEADER_MAP_KEY.test(trail[n - 1] as string)) return true
   // Server data (redactServerPayload): the trail starts with the endpoint's path segments.
   if (trail[0] === 'users' && PERSONAL_KEY.test(key)) return true
   if (key === 'content') return trail[0] === 'settings' && trail[1] === 'groovy-scripts'
   if (key !== 'value') return false
-  const n = trail.length
   if (n >= 2 && typeof trail[n - 1] === 'number' && (trail[n - 2] === 'jobSecrets' || trail[n - 2] === 'headers')) return true
   // Access-token and agent-token values are live credentials.
   if (n >= 2 && (trail[n - 2] === 'access-tokens' || trail[n - 2] === 'agent-tokens')) return true
   const name = Object.prototype.hasOwnProperty.call(parent, 'name') ? parent.name : undefined
-  return typeof name === 'string' && SECRET_KEY.test(name)
+  return typeof name === 'string' && isCredentialKey(name)
 }
 
 /** A secret place keeps null, `""` and booleans (they reveal nothing); anything else is masked whole. */
@@ -149,8 +180,20 @@ function maskSecret(value: unknown): unknown {
 function redactString(value: string, key: PathKey | undefined): string {
   if (value === '') return value
   if (typeof key === 'string' && URL_KEY.test(key)) return redactUrl(value).url
-  if (!value.includes('://')) return value
-  return URL_START.test(value) ? redactUrl(value).url : redactUrlsInText(value)
+  if (value.includes('://')) return URL_START.test(value) ? redactUrl(value).url : redactScpCredentials(redactUrlsInText(value))
+  if (value.includes('@')) value = redactScpCredentials(value)
+  return SCHEMED_VALUE.test(value) ? REDACTED : value
+}
+
+/** A whole value that is a credential after its scheme word (`Bearer eyJ…`, `Basic dXNl…`), as an Authorization header holds it. */
+const SCHEMED_VALUE = /^\s*(?:bearer|basic|token|digest)\s+(?=[^\s]*[0-9+/=._~-])[A-Za-z0-9._~+/=-]{12,}\s*$/i
+/** `user:password@host` without a scheme, as scp-style git remotes (`git:pw@host:repo.git`) and connection strings write it. */
+const SCP_CREDENTIALS = /(^|[\s"'(<,;=])([^\s@:/"'<>(),;=]+):([^\s@/"'<>]+)@(?=[A-Za-z0-9[])/g
+
+/** Masks the user and password of every scp-style `user:password@host` in a text (`REDACTED@host`). */
+export function redactScpCredentials(text: string): string {
+  if (!text.includes('@')) return text
+  return text.replace(SCP_CREDENTIALS, (match, before: string, user: string) => (/^mailto$/i.test(user) ? match : `${before}${URL_MASK}@`))
 }
 
 /** Replaces every URL inside free text by its redacted form. */
@@ -250,7 +293,7 @@ function base64Forms(secret: string): string[] {
 
 /** Query (and fragment) parameter names that carry credentials. */
 const SECRET_PARAM =
-  /token|secret|passw|^pass$|^pwd$|^pw$|key$|^key|signature|^sig$|credential|^auth|^code$|^hash$|session|^jwt$|^otp$/i
+  /token|secret|passw|^pass$|^pwd$|^pw$|key$|^key|signature|^sig$|credential|^auth|^code$|^hash$|session|^jwt$|^otp$|hmac|^pat$|cookie|bearer/i
 const ROUND_TRIP_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:'])
 const SLACK_HOST = /(^|\.)slack\.com$/i
 const DISCORD_HOST = /(^|\.)discord(app)?\.com$/i
@@ -282,7 +325,17 @@ function parse(text: string): URL | null {
   }
 }
 
-/** Masks credential-like parameters of a query or fragment (`a=1&token=x` → `a=1&token=REDACTED`). */
+/** Query parameter names whose plain values (PLAIN_PARAM_VALUE) are shown: they name a branch, an event, a job, a page, a format. */
+const HARMLESS_PARAM = /^(?:ref|branch|tag|event|events|job|type|format|page|per_page|per-page|limit|lang|locale|api-version|v|version)$/i
+/** A value short and plain enough to be no secret under a harmless name. */
+const PLAIN_PARAM_VALUE = /^[A-Za-z0-9._~/ -]{1,64}$/
+
+/**
+ * Masks the values of a query or fragment, keeping the names: a credential's value (the name says so,
+ * the value looks like a generated token, or it is a URL or scp-style address carrying credentials)
+ * → `name=REDACTED`; any other value → `name=HIDDEN`, except a plain value of a harmless name
+ * (`ref=main`, `page=2`). A name that looks like a token is masked whole; an empty value stays empty.
+ */
 function redactParams(params: string): string {
   return params
     .split('&')
@@ -290,14 +343,38 @@ function redactParams(params: string): string {
       if (piece === '') return piece
       const eq = piece.indexOf('=')
       const name = eq < 0 ? piece : piece.slice(0, eq)
-      if (isTokenLike(decode(name))) return URL_MASK
+      const decodedName = decode(name)
+      if (isTokenLike(decodedName)) return URL_MASK
       if (eq < 0) return piece
       const value = piece.slice(eq + 1)
       if (value === '' || value === URL_MASK) return piece
-      if (SECRET_PARAM.test(decode(name)) || isTokenLike(decode(value))) return `${name}=${URL_MASK}`
-      return piece
+      const decodedValue = decode(value)
+      if (SECRET_PARAM.test(decodedName) || isTokenLike(decodedValue) || carriesCredential(decodedValue)) return `${name}=${URL_MASK}`
+      if (value === URL_VALUE_MASK || (HARMLESS_PARAM.test(decodedName) && PLAIN_PARAM_VALUE.test(decodedValue))) return piece
+      return `${name}=${URL_VALUE_MASK}`
     })
     .join('&')
+}
+
+/** A value (decoded) that is or holds a URL or scp-style address with credentials in it (`next=https://bot:pw@…`). */
+function carriesCredential(text: string): boolean {
+  if (text.includes('://')) {
+    const start = text.search(/[a-z][a-z0-9+.-]*:\/\//i)
+    const facts = redactUrl(text.slice(start).trim()).facts
+    if (facts.hadUserInfo || facts.secretQueryParams.length > 0 || facts.secretPath) return true
+  }
+  return text.includes('@') && redactScpCredentials(text) !== text
+}
+
+const TELEGRAM_BOT = /^bot[0-9]+:./i
+const NTFY_HOST = /(^|\.)ntfy\.sh$/i
+const HOOK_SEGMENT = /^(?:web)?hooks?$/i
+
+/** A path segment (decoded) that is a credential: token-like, Telegram's `bot<id>:<token>`, a token inside `a:b` or `a@b`, a URL. */
+function isSecretSegment(segment: string): boolean {
+  if (isTokenLike(segment) || TELEGRAM_BOT.test(segment)) return true
+  if (segment.includes('://')) return true
+  return /[:@;,=]/.test(segment) && segment.split(/[:@;,=]/).some(isTokenLike)
 }
 
 function redactSegments(url: URL): string[] {
@@ -305,7 +382,16 @@ function redactSegments(url: URL): string[] {
   const host = url.hostname
   if (SLACK_HOST.test(host) && segments[1] === 'services' && segments.length > 2) return ['', 'services', URL_MASK]
   const discord = DISCORD_HOST.test(host) ? discordTokenIndex(segments) : -1
-  return segments.map((segment, index) => (index === discord || isTokenLike(decode(segment)) ? URL_MASK : segment))
+  // ntfy.sh: whoever knows the topic reads and posts its messages (docs.ntfy.sh: "topics are public").
+  const ntfyTopic = NTFY_HOST.test(host) && segments.length > 1 && segments[1] !== '' ? 1 : -1
+  // After `/hooks/` (Mattermost, Rocket.Chat, Zapier, ...): ids and keys, which hold digits.
+  const hooksAt = discord < 0 ? segments.findIndex((segment) => HOOK_SEGMENT.test(segment)) : -1
+  return segments.map((segment, index) => {
+    if (index === discord || index === ntfyTopic) return URL_MASK
+    const decoded = decode(segment)
+    if (hooksAt >= 0 && index > hooksAt && decoded.length >= 6 && /[0-9]/.test(decoded) && decoded !== URL_MASK) return URL_MASK
+    return isSecretSegment(decoded) ? URL_MASK : segment
+  })
 }
 
 /** Index of the token in `/api[/vN]/webhooks/{id}/{token}`, or -1. */
