@@ -31,6 +31,10 @@ export const serverFlags = {
   retries: Flags.integer({description: 'Retries on connection errors, 429, 502, 503 and 504, with backoff (Retry-After honoured).', default: 3, min: 0, max: 10}),
   deadline: Flags.integer({description: 'Overall deadline for all requests, in seconds (default: none).', min: 1, helpValue: 'SECONDS'}),
   insecure: Flags.boolean({description: 'Do not verify the server\'s TLS certificate (prints a warning). Prefer NODE_EXTRA_CA_CERTS for a private CA.'}),
+  'debug-unsafe-server-text': Flags.boolean({
+    description:
+      "Print on stderr the whole text of each server error answer that messages withhold (it may quote a secret, or could not be judged). It may show a secret of a posted setting: for a person at a terminal, never a CI log. Reports never hold it.",
+  }),
   // Present only to refuse them without echoing the value: the secret is never a flag value.
   token: Flags.string({hidden: true}),
   password: Flags.string({hidden: true}),

@@ -1,5 +1,6 @@
 /** Reaching a server from the command line: the secret, the client, the project selection. */
 import type {ApiClient, PrefixFound} from '../api/types.js'
+import {escapeControl} from '../util/escape.js'
 import {UsageError} from './errors.js'
 
 export interface ServerFlags {
@@ -12,6 +13,8 @@ export interface ServerFlags {
   retries: number
   deadline?: number
   insecure: boolean
+  /** Print withheld server error text on stderr (src/model/server-text.ts). */
+  'debug-unsafe-server-text'?: boolean
   /** Requests in flight at most; the pool gets as many connections. */
   concurrency?: number
 }
@@ -86,6 +89,7 @@ export async function connect(
     retries: flags.retries,
     ...(flags.deadline ? {deadlineMs: flags.deadline * 1000} : {}),
     insecure: flags.insecure,
+    ...(flags['debug-unsafe-server-text'] ? {unsafeServerText: (line: string) => warn(`onedev-audit: unsafe server text: ${escapeControl(line)}`)} : {}),
     ...(flags.concurrency ? {connections: flags.concurrency} : {}),
     ...(signal ? {signal} : {}),
     debug,

@@ -5,7 +5,6 @@
  * covers payloads that fail validation. Every function is idempotent and returns a fresh copy, except
  * redactOwned, which redacts JSON the caller has just parsed in place.
  */
-import {Buffer} from 'node:buffer'
 import type {UrlFacts} from './types.js'
 
 /** What a secret value becomes. */
@@ -212,81 +211,6 @@ export function redactText(text: string, secrets: readonly string[]): string {
   }
   for (const secret of [...variants].sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED)
   return redactUrlsInText(out)
-}
-
-/** A credential after its scheme word (`Bearer abc…`, `Basic dXNl…`, `token: abc…`). */
-const SCHEMED_CREDENTIAL = /\b(bearer|basic|token)(\s*[:=]?\s*)[A-Za-z0-9._~+/=-]{4,}/gi
-/** A word that may be a generated token (isTokenLike judges it): long, or a JWT's three parts. */
-const TOKEN_CANDIDATE = /[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]{8,}){2}|[A-Za-z0-9_-]{20,}/g
-
-/** What a server's text becomes when it quotes one of the secrets given to redactServerText. */
-export const SECRET_QUOTED = "(the server's answer quoted a secret value: not shown)"
-
-/** Secrets shorter than this are not looked for: masking 1-3 characters would mangle every message. */
-const MIN_SECRET_LENGTH = 4
-
-/**
- * Text a server sent (an error's body), safe to show. When it quotes one of the given secrets in any
- * form we recognise, the WHOLE text becomes SECRET_QUOTED: the ways a server can encode an echo are
- * open-ended (HTML entities, Gson's `\u0026`, form encoding, collapsed whitespace, base64, layers of
- * them), and a mask cut around one decoded form can leave a recognisable half of another. So the text
- * is only compared in its decoded readings, never edited in them. Forms looked for, each secret with
- * its whitespace collapsed and trimmed: in the text as is, with HTML entities decoded (`&amp;`,
- * `&#39;`, `&#x3c;`), JSON escapes decoded (`\u003d`, `\n`), form-decoded (`%3D`, `+`), and all three
- * in that order, every run of whitespace collapsed to one space, case-sensitive; and the secret's
- * base64 and base64url, padded or not, in the text as is. Otherwise whatever looks like a credential
- * is masked (a credential after Bearer, Basic or token; a token-like word; a URL's secret parts).
- * Call it on the whole text BEFORE it is shortened: a secret cut in half is no longer found.
- */
-export function redactServerText(text: string, secrets: readonly string[]): string {
-  const readings = [text, decodeHtml(text), decodeJson(text), decodeForm(text), decodeForm(decodeJson(decodeHtml(text)))].map(collapseSpace)
-  for (const secret of secrets) {
-    const needle = typeof secret === 'string' ? collapseSpace(secret).trim() : ''
-    if (needle.length < MIN_SECRET_LENGTH) continue
-    if (readings.some((reading) => reading.includes(needle)) || base64Forms(secret).some((form) => text.includes(form))) return SECRET_QUOTED
-  }
-  const out = text.replace(SCHEMED_CREDENTIAL, (_, word: string, between: string) => `${word}${between}${REDACTED}`)
-  return redactUrlsInText(out.replace(TOKEN_CANDIDATE, (word) => (isTokenLike(word) ? REDACTED : word)))
-}
-
-const HTML_ENTITY = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos|nbsp));/g
-const NAMED_ENTITY: Readonly<Record<string, string>> = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' '}
-const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g
-const JSON_SHORT_ESCAPE: Readonly<Record<string, string>> = {'"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t'}
-const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g
-
-function decodeHtml(text: string): string {
-  return text.replace(HTML_ENTITY, (entity, decimal?: string, hex?: string, name?: string) => {
-    if (name !== undefined) return NAMED_ENTITY[name]
-    const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex as string, 16)
-    return code <= 0x10ffff ? String.fromCodePoint(code) : entity
-  })
-}
-
-function decodeJson(text: string): string {
-  return text.replace(JSON_ESCAPE, (_, hex?: string, short?: string) => (hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : JSON_SHORT_ESCAPE[short as string]))
-}
-
-/** `application/x-www-form-urlencoded` decoding; a run of `%XX` that is not UTF-8 stays as it is. */
-function decodeForm(text: string): string {
-  return text.replace(/\+/g, ' ').replace(PERCENT_RUN, (run) => {
-    try {
-      return decodeURIComponent(run)
-    } catch {
-      return run
-    }
-  })
-}
-
-function collapseSpace(text: string): string {
-  return text.replace(/\s+/g, ' ')
-}
-
-function base64Forms(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8')
-  const padded = bytes.toString('base64')
-  const url = bytes.toString('base64url')
-  return [padded, padded.replace(/=+$/, ''), url, url.padEnd(padded.length, '=')]
 }
 
 // ---------------------------------------------------------------- URLs
@@ -508,7 +432,8 @@ export function secretsOf(raw: unknown): string[] {
     }
   }
   visit(raw, redactDeep(raw))
-  return [...out].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+  // Short ones too: judging server text looks for a secret of any length (src/model/server-text.ts).
+  return [...out]
 }
 
 function urlParts(text: string): string[] {

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, test} from 'vitest'
 
-import {REDACTED, redactDeep, redactOwned, redactProjectSetting, redactServerPayload, redactServerText, redactText, redactUrl, SECRET_QUOTED} from '../../src/model/redact.js'
+import {REDACTED, redactDeep, redactOwned, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../../src/model/redact.js'
 import {CANARIES, FIXTURES_DIR, expectNoCanary} from '../helpers/canaries.js'
 import {CORPUS_SECRETS, hostileSetting, NOT_SECRETS, SECRET_KEYED_VALUES, SECRET_STRINGS, SECRET_URLS} from '../helpers/hostile.js'
 
@@ -269,63 +269,5 @@ describe('redactText', () => {
 
   test('redacts credentials of URLs in the text', () => {
     expect(redactText('GET https://u:p@x.example.com/?token=t failed', [])).toBe('GET https://REDACTED@x.example.com/?token=REDACTED failed')
-  })
-})
-
-describe('redactServerText', () => {
-  const secret = 'Tr0ub4dor&3=horse<batt>\n  staple!'
-  const base64 = Buffer.from(secret).toString('base64')
-  const base64url = Buffer.from(secret).toString('base64url')
-  // Each form a server could echo the secret in; the whole text is withheld, none of it is shown.
-  test.each([
-    ['as is', secret],
-    ['URL-encoded', encodeURIComponent(secret)],
-    ['JSON-escaped', JSON.stringify(secret)],
-    ['HTML-escaped', 'Tr0ub4dor&amp;3=horse&lt;batt&gt;\n  staple!'],
-    ['HTML numeric entities', 'Tr0ub4dor&#38;3&#x3D;horse&#60;batt&#X3e;\n  staple&#33;'],
-    ['JSON \\u-escaped as Gson writes', 'Tr0ub4dor\\u00263\\u003dhorse\\u003cbatt\\u003e\\n  staple!'],
-    ['form-encoded', 'Tr0ub4dor%263%3Dhorse%3Cbatt%3E%0A++staple%21'],
-    ['whitespace collapsed', 'Tr0ub4dor&3=horse<batt> staple!'],
-    ['HTML-escaped inside a JSON string', JSON.stringify('Tr0ub4dor&amp;3=horse&lt;batt&gt; staple!')],
-    ['base64', base64],
-    ['base64 without padding', base64.replace(/=+$/, '')],
-    ['base64url', base64url],
-    ['base64url with padding', base64url.padEnd(base64.length, '=')],
-  ])('a secret echoed %s: the whole text is withheld', (_, echoed) => {
-    expect(redactServerText(`buildSetting.jobSecrets[0].value: "${echoed}" is not valid (Bearer abc.def-ghi)`, ['', secret])).toBe(SECRET_QUOTED)
-  })
-
-  test('a secret with a plus or a percent sign is found as is and in its encodings', () => {
-    const plus = 'a+b%41 c'
-    for (const echoed of [plus, encodeURIComponent(plus), new URLSearchParams({v: plus}).toString().slice(2), JSON.stringify(plus)]) {
-      expect(redactServerText(`value ${echoed} refused`, [plus])).toBe(SECRET_QUOTED)
-    }
-  })
-
-  test('secrets shorter than four characters are not looked for', () => {
-    expect(redactServerText('the value abc is not valid', ['abc', ' ab  '])).toBe('the value abc is not valid')
-  })
-
-  test('a text quoting no secret keeps its words, with what looks like a credential masked', () => {
-    const text = [
-      'Tr0ub4dor&3=horse<batt> staple? (a different value)',
-      'Authorization: Bearer abc.def-ghi',
-      'Basic dXNlcjpwYXNz',
-      'token=shorttok1',
-      'a long one ghp_16C7e42F292c6912E7710c838347Ae178B4a and a JWT aaaaaaaa.bbbbbbbb.cccccccc',
-      'hook https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H/abc failed',
-      'branchProtections[0].userMatch: malformed near position 12 (reviewRequirement) &amp; %41 \\u0041',
-    ].join('\n')
-    expect(redactServerText(text, [secret, ''])).toBe(
-      [
-        'Tr0ub4dor&3=horse<batt> staple? (a different value)',
-        `Authorization: Bearer ${REDACTED}`,
-        `Basic ${REDACTED}`,
-        `token=${REDACTED}`,
-        `a long one ${REDACTED} and a JWT ${REDACTED}`,
-        'hook https://hooks.slack.com/services/REDACTED failed',
-        'branchProtections[0].userMatch: malformed near position 12 (reviewRequirement) &amp; %41 \\u0041',
-      ].join('\n'),
-    )
   })
 })
