@@ -22,27 +22,38 @@ export const URL_VALUE_MASK = 'HIDDEN'
 /** Values below this depth are replaced: server payloads are a few levels deep, a hostile one may not be. */
 const MAX_DEPTH = 64
 
-/** Keys whose value is a secret (job secret `name` and `authorization` do not match: they are not secrets). */
-const SECRET_KEY = /pass(word)?|passwd|secret|token|api[-_]?key|credential|private[-_]?key/i
 /**
- * More keys naming a credential, in any case and spelling (`accessKey`, `ACCESS_KEY`, `x-api-key`,
- * `Set-Cookie`): a key word anywhere; a `...key` word at the end (`sshKey`, `signingKey`; not
- * `userSshKeyAttribute`, which names an LDAP attribute, nor a project's `key`); or one of a few whole
- * keys. `authorization` is a job secret's job-match expression there, and a credential anywhere else.
+ * Keys whose value is a secret, in any case and spelling (`accessKey`, `ACCESS_KEY`, `x-api-key`,
+ * `Set-Cookie`): a key word anywhere (password, secret, token, API key, credential, private key, cookie,
+ * ...); a `...key` word at the end (`sshKey`, `signingKey`; not `userSshKeyAttribute`, which names an
+ * LDAP attribute, nor a project's `key`); or one of a few whole keys. A job secret's `name` does not
+ * match; its `authorization` is a job-match expression there (isSecretPlace), and a credential anywhere
+ * else. Three patterns, the last two tried only when they can match: every key of every payload is
+ * tested, on the hot path of loading a snapshot.
  */
-const CREDENTIAL_KEY_WORD = /pass[-_. ]?phrase|cookie|bearer|(?:api|access|secret|private|signing|encryption|master)[-_. ]?key/i
-const CREDENTIAL_KEY_END = /(?:access|secret|private|signing|encryption|ssh|api|auth|master|client|deploy|license|hmac|session|shared|webhook|gpg|pgp)[-_. ]?keys?$/i
+const CREDENTIAL_KEY_WORD = /pass(word)?|passwd|secret|token|api[-_]?key|credential|private[-_]?key|cookie|bearer|(?:access|signing|encryption|master)[-_. ]?key/i
+const CREDENTIAL_KEY_END = /(?:ssh|auth|client|deploy|license|hmac|session|shared|webhook|gpg|pgp)[-_. ]?keys?$/i
 const CREDENTIAL_KEY_WHOLE = /^(?:(?:(?:proxy|x)[-_. ]?)?authorization|auth|pat|pwd|pw|hmac|session[-_. ]?id|sid|otp|pin)$/i
-/** A key whose object holds header values by header name (`{"Authorization": "Bearer …"}`), each a secret like `headers[].value`. */
-const HEADER_MAP_KEY = /headers$/i
+/** The longest key CREDENTIAL_KEY_WHOLE matches (`proxy-authorization`). */
+const WHOLE_KEY_MAX = 19
 
 /** Whether a key names a credential, in any case and spelling. */
 export function isCredentialKey(key: string): boolean {
-  return SECRET_KEY.test(key) || CREDENTIAL_KEY_WORD.test(key) || CREDENTIAL_KEY_END.test(key) || CREDENTIAL_KEY_WHOLE.test(key)
+  if (CREDENTIAL_KEY_WORD.test(key)) return true
+  if ((endsWithLetters(key, 'key') || endsWithLetters(key, 'keys')) && CREDENTIAL_KEY_END.test(key)) return true
+  return key.length <= WHOLE_KEY_MAX && CREDENTIAL_KEY_WHOLE.test(key)
+}
+
+/** Whether `text` ends with `suffix` (lower-case ASCII letters) in any case: cheaper than a pattern anchored at the end. */
+function endsWithLetters(text: string, suffix: string): boolean {
+  const offset = text.length - suffix.length
+  if (offset < 0) return false
+  for (let i = 0; i < suffix.length; i++) if ((text.charCodeAt(offset + i) | 0x20) !== suffix.charCodeAt(i)) return false
+  return true
 }
 
 /**
- * Keys that match SECRET_KEY but hold objects (or a list of them), each judged by its own keys: job
+ * Keys that match isCredentialKey but hold objects (or a list of them), each judged by its own keys: job
  * secrets, and the security setting's password policy (`{minLength, mustContainUppercase, ...}`, no
  * secret in it; masked whole, the setting failed validation and every check that reads it was skipped).
  */
@@ -106,7 +117,7 @@ function walk(value: unknown, trail: PathKey[], depth: number, inPlace: boolean)
     const out: unknown[] = inPlace ? value : new Array(value.length)
     // A list of header lines (`headers: ["Authorization: Bearer …"]`): each a secret, like a header map's values.
     const last = trail[trail.length - 1]
-    const headerLines = typeof last === 'string' && HEADER_MAP_KEY.test(last)
+    const headerLines = typeof last === 'string' && endsWithLetters(last, 'headers')
     for (let i = 0; i < value.length; i++) {
       const item = value[i]
       let copy: unknown
@@ -123,12 +134,16 @@ function walk(value: unknown, trail: PathKey[], depth: number, inPlace: boolean)
   }
   const source = value as Record<string, unknown>
   const out: Record<string, unknown> = inPlace ? source : {}
+  // A header map (`...headers: {"Authorization": "Bearer …"}`): every value is a header value, as in
+  // the list form `headers[].value` (isSecretPlace).
+  const last = trail[trail.length - 1]
+  const headerMap = typeof last === 'string' && endsWithLetters(last, 'headers')
   for (const key of Object.keys(source)) {
     const child = source[key]
     let copy: unknown
     // null and booleans are never secrets and never change: the most common values, copied as they are.
     if (child === null || typeof child === 'boolean') copy = child
-    else if (isSecretPlace(source, key, child, trail)) copy = maskSecret(child)
+    else if (headerMap || isSecretPlace(source, key, child, trail)) copy = maskSecret(child)
     else if (typeof child === 'string') copy = redactString(child, key)
     else if (typeof child !== 'object') copy = child
     else {
@@ -157,8 +172,6 @@ function isSecretPlace(parent: Record<string, unknown>, key: string, child: unkn
     // A job secret's `authorization` says which jobs may read it: a job-match expression, no secret.
     return !(key === 'authorization' && n >= 2 && typeof trail[n - 1] === 'number' && trail[n - 2] === 'jobSecrets')
   }
-  // A header map: every value is a header value (the list form is `headers[].value`, below).
-  if (n >= 1 && typeof trail[n - 1] === 'string' && HEADER_MAP_KEY.test(trail[n - 1] as string)) return true
   // Server data (redactServerPayload): the trail starts with the endpoint's path segments.
   if (trail[0] === 'users' && PERSONAL_KEY.test(key)) return true
   if (key === 'content') return trail[0] === 'settings' && trail[1] === 'groovy-scripts'
