@@ -7,13 +7,14 @@
  *
  * Every failure becomes an ApiError carrying an AuditError value with the request's path (prefix +
  * path, no query, no base URL) and status. Messages are one line, built from our own words plus the
- * server's text/plain detail, trimmed, control characters escaped and the secret redacted. Nothing
+ * server's text/plain detail, judged whole first (withheld when it may quote a secret or cannot be
+ * judged: src/model/server-text.ts), trimmed, control characters escaped. Nothing
  * from the request headers is ever put into a message or a debug line.
  */
 import {Buffer} from 'node:buffer'
 import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
-import {redactServerText} from '../model/redact.js'
+import {judgeServerAnswer} from '../model/server-text.js'
 import {decodeBody, JSON_CONTENT_TYPE} from './charset.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
 import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, tooDeepError, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
@@ -71,6 +72,8 @@ interface Answer {
   contentType: string
   body: Buffer
   retryAfter: string | undefined
+  /** False when reading stopped at the limit of an error answer (ERROR_BODY_BYTES) before its end. */
+  complete: boolean
 }
 
 /** An attempt that got no usable answer. */
@@ -250,6 +253,17 @@ export function createClient(options: ClientOptions): ApiClient {
     return maskForms(text, secretForms)
   }
 
+  /** redact, and a start of a form of the secret (4 characters or more) where the text ends: where reading an answer stopped. */
+  function redactCut(text: string): string {
+    const masked = redact(text)
+    for (const form of longSecretForms) {
+      for (let length = Math.min(form.length - 1, masked.length); length >= 4; length--) {
+        if (masked.endsWith(form.slice(0, length))) return `${masked.slice(0, -length)}<redacted>`
+      }
+    }
+    return masked
+  }
+
   function fail(error: AuditError, noResource = false): ApiError {
     return new ApiError({...error, message: maskForms(error.message, longSecretForms)}, noResource)
   }
@@ -273,12 +287,18 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   /**
-   * The server's words, judged whole before they are cut and put on one line: not shown at all when
-   * they quote a secret of `mask` or the audit's own secret in any form redactServerText knows.
+   * The server's words, judged whole (bytes, charset and all) before they are cut and put on one line:
+   * withheld, with a note, when they may quote a secret of `mask` or the audit's own secret, or when
+   * they cannot be judged (src/model/server-text.ts).
    */
-  function detailOf(answer: Answer, mask: readonly string[]): string {
+  function detailOf(method: Method, path: string, answer: Answer, mask: readonly string[]): string {
     if (isHtml(answer, true)) return ' (an HTML page)'
-    const text = oneLine(redactServerText(redact(answer.body.toString('utf8')), [options.secret, ...mask]), DETAIL_MAX_CHARS)
+    const judged = judgeServerAnswer(answer, [options.secret, basic, ...mask])
+    if ('withheld' in judged) {
+      if (judged.text !== null) options.unsafeServerText?.(`${method} ${path} ${answer.status}: ${answer.complete ? redact(judged.text) : redactCut(judged.text)}`)
+      return `: ${judged.withheld}`
+    }
+    const text = oneLine(redact(judged.shown), DETAIL_MAX_CHARS)
     return text === '' ? '' : `: ${text}`
   }
 
@@ -318,18 +338,18 @@ export function createClient(options: ClientOptions): ApiClient {
     if (status === 401) {
       kind = 'auth'
       message =
-        `${at}: the server refused the credentials or found none${detailOf(answer, mask)}; check ONEDEV_USER and ONEDEV_TOKEN` +
+        `${at}: the server refused the credentials or found none${detailOf(method, path, answer, mask)}; check ONEDEV_USER and ONEDEV_TOKEN` +
         (userIsEmpty ? ' (with an empty ONEDEV_USER, a token the server does not know is treated as anonymous)' : '')
     } else if (status === 403) {
       kind = 'forbidden'
       message =
-        `${at}${detailOf(answer, mask)}; the audit needs ${permissionNeeded(apiPath)}; use a token with owner permissions of a user who has it` +
+        `${at}${detailOf(method, path, answer, mask)}; the audit needs ${permissionNeeded(apiPath)}; use a token with owner permissions of a user who has it` +
         (userIsEmpty ? ' (with an empty ONEDEV_USER, a token the server does not know is treated as anonymous)' : '')
     } else if (status < 500 && status !== 429 && isHtml(answer, true)) {
       return htmlError(method, path, answer)
     } else {
       kind = status === 404 ? 'not-found' : 'http'
-      message = `${at}${detailOf(answer, mask)}`
+      message = `${at}${detailOf(method, path, answer, mask)}`
     }
     return {kind, message, path, status}
   }
@@ -480,7 +500,7 @@ export function createClient(options: ClientOptions): ApiClient {
         }
         this.chunks.push(chunk.subarray(0, this.limit - this.size))
         this.size = this.limit
-        this.finish()
+        this.finish(false)
         this.controller?.abort(new Error('enough'))
         return
       }
@@ -489,7 +509,7 @@ export function createClient(options: ClientOptions): ApiClient {
     }
 
     onResponseEnd(): void {
-      if (!this.settled) this.finish()
+      if (!this.settled) this.finish(true)
     }
 
     onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
@@ -514,11 +534,11 @@ export function createClient(options: ClientOptions): ApiClient {
       this.controller?.abort(new Error('abandoned'))
     }
 
-    private finish(): void {
+    private finish(complete: boolean): void {
       const chunks = this.chunks
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size)
       this.chunks = []
-      this.settle({answer: {status: this.status, contentType: this.contentType, body, retryAfter: this.retryAfter}}, String(this.status))
+      this.settle({answer: {status: this.status, contentType: this.contentType, body, retryAfter: this.retryAfter, complete}}, String(this.status))
     }
 
     private settle(outcome: {answer: Answer} | {failure: Failure}, label: string): void {

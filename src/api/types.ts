@@ -58,6 +58,12 @@ export interface ClientOptions {
   signal?: AbortSignal
   /** Receives one line per request: method, path, status, time. Never headers or bodies. */
   debug?: (line: string) => void
+  /**
+   * Given only when asked for (`--debug-unsafe-server-text`): receives the whole text of each error
+   * answer that is withheld from messages (src/model/server-text.ts), the audit's own secret masked,
+   * for a person to read on stderr. It may hold any secret of a posted setting: never a report or a file.
+   */
+  unsafeServerText?: (line: string) => void
 }
 
 /** What the prefix probe decided. */

@@ -44,6 +44,10 @@ export const serverFlags = {
     helpValue: 'MIB',
   }),
   insecure: Flags.boolean({description: 'Do not verify the server\'s TLS certificate (prints a warning). Prefer NODE_EXTRA_CA_CERTS for a private CA.'}),
+  'debug-unsafe-server-text': Flags.boolean({
+    description:
+      "Print on stderr the whole text of each server error answer that messages withhold (it may quote a secret, or could not be judged). It may show a secret of a posted setting: for a person at a terminal, never a CI log. Reports never hold it.",
+  }),
   // Present only to refuse them without echoing the value: the secret is never a flag value.
   token: Flags.string({hidden: true}),
   password: Flags.string({hidden: true}),

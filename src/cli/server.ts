@@ -1,5 +1,6 @@
 /** Reaching a server from the command line: the secret, the client, the project selection. */
 import type {ApiClient, PrefixFound} from '../api/types.js'
+import {escapeControl} from '../util/escape.js'
 import {UsageError} from './errors.js'
 
 export interface ServerFlags {
@@ -15,6 +16,8 @@ export interface ServerFlags {
   /** Bounds of listings (ClientOptions.maxListingItems, maxListingBytes in MiB); absent: the client's defaults. */
   'max-listing-items'?: number
   'max-listing-mb'?: number
+  /** Print withheld server error text on stderr (src/model/server-text.ts). */
+  'debug-unsafe-server-text'?: boolean
   /** Requests in flight at most; the pool gets as many connections. */
   concurrency?: number
 }
@@ -91,6 +94,7 @@ export async function connect(
     insecure: flags.insecure,
     ...(flags['max-listing-items'] ? {maxListingItems: flags['max-listing-items']} : {}),
     ...(flags['max-listing-mb'] ? {maxListingBytes: flags['max-listing-mb'] * 1024 * 1024} : {}),
+    ...(flags['debug-unsafe-server-text'] ? {unsafeServerText: (line: string) => warn(`onedev-audit: unsafe server text: ${escapeControl(line)}`)} : {}),
     ...(flags.concurrency ? {connections: flags.concurrency} : {}),
     ...(signal ? {signal} : {}),
     debug,

@@ -11,8 +11,8 @@
  *
  * The I/O is here; every decision is made by the pure functions it calls (patch.ts, guard.ts,
  * verify.ts, proof.ts, undo.ts). Messages carry pointers and our own words; the server's text of a
- * refusal is judged whole by the client before it is cut to one line (redactServerText): not shown
- * when it quotes a secret of the setting in any form, whatever looks like a credential masked; and
+ * refusal is judged whole by the client before it is cut to one line (src/model/server-text.ts): not
+ * shown when it may quote a secret of the setting in any form, whatever looks like a credential masked; and
  * the setting's secrets are masked again here (refusalText).
  */
 import {postFailure, readProjectSetting, writeProjectSetting} from '../api/project-setting.js'
@@ -77,9 +77,13 @@ export interface ApplyOptions {
   restoring?: boolean
 }
 
-/** The server's words about a refused setting, with every secret of that setting masked, on one short line. */
+/**
+ * The server's words about a refused setting, with every secret of that setting masked, on one short
+ * line. The client already withheld any text quoting one of them, of any length; masking again here
+ * skips secrets of 1-3 characters, which would mangle our own words.
+ */
 function refusalText(error: ApiError, raw: unknown): string {
-  return oneLine(redactText(error.error.message, secretsOf(raw)), 400)
+  return oneLine(redactText(error.error.message, secretsOf(raw).filter((secret) => secret.length >= 4)), 400)
 }
 
 class Run {

@@ -6,12 +6,12 @@
 import type {FixEdit} from '../engine/fix.js'
 import {sameJson} from '../diff/compare.js'
 import {joinPointer, parsePointer, resolvePointer} from '../model/pointer.js'
-import {REDACTED, REDACTED_URL, redactDeep, URL_MASK} from '../model/redact.js'
+import {REDACTED, REDACTED_URL, redactDeep, URL_MASK, URL_VALUE_MASK} from '../model/redact.js'
 import {applyEdit, cloneJson, insertedAt, PatchError} from './patch.js'
 
 /** Whether a JSON value holds a redaction mask anywhere: it stands for a secret the plan does not know. */
 export function holdsMask(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes(REDACTED) || value.includes(REDACTED_URL) || value.includes(URL_MASK)
+  if (typeof value === 'string') return value.includes(REDACTED) || value.includes(REDACTED_URL) || value.includes(URL_MASK) || value.includes(URL_VALUE_MASK)
   if (Array.isArray(value)) return value.some(holdsMask)
   if (value !== null && typeof value === 'object') return Object.values(value).some(holdsMask)
   return false

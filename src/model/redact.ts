@@ -5,23 +5,55 @@
  * covers payloads that fail validation. Every function is idempotent and returns a fresh copy, except
  * redactOwned, which redacts JSON the caller has just parsed in place.
  */
-import {Buffer} from 'node:buffer'
 import type {UrlFacts} from './types.js'
 
 /** What a secret value becomes. */
 export const REDACTED = '<redacted>'
 /** What a URL that cannot be parsed becomes. */
 export const REDACTED_URL = '<redacted-url>'
-/** What a secret part of a URL (user info, query value, path segment) becomes. */
+/** What a secret part of a URL (user info, a credential's query value, a path segment) becomes. */
 export const URL_MASK = 'REDACTED'
+/**
+ * What any other query value becomes (every one not on the short list of harmless names): it may be a
+ * secret nobody can recognise, but it is not reported as a credential (UrlFacts.secretQueryParams).
+ */
+export const URL_VALUE_MASK = 'HIDDEN'
 
 /** Values below this depth are replaced: server payloads are a few levels deep, a hostile one may not be. */
 const MAX_DEPTH = 64
 
-/** Keys whose value is a secret (job secret `name` and `authorization` do not match: they are not secrets). */
-const SECRET_KEY = /pass(word)?|passwd|secret|token|api[-_]?key|credential|private[-_]?key/i
 /**
- * Keys that match SECRET_KEY but hold objects (or a list of them), each judged by its own keys: job
+ * Keys whose value is a secret, in any case and spelling (`accessKey`, `ACCESS_KEY`, `x-api-key`,
+ * `Set-Cookie`): a key word anywhere (password, secret, token, API key, credential, private key, cookie,
+ * ...); a `...key` word at the end (`sshKey`, `signingKey`; not `userSshKeyAttribute`, which names an
+ * LDAP attribute, nor a project's `key`); or one of a few whole keys. A job secret's `name` does not
+ * match; its `authorization` is a job-match expression there (isSecretPlace), and a credential anywhere
+ * else. Three patterns, the last two tried only when they can match: every key of every payload is
+ * tested, on the hot path of loading a snapshot.
+ */
+const CREDENTIAL_KEY_WORD = /pass(word)?|passwd|secret|token|api[-_]?key|credential|private[-_]?key|cookie|bearer|(?:access|signing|encryption|master)[-_. ]?key/i
+const CREDENTIAL_KEY_END = /(?:ssh|auth|client|deploy|license|hmac|session|shared|webhook|gpg|pgp)[-_. ]?keys?$/i
+const CREDENTIAL_KEY_WHOLE = /^(?:(?:(?:proxy|x)[-_. ]?)?authorization|auth|pat|pwd|pw|hmac|session[-_. ]?id|sid|otp|pin)$/i
+/** The longest key CREDENTIAL_KEY_WHOLE matches (`proxy-authorization`). */
+const WHOLE_KEY_MAX = 19
+
+/** Whether a key names a credential, in any case and spelling. */
+export function isCredentialKey(key: string): boolean {
+  if (CREDENTIAL_KEY_WORD.test(key)) return true
+  if ((endsWithLetters(key, 'key') || endsWithLetters(key, 'keys')) && CREDENTIAL_KEY_END.test(key)) return true
+  return key.length <= WHOLE_KEY_MAX && CREDENTIAL_KEY_WHOLE.test(key)
+}
+
+/** Whether `text` ends with `suffix` (lower-case ASCII letters) in any case: cheaper than a pattern anchored at the end. */
+function endsWithLetters(text: string, suffix: string): boolean {
+  const offset = text.length - suffix.length
+  if (offset < 0) return false
+  for (let i = 0; i < suffix.length; i++) if ((text.charCodeAt(offset + i) | 0x20) !== suffix.charCodeAt(i)) return false
+  return true
+}
+
+/**
+ * Keys that match isCredentialKey but hold objects (or a list of them), each judged by its own keys: job
  * secrets, and the security setting's password policy (`{minLength, mustContainUppercase, ...}`, no
  * secret in it; masked whole, the setting failed validation and every check that reads it was skipped).
  */
@@ -44,7 +76,7 @@ type PathKey = string | number
 export function redactServerPayload(path: string, value: unknown, owned = false): unknown {
   const trail = path.split('/')
   // A string payload (an endpoint answering a bare value) is judged by its endpoint's last segment.
-  if (typeof value === 'string') return SECRET_KEY.test(trail.at(-1) ?? '') ? maskSecret(value) : redactString(value, trail.at(-1))
+  if (typeof value === 'string') return isCredentialKey(trail.at(-1) ?? '') ? maskSecret(value) : redactString(value, trail.at(-1))
   return walk(value, trail, 0, owned)
 }
 
@@ -83,11 +115,14 @@ function walk(value: unknown, trail: PathKey[], depth: number, inPlace: boolean)
   if (depth >= MAX_DEPTH) return REDACTED
   if (Array.isArray(value)) {
     const out: unknown[] = inPlace ? value : new Array(value.length)
+    // A list of header lines (`headers: ["Authorization: Bearer …"]`): each a secret, like a header map's values.
+    const last = trail[trail.length - 1]
+    const headerLines = typeof last === 'string' && endsWithLetters(last, 'headers')
     for (let i = 0; i < value.length; i++) {
       const item = value[i]
       let copy: unknown
       if (item === null || typeof item !== 'object') {
-        copy = typeof item === 'string' ? redactString(item, i) : item
+        copy = typeof item === 'string' ? (headerLines ? maskSecret(item) : redactString(item, i)) : item
       } else {
         trail.push(i)
         copy = walk(item, trail, depth + 1, inPlace)
@@ -99,12 +134,16 @@ function walk(value: unknown, trail: PathKey[], depth: number, inPlace: boolean)
   }
   const source = value as Record<string, unknown>
   const out: Record<string, unknown> = inPlace ? source : {}
+  // A header map (`...headers: {"Authorization": "Bearer …"}`): every value is a header value, as in
+  // the list form `headers[].value` (isSecretPlace).
+  const last = trail[trail.length - 1]
+  const headerMap = typeof last === 'string' && endsWithLetters(last, 'headers')
   for (const key of Object.keys(source)) {
     const child = source[key]
     let copy: unknown
     // null and booleans are never secrets and never change: the most common values, copied as they are.
     if (child === null || typeof child === 'boolean') copy = child
-    else if (isSecretPlace(source, key, child, trail)) copy = maskSecret(child)
+    else if (headerMap || isSecretPlace(source, key, child, trail)) copy = maskSecret(child)
     else if (typeof child === 'string') copy = redactString(child, key)
     else if (typeof child !== 'object') copy = child
     else {
@@ -127,17 +166,21 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 const PERSONAL_KEY = /e-?mail/i
 
 function isSecretPlace(parent: Record<string, unknown>, key: string, child: unknown, trail: PathKey[]): boolean {
-  if (SECRET_KEY.test(key)) return !(SECRET_CONTAINERS.has(key) && child !== null && typeof child === 'object')
+  const n = trail.length
+  if (isCredentialKey(key)) {
+    if (SECRET_CONTAINERS.has(key) && child !== null && typeof child === 'object') return false
+    // A job secret's `authorization` says which jobs may read it: a job-match expression, no secret.
+    return !(key === 'authorization' && n >= 2 && typeof trail[n - 1] === 'number' && trail[n - 2] === 'jobSecrets')
+  }
   // Server data (redactServerPayload): the trail starts with the endpoint's path segments.
   if (trail[0] === 'users' && PERSONAL_KEY.test(key)) return true
   if (key === 'content') return trail[0] === 'settings' && trail[1] === 'groovy-scripts'
   if (key !== 'value') return false
-  const n = trail.length
   if (n >= 2 && typeof trail[n - 1] === 'number' && (trail[n - 2] === 'jobSecrets' || trail[n - 2] === 'headers')) return true
   // Access-token and agent-token values are live credentials.
   if (n >= 2 && (trail[n - 2] === 'access-tokens' || trail[n - 2] === 'agent-tokens')) return true
   const name = Object.prototype.hasOwnProperty.call(parent, 'name') ? parent.name : undefined
-  return typeof name === 'string' && SECRET_KEY.test(name)
+  return typeof name === 'string' && isCredentialKey(name)
 }
 
 /** A secret place keeps null, `""` and booleans (they reveal nothing); anything else is masked whole. */
@@ -149,8 +192,20 @@ function maskSecret(value: unknown): unknown {
 function redactString(value: string, key: PathKey | undefined): string {
   if (value === '') return value
   if (typeof key === 'string' && URL_KEY.test(key)) return redactUrl(value).url
-  if (!value.includes('://')) return value
-  return URL_START.test(value) ? redactUrl(value).url : redactUrlsInText(value)
+  if (value.includes('://')) return URL_START.test(value) ? redactUrl(value).url : redactScpCredentials(redactUrlsInText(value))
+  if (value.includes('@')) value = redactScpCredentials(value)
+  return SCHEMED_VALUE.test(value) ? REDACTED : value
+}
+
+/** A whole value that is a credential after its scheme word (`Bearer eyJ…`, `Basic dXNl…`), as an Authorization header holds it. */
+const SCHEMED_VALUE = /^\s*(?:bearer|basic|token|digest)\s+(?=[^\s]*[0-9+/=._~-])[A-Za-z0-9._~+/=-]{12,}\s*$/i
+/** `user:password@host` without a scheme, as scp-style git remotes (`git:pw@host:repo.git`) and connection strings write it. */
+const SCP_CREDENTIALS = /(^|[\s"'(<,;=])([^\s@:/"'<>(),;=]+):([^\s@/"'<>]+)@(?=[A-Za-z0-9[])/g
+
+/** Masks the user and password of every scp-style `user:password@host` in a text (`REDACTED@host`). */
+export function redactScpCredentials(text: string): string {
+  if (!text.includes('@')) return text
+  return text.replace(SCP_CREDENTIALS, (match, before: string, user: string) => (/^mailto$/i.test(user) ? match : `${before}${URL_MASK}@`))
 }
 
 /** Replaces every URL inside free text by its redacted form. */
@@ -171,86 +226,11 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return redactUrlsInText(out)
 }
 
-/** A credential after its scheme word (`Bearer abc…`, `Basic dXNl…`, `token: abc…`). */
-const SCHEMED_CREDENTIAL = /\b(bearer|basic|token)(\s*[:=]?\s*)[A-Za-z0-9._~+/=-]{4,}/gi
-/** A word that may be a generated token (isTokenLike judges it): long, or a JWT's three parts. */
-const TOKEN_CANDIDATE = /[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]{8,}){2}|[A-Za-z0-9_-]{20,}/g
-
-/** What a server's text becomes when it quotes one of the secrets given to redactServerText. */
-export const SECRET_QUOTED = "(the server's answer quoted a secret value: not shown)"
-
-/** Secrets shorter than this are not looked for: masking 1-3 characters would mangle every message. */
-const MIN_SECRET_LENGTH = 4
-
-/**
- * Text a server sent (an error's body), safe to show. When it quotes one of the given secrets in any
- * form we recognise, the WHOLE text becomes SECRET_QUOTED: the ways a server can encode an echo are
- * open-ended (HTML entities, Gson's `\u0026`, form encoding, collapsed whitespace, base64, layers of
- * them), and a mask cut around one decoded form can leave a recognisable half of another. So the text
- * is only compared in its decoded readings, never edited in them. Forms looked for, each secret with
- * its whitespace collapsed and trimmed: in the text as is, with HTML entities decoded (`&amp;`,
- * `&#39;`, `&#x3c;`), JSON escapes decoded (`\u003d`, `\n`), form-decoded (`%3D`, `+`), and all three
- * in that order, every run of whitespace collapsed to one space, case-sensitive; and the secret's
- * base64 and base64url, padded or not, in the text as is. Otherwise whatever looks like a credential
- * is masked (a credential after Bearer, Basic or token; a token-like word; a URL's secret parts).
- * Call it on the whole text BEFORE it is shortened: a secret cut in half is no longer found.
- */
-export function redactServerText(text: string, secrets: readonly string[]): string {
-  const readings = [text, decodeHtml(text), decodeJson(text), decodeForm(text), decodeForm(decodeJson(decodeHtml(text)))].map(collapseSpace)
-  for (const secret of secrets) {
-    const needle = typeof secret === 'string' ? collapseSpace(secret).trim() : ''
-    if (needle.length < MIN_SECRET_LENGTH) continue
-    if (readings.some((reading) => reading.includes(needle)) || base64Forms(secret).some((form) => text.includes(form))) return SECRET_QUOTED
-  }
-  const out = text.replace(SCHEMED_CREDENTIAL, (_, word: string, between: string) => `${word}${between}${REDACTED}`)
-  return redactUrlsInText(out.replace(TOKEN_CANDIDATE, (word) => (isTokenLike(word) ? REDACTED : word)))
-}
-
-const HTML_ENTITY = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos|nbsp));/g
-const NAMED_ENTITY: Readonly<Record<string, string>> = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' '}
-const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g
-const JSON_SHORT_ESCAPE: Readonly<Record<string, string>> = {'"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t'}
-const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g
-
-function decodeHtml(text: string): string {
-  return text.replace(HTML_ENTITY, (entity, decimal?: string, hex?: string, name?: string) => {
-    if (name !== undefined) return NAMED_ENTITY[name]
-    const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex as string, 16)
-    return code <= 0x10ffff ? String.fromCodePoint(code) : entity
-  })
-}
-
-function decodeJson(text: string): string {
-  return text.replace(JSON_ESCAPE, (_, hex?: string, short?: string) => (hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : JSON_SHORT_ESCAPE[short as string]))
-}
-
-/** `application/x-www-form-urlencoded` decoding; a run of `%XX` that is not UTF-8 stays as it is. */
-function decodeForm(text: string): string {
-  return text.replace(/\+/g, ' ').replace(PERCENT_RUN, (run) => {
-    try {
-      return decodeURIComponent(run)
-    } catch {
-      return run
-    }
-  })
-}
-
-function collapseSpace(text: string): string {
-  return text.replace(/\s+/g, ' ')
-}
-
-function base64Forms(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8')
-  const padded = bytes.toString('base64')
-  const url = bytes.toString('base64url')
-  return [padded, padded.replace(/=+$/, ''), url, url.padEnd(padded.length, '=')]
-}
-
 // ---------------------------------------------------------------- URLs
 
 /** Query (and fragment) parameter names that carry credentials. */
 const SECRET_PARAM =
-  /token|secret|passw|^pass$|^pwd$|^pw$|key$|^key|signature|^sig$|credential|^auth|^code$|^hash$|session|^jwt$|^otp$/i
+  /token|secret|passw|^pass$|^pwd$|^pw$|key$|^key|signature|^sig$|credential|^auth|^code$|^hash$|session|^jwt$|^otp$|hmac|^pat$|cookie|bearer/i
 const ROUND_TRIP_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:'])
 const SLACK_HOST = /(^|\.)slack\.com$/i
 const DISCORD_HOST = /(^|\.)discord(app)?\.com$/i
@@ -282,7 +262,17 @@ function parse(text: string): URL | null {
   }
 }
 
-/** Masks credential-like parameters of a query or fragment (`a=1&token=x` → `a=1&token=REDACTED`). */
+/** Query parameter names whose plain values (PLAIN_PARAM_VALUE) are shown: they name a branch, an event, a job, a page, a format. */
+const HARMLESS_PARAM = /^(?:ref|branch|tag|event|events|job|type|format|page|per_page|per-page|limit|lang|locale|api-version|v|version)$/i
+/** A value short and plain enough to be no secret under a harmless name. */
+const PLAIN_PARAM_VALUE = /^[A-Za-z0-9._~/ -]{1,64}$/
+
+/**
+ * Masks the values of a query or fragment, keeping the names: a credential's value (the name says so,
+ * the value looks like a generated token, or it is a URL or scp-style address carrying credentials)
+ * → `name=REDACTED`; any other value → `name=HIDDEN`, except a plain value of a harmless name
+ * (`ref=main`, `page=2`). A name that looks like a token is masked whole; an empty value stays empty.
+ */
 function redactParams(params: string): string {
   return params
     .split('&')
@@ -290,14 +280,38 @@ function redactParams(params: string): string {
       if (piece === '') return piece
       const eq = piece.indexOf('=')
       const name = eq < 0 ? piece : piece.slice(0, eq)
-      if (isTokenLike(decode(name))) return URL_MASK
+      const decodedName = decode(name)
+      if (isTokenLike(decodedName)) return URL_MASK
       if (eq < 0) return piece
       const value = piece.slice(eq + 1)
       if (value === '' || value === URL_MASK) return piece
-      if (SECRET_PARAM.test(decode(name)) || isTokenLike(decode(value))) return `${name}=${URL_MASK}`
-      return piece
+      const decodedValue = decode(value)
+      if (SECRET_PARAM.test(decodedName) || isTokenLike(decodedValue) || carriesCredential(decodedValue)) return `${name}=${URL_MASK}`
+      if (value === URL_VALUE_MASK || (HARMLESS_PARAM.test(decodedName) && PLAIN_PARAM_VALUE.test(decodedValue))) return piece
+      return `${name}=${URL_VALUE_MASK}`
     })
     .join('&')
+}
+
+/** A value (decoded) that is or holds a URL or scp-style address with credentials in it (`next=https://bot:pw@…`). */
+function carriesCredential(text: string): boolean {
+  if (text.includes('://')) {
+    const start = text.search(/[a-z][a-z0-9+.-]*:\/\//i)
+    const facts = redactUrl(text.slice(start).trim()).facts
+    if (facts.hadUserInfo || facts.secretQueryParams.length > 0 || facts.secretPath) return true
+  }
+  return text.includes('@') && redactScpCredentials(text) !== text
+}
+
+const TELEGRAM_BOT = /^bot[0-9]+:./i
+const NTFY_HOST = /(^|\.)ntfy\.sh$/i
+const HOOK_SEGMENT = /^(?:web)?hooks?$/i
+
+/** A path segment (decoded) that is a credential: token-like, Telegram's `bot<id>:<token>`, a token inside `a:b` or `a@b`, a URL. */
+function isSecretSegment(segment: string): boolean {
+  if (isTokenLike(segment) || TELEGRAM_BOT.test(segment)) return true
+  if (segment.includes('://')) return true
+  return /[:@;,=]/.test(segment) && segment.split(/[:@;,=]/).some(isTokenLike)
 }
 
 function redactSegments(url: URL): string[] {
@@ -305,7 +319,16 @@ function redactSegments(url: URL): string[] {
   const host = url.hostname
   if (SLACK_HOST.test(host) && segments[1] === 'services' && segments.length > 2) return ['', 'services', URL_MASK]
   const discord = DISCORD_HOST.test(host) ? discordTokenIndex(segments) : -1
-  return segments.map((segment, index) => (index === discord || isTokenLike(decode(segment)) ? URL_MASK : segment))
+  // ntfy.sh: whoever knows the topic reads and posts its messages (docs.ntfy.sh: "topics are public").
+  const ntfyTopic = NTFY_HOST.test(host) && segments.length > 1 && segments[1] !== '' ? 1 : -1
+  // After `/hooks/` (Mattermost, Rocket.Chat, Zapier, ...): ids and keys, which hold digits.
+  const hooksAt = discord < 0 ? segments.findIndex((segment) => HOOK_SEGMENT.test(segment)) : -1
+  return segments.map((segment, index) => {
+    if (index === discord || index === ntfyTopic) return URL_MASK
+    const decoded = decode(segment)
+    if (hooksAt >= 0 && index > hooksAt && decoded.length >= 6 && /[0-9]/.test(decoded) && decoded !== URL_MASK) return URL_MASK
+    return isSecretSegment(decoded) ? URL_MASK : segment
+  })
 }
 
 /** Index of the token in `/api[/vN]/webhooks/{id}/{token}`, or -1. */
@@ -422,7 +445,8 @@ export function secretsOf(raw: unknown): string[] {
     }
   }
   visit(raw, redactDeep(raw))
-  return [...out].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+  // Short ones too: judging server text looks for a secret of any length (src/model/server-text.ts).
+  return [...out]
 }
 
 function urlParts(text: string): string[] {

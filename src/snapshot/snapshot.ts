@@ -103,7 +103,8 @@ function storedErrors(errors: readonly AuditError[]): AuditError[] {
 function safeServer(server: AuditModel['server']): Snapshot['server'] {
   if (!server) return null
   const {url, facts} = redactUrl(server.url)
-  const masked = facts.hadUserInfo || facts.secretQueryParams.length > 0 || facts.secretPath || facts.scheme === null
+  // Redaction changed more than the URL's spelling (a credential, a hidden query value, a secret path).
+  const masked = facts.scheme === null || url !== new URL(server.url).href
   return {url: masked ? url : server.url, apiPrefix: server.apiPrefix}
 }
 

@@ -17,7 +17,7 @@ import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '..
 import {tempDir} from '../helpers/temp-dir.js'
 import {defaultUndoPath} from '../../src/cli/fix.js'
 import {readFixFile} from '../../src/fix/files.js'
-import {SECRET_QUOTED} from '../../src/model/redact.js'
+import {MAY_QUOTE_A_SECRET, withheldNote} from '../../src/model/server-text.js'
 
 let dir: string
 let servers: OneDevServer[] = []
@@ -139,7 +139,8 @@ async function appliedWithSecretQuoted(server: OneDevServer, plan: string, text:
   const undo = file('undo.json')
   const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
   expect(result.code).toBe(2)
-  expect(result.stdout).toContain(`REFUSED         acme/app (#2): refused by the server: POST /~api/projects/2/setting: 500 Internal Server Error: ${SECRET_QUOTED}; the setting is unchanged`)
+  const note = withheldNote(Buffer.byteLength(text), true, MAY_QUOTE_A_SECRET)
+  expect(result.stdout).toContain(`REFUSED         acme/app (#2): refused by the server: POST /~api/projects/2/setting: 500 Internal Server Error: ${note}; the setting is unchanged`)
   const outputs = [result.stdout, result.stderr, await readFile(plan, 'utf8'), await readFile(undo, 'utf8')]
   clean(...outputs)
   return outputs

@@ -3,13 +3,12 @@
  * command in any format, in any snapshot file or error message, even with --debug. The fixtures hold a
  * distinct canary in every secret place (test/helpers/canaries.ts).
  */
-import {readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {CANARIES, expectNoCanary} from '../helpers/canaries.js'
-import {runCli} from '../helpers/cli.js'
+import {collectToFileAndFolder, runCli} from '../helpers/cli.js'
 import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import type {OneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
@@ -24,11 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close()
 })
-
-async function filesUnder(root: string): Promise<string[]> {
-  const entries = await readdir(root, {withFileTypes: true, recursive: true})
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? (e as any).path, e.name))
-}
 
 function expectClean(text: string): void {
   expectNoCanary(text)
@@ -53,12 +47,9 @@ describe('no secret in any output', () => {
   it('collect --output and --output-dir, then scan --snapshot of each, in every format', async () => {
     const file = join(dir, 'snapshot.json')
     const folder = join(dir, 'snapshot-dir')
-    for (const target of [['--output', file], ['--output-dir', folder]]) {
-      const result = await runCli(['collect', '--all-projects', '--debug', ...target], {env: serverEnv(server)})
-      expect(result.code, result.stderr).toBe(0)
-      expectClean(result.stdout + result.stderr)
-    }
-    for (const path of [file, ...(await filesUnder(folder))]) expectClean(await readFile(path, 'utf8'))
+    const {printed, written} = await collectToFileAndFolder(serverEnv(server), file, folder)
+    expectClean(printed)
+    for (const text of written) expectClean(text)
     for (const snapshot of [file, folder]) {
       // checkstyle names the files of a folder: a single-file snapshot has none.
       for (const format of ['stylish', 'json', 'sarif', 'markdown', 'html', 'junit', ...(snapshot === folder ? ['checkstyle'] : [])]) {

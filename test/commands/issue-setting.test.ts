@@ -232,6 +232,17 @@ describe('issue-setting pull', () => {
     expectNoSecret(text, result.stdout, result.stderr)
   })
 
+  it('says so when a URL was written with parts masked (a query value is hidden): applying the file as it is would post them', async () => {
+    const withLink = {...serverSetting, fieldSpecs: [], issueTemplates: [{issueQuery: null, issueDescription: 'Read https://wiki.example.com/page?id=42 first'}]}
+    server.override('GET /settings/issue', {json: withLink})
+    const output = join(dir, 'pulled-link.json')
+    const result = await cli(['pull', '--output', output])
+    expect(result.code).toBe(0)
+    expect(JSON.parse(await readFile(output, 'utf8')).issueTemplates[0].issueDescription).toBe('Read https://wiki.example.com/page?id=HIDDEN first')
+    expect(result.stderr).toContain('onedev-audit: notice: some URLs were written with parts masked as REDACTED or HIDDEN (credentials, query values): put the real values back before applying this file')
+    expect(result.stderr).not.toContain('written as <redacted>')
+  })
+
   it('requires --output, and fails with exit 2 on a server without GET', async () => {
     expect((await cli(['pull'])).code).toBe(2)
     server.override('GET /settings/issue', {status: 404, text: 'HTTP 404 Not Found'})

@@ -3,8 +3,11 @@
  * a clean environment (none of the caller's ONEDEV_* variables), no colour, optional stdin.
  */
 import {spawn} from 'node:child_process'
+import {readdir, readFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+
+import {expect} from 'vitest'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const BIN = join(ROOT, 'bin', 'run.js')
@@ -41,4 +44,20 @@ export function runProcess(command: string, args: string[], options: {cwd: strin
     if (options.input !== undefined) child.stdin.end(options.input)
     else child.stdin.end()
   })
+}
+
+/**
+ * `collect --all-projects --debug` once with `--output FILE` and once with `--output-dir FOLDER`,
+ * each expected to exit 0; gives what both printed and the text of every file they wrote.
+ */
+export async function collectToFileAndFolder(env: Record<string, string>, file: string, folder: string): Promise<{printed: string; written: string[]}> {
+  let printed = ''
+  for (const target of [['--output', file], ['--output-dir', folder]]) {
+    const result = await runCli(['collect', '--all-projects', '--debug', ...target], {env})
+    expect(result.code, result.stderr).toBe(0)
+    printed += result.stdout + result.stderr
+  }
+  const entries = await readdir(folder, {withFileTypes: true, recursive: true})
+  const files = [file, ...entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))]
+  return {printed, written: await Promise.all(files.map((path) => readFile(path, 'utf8')))}
 }

@@ -1,11 +1,323 @@
 /**
- * The hostile corpus: values a server, a file or a colleague may hand the tool, each with where it
- * comes from, read by every test that judges how they are handled. One section per concern; each
- * section is self-contained so that they merge side by side.
+ * The hostile corpus: values a server, a file or a colleague may hand the tool, in one place, read by
+ * the redaction tests, the server-text tests, and the collect, fix and scan tests. Every secret in it
+ * is fake but shaped as its issuer documents it, and holds `CANARY` or `-7f3a` so that the canary
+ * checks (canaries.ts `findCanaries`, `expectNoCanary`) find any piece of it in any output.
+ *
+ * One section per category, each a named export; add a new category as a new section at the end.
+ *
+ *   SECRET URLS          receivers' URLs with a credential in them (`SECRET_URLS`)
+ *   KEYED SECRETS        values under keys that name a credential (`SECRET_KEYED_VALUES`, `SECRET_STRINGS`)
+ *   NOT SECRETS          look-alikes redaction must leave as they are (`NOT_SECRETS`)
+ *   A HOSTILE SETTING    a project setting holding all of the above (`hostileSetting`)
+ *   SERVER ANSWERS       error answers that quote a secret in a form that once passed (`serverAnswers`)
+ *   ODD INPUT            numbers, keys, charsets, depth and listings JSON.parse or a client does not carry exactly
  */
 import {Buffer} from 'node:buffer'
 
-// ---------------------------------------------------------------------------------------- odd input
+// ------------------------------------------------------------------ SECRET URLS
+
+export interface SecretUrl {
+  /** What it is, as a test name. */
+  name: string
+  /** Where its format is documented (the receiver's own documentation). */
+  source: string
+  url: string
+  /** The secret parts: none may appear in any output, in any piece (the canary checks look for pieces too). */
+  secrets: string[]
+  /** Whether redaction must report it as carrying credentials (UrlFacts: user info or a credential query parameter). */
+  credentials: boolean
+}
+
+const TELEGRAM_TOKEN = '7302518846:AAECANARYtelegram7f3aQ9wXz2Lm5Nb8Vc'
+const SLACK_TOKEN = 'CANARYslack7f3aHookXy9Zq'
+const DISCORD_TOKEN = 'CANARY-discord-7f3a_Zq0Lw9xYc8bVn7mA6sD5fG4hJ3kL2pO1iU9yT8rE7wQ6aS5dF4gH3j'
+
+export const SECRET_URLS: readonly SecretUrl[] = [
+  {
+    name: 'a Telegram bot token in the path',
+    source: 'Telegram Bot API, "Making requests": https://api.telegram.org/bot<token>/METHOD_NAME (core.telegram.org/bots/api)',
+    url: `https://api.telegram.org/bot${TELEGRAM_TOKEN}/sendMessage?chat_id=-1001234567890`,
+    secrets: [TELEGRAM_TOKEN, 'AAECANARYtelegram7f3a'],
+    credentials: false,
+  },
+  {
+    name: 'a Slack incoming web hook',
+    source: 'Slack, "Sending messages using incoming webhooks": https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX (api.slack.com/messaging/webhooks)',
+    url: `https://hooks.slack.com/services/T0CANARY1/B0CANARY2/${SLACK_TOKEN}`,
+    secrets: [SLACK_TOKEN, 'T0CANARY1', 'B0CANARY2'],
+    credentials: false,
+  },
+  {
+    name: 'a Discord web hook',
+    source: 'Discord, "Execute Webhook": POST /webhooks/{webhook.id}/{webhook.token} (discord.com/developers/docs/resources/webhook)',
+    url: `https://discord.com/api/webhooks/1234567890123456789/${DISCORD_TOKEN}`,
+    secrets: [DISCORD_TOKEN],
+    credentials: false,
+  },
+  {
+    name: 'an ntfy.sh topic (whoever knows it reads and posts)',
+    source: 'ntfy, "Publishing": https://ntfy.sh/<topic>; topics are public, choose one nobody can guess (docs.ntfy.sh/publish)',
+    url: 'https://ntfy.sh/CANARY-ntfy-topic-7f3a',
+    secrets: ['CANARY-ntfy-topic-7f3a'],
+    credentials: false,
+  },
+  {
+    name: 'ntfy credentials in the auth query parameter',
+    source: 'ntfy, "Query param": ?auth=<base64 of the Authorization header> (docs.ntfy.sh/publish/#query-param)',
+    url: 'https://ntfy.example.com/alerts?auth=QmFzaWMgCANARYbnRmeTpwYXNz7f3a',
+    secrets: ['QmFzaWMgCANARYbnRmeTpwYXNz7f3a'],
+    credentials: true,
+  },
+  {
+    name: 'a Microsoft Teams workflow URL (sig)',
+    source: 'Microsoft Teams, "Create incoming webhooks with Workflows": ...logic.azure.com:443/workflows/<id>/triggers/manual/paths/invoke?api-version=...&sig=<sig> (learn.microsoft.com)',
+    url: 'https://prod-12.westeurope.logic.azure.com:443/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=CANARY-teams-sig-7f3aXyZ0123456789abcdefghij',
+    secrets: ['CANARY-teams-sig-7f3aXyZ0123456789abcdefghij'],
+    credentials: true,
+  },
+  {
+    name: 'a Microsoft Teams connector URL (ids joined by @)',
+    source: 'Microsoft Teams incoming webhook connector: https://<tenant>.webhook.office.com/webhookb2/<group>@<tenant>/IncomingWebhook/<id>/<owner> (learn.microsoft.com)',
+    url: 'https://acme.webhook.office.com/webhookb2/3f2504e0-4f89-11d3-7f3a-0305e82c3301@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/CANARYteams7f3a0123456789abcdef01/a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+    secrets: ['3f2504e0-4f89-11d3-7f3a-0305e82c3301', 'CANARYteams7f3a0123456789abcdef01'],
+    credentials: false,
+  },
+  {
+    name: 'a Google Chat web hook (key and token)',
+    source: 'Google Chat, "Send messages with incoming webhooks": https://chat.googleapis.com/v1/spaces/SPACE/messages?key=KEY&token=TOKEN (developers.google.com/workspace/chat)',
+    url: 'https://chat.googleapis.com/v1/spaces/AAAAqwErTy0/messages?key=CANARY-gchat-key-7f3a&token=CANARY-gchat-token-7f3a',
+    secrets: ['CANARY-gchat-key-7f3a', 'CANARY-gchat-token-7f3a'],
+    credentials: true,
+  },
+  {
+    name: 'a DingTalk robot (access_token)',
+    source: 'DingTalk custom robot: https://oapi.dingtalk.com/robot/send?access_token=XXXXXX (open.dingtalk.com)',
+    url: 'https://oapi.dingtalk.com/robot/send?access_token=CANARYdingtalk7f3a0123456789abcdef0123456789abcdef0123456789ab',
+    secrets: ['CANARYdingtalk7f3a0123456789abcdef0123456789abcdef0123456789ab'],
+    credentials: true,
+  },
+  {
+    name: 'a WeCom group robot (key)',
+    source: 'WeCom group robot: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=KEY (developer.work.weixin.qq.com)',
+    url: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=693a91f6-7f3a-4fc4-CANARY-wecom',
+    secrets: ['693a91f6-7f3a-4fc4-CANARY-wecom'],
+    credentials: true,
+  },
+  {
+    name: 'a Feishu bot hook (a UUID in the path)',
+    source: 'Feishu custom bot: https://open.feishu.cn/open-apis/bot/v2/hook/<uuid> (open.feishu.cn)',
+    url: 'https://open.feishu.cn/open-apis/bot/v2/hook/3f2504e0-4f89-11d3-9a0c-CANARY7f3a01',
+    secrets: ['3f2504e0-4f89-11d3-9a0c-CANARY7f3a01'],
+    credentials: false,
+  },
+  {
+    name: 'a Mattermost incoming web hook',
+    source: 'Mattermost, "Incoming webhooks": https://your-mattermost-server.com/hooks/xxx-generatedkey-xxx (developers.mattermost.com)',
+    url: 'https://mattermost.example.com/hooks/q4xcanary9z-7f3ab8mz2kw5c1nd',
+    secrets: ['q4xcanary9z-7f3ab8mz2kw5c1nd'],
+    credentials: false,
+  },
+  {
+    name: 'a Rocket.Chat integration (id and token)',
+    source: 'Rocket.Chat incoming integration: https://chat.example.com/hooks/<id>/<token> (docs.rocket.chat)',
+    url: 'https://chat.example.com/hooks/5f8a7f3aCANARY01x/CANARYrocket7f3aZq0Lw9xYc8bVn7mA6sD5fG4hJ3kL2pO1',
+    secrets: ['5f8a7f3aCANARY01x', 'CANARYrocket7f3aZq0Lw9xYc8bVn7mA6sD5fG4hJ3kL2pO1'],
+    credentials: false,
+  },
+  {
+    name: 'a Zapier catch hook (short ids after /hooks/)',
+    source: 'Zapier "Webhooks by Zapier" catch hook: https://hooks.zapier.com/hooks/catch/<account>/<hook>/ (help.zapier.com)',
+    url: 'https://hooks.zapier.com/hooks/catch/1234567/CANARY7/',
+    secrets: ['CANARY7'],
+    credentials: false,
+  },
+  {
+    name: 'a Gotify application token',
+    source: 'Gotify, "Push messages": https://gotify.example/message?token=<apptoken> (gotify.net/docs/pushmsg)',
+    url: 'https://gotify.example.com/message?token=CANARY-gotify-7f3a',
+    secrets: ['CANARY-gotify-7f3a'],
+    credentials: true,
+  },
+  {
+    name: 'hmac= and pat= query values',
+    source: 'the issue (25): query values such as hmac= and pat= reached the snapshot',
+    url: 'https://ci.example.com/onedev?hmac=CANARY-hmac-7f3a&pat=CANARY-pat-7f3a&ref=main',
+    secrets: ['CANARY-hmac-7f3a', 'CANARY-pat-7f3a'],
+    credentials: true,
+  },
+  {
+    name: 'a secret under a name nobody can recognise',
+    source: 'any receiver: a query value is a secret as often as not',
+    url: 'https://ci.example.com/notify?project=acme&x=CANARY-x-7f3a',
+    secrets: ['CANARY-x-7f3a'],
+    credentials: false,
+  },
+  {
+    name: 'a URL-encoded nested URL with credentials',
+    source: 'the issue (25): next=https%3A%2F%2Fbot%3Apw%40…',
+    url: 'https://sso.example.com/login?next=https%3A%2F%2Fbot%3ACANARY-nested-pw-7f3a%40ci.example.com%2Fhook',
+    secrets: ['CANARY-nested-pw-7f3a'],
+    credentials: true,
+  },
+  {
+    name: 'a URL-encoded nested URL with credentials in a path segment',
+    source: 'redirectors that take the target as a path segment',
+    url: 'https://r.example.com/go/https%3A%2F%2Fbot%3ACANARY-pathpw-7f3a%40ci.example.com',
+    secrets: ['CANARY-pathpw-7f3a'],
+    credentials: false,
+  },
+  {
+    name: 'a token in the fragment',
+    source: 'OAuth 2.0 implicit grant (RFC 6749 §4.2.2): #access_token=...&state=...',
+    url: 'https://app.example.com/cb#access_token=CANARY-frag-7f3a&state=xyz',
+    secrets: ['CANARY-frag-7f3a'],
+    credentials: false,
+  },
+  {
+    name: 'user info',
+    source: 'RFC 3986 §3.2.1: user:password@host (deprecated, still used)',
+    url: 'https://deployer:CANARY-userinfo-7f3a@deploy.example.com/hook',
+    secrets: ['CANARY-userinfo-7f3a'],
+    credentials: true,
+  },
+]
+
+/** The same receivers over http:// where that is a fix `fix` offers (notification/insecure-webhook moves them to https://). */
+export const INSECURE_SECRET_URLS: readonly SecretUrl[] = SECRET_URLS.map((entry) => ({...entry, url: entry.url.replace(/^https:/, 'http:')}))
+
+// ------------------------------------------------------------------ KEYED SECRETS
+
+/** Values under keys that name a credential, in the cases and spellings payloads use: each value a secret. */
+export const SECRET_KEYED_VALUES: Readonly<Record<string, string>> = {
+  accessKey: 'AKIACANARYACCESS7f3a',
+  ACCESS_KEY: 'CANARY-ACCESS_KEY-7f3a',
+  secret_access_key: 'CANARY-secret-access-key-7f3a',
+  sshKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAACANARYssh7f3a\n-----END OPENSSH PRIVATE KEY-----',
+  signingKey: 'CANARY-signingKey-7f3a',
+  encryptionKey: 'CANARY-encryptionKey-7f3a',
+  authorization: 'Bearer CANARY-authorization-7f3a',
+  'Proxy-Authorization': 'Basic CANARY-proxy-7f3a',
+  cookie: 'JSESSIONID=CANARY-cookie-7f3a',
+  'Set-Cookie': 'rememberMe=CANARY-set-cookie-7f3a; HttpOnly',
+  'x-api-key': 'CANARY-x-api-key-7f3a',
+  'X-Auth-Token': 'CANARY-x-auth-token-7f3a',
+  pat: 'CANARY-pat-key-7f3a',
+  passphrase: 'CANARY-passphrase-7f3a',
+  hmacKey: 'CANARY-hmacKey-7f3a',
+  session_id: 'CANARY-session-id-7f3a',
+}
+
+/** Values whose shape says they are credentials, under keys that do not (the key is given). */
+export const SECRET_STRINGS: ReadonlyArray<{name: string; key: string; value: unknown; secrets: string[]}> = [
+  {name: 'a header map', key: 'headers', value: {Authorization: 'Bearer CANARY-header-map-7f3a', 'X-Custom': 'CANARY-custom-header-7f3a'}, secrets: ['CANARY-header-map-7f3a', 'CANARY-custom-header-7f3a']},
+  {name: 'a list of header lines', key: 'httpHeaders', value: ['Authorization: Bearer CANARY-header-line-7f3a'], secrets: ['CANARY-header-line-7f3a']},
+  {name: 'an scp-style remote with a password', key: 'remote', value: 'git:CANARY-scp-pw-7f3a@git.example.com:acme/app.git', secrets: ['CANARY-scp-pw-7f3a']},
+  {name: 'an scp-style address inside text', key: 'description', value: 'mirror to deploy:CANARY-scp-text-7f3a@mirror.example.com:acme.git nightly', secrets: ['CANARY-scp-text-7f3a']},
+  {name: 'a bearer credential as a whole value', key: 'note', value: 'Bearer CANARY-bearer-7f3a.eyJzdWIiOiJjaSJ9', secrets: ['CANARY-bearer-7f3a']},
+]
+
+// ------------------------------------------------------------------ NOT SECRETS
+
+/** What redaction must keep exactly (rules read them, or they name no secret). Each: a payload and where it sits. */
+export const NOT_SECRETS: ReadonlyArray<{name: string; path: (string | number)[]; value: unknown}> = [
+  {name: "a job secret's authorization (a job-match expression)", path: ['buildSetting', 'jobSecrets', 0], value: {name: 'deploy-token', value: null, authorization: 'on branch "main"'}},
+  {name: 'the password policy (rules, not a password)', path: [], value: {passwordPolicy: {minLength: 12, mustContainUppercase: true}}},
+  {name: "an LDAP authenticator's SSH key attribute (an attribute name)", path: [], value: {userSshKeyAttribute: 'sshPublicKey', userEmailAttribute: 'mail'}},
+  {name: "a project's key and a groovy script's job authorization", path: [], value: {key: 'ACME', jobAuthorization: 'on branch "main"', authorizations: [{roleId: 1}]}},
+  {name: 'harmless query values and a plain git remote', path: [], value: {link: 'https://ci.example.com/job?ref=main&page=2', remote: 'git@github.com:acme/app.git', contact: 'mailto:ops@example.com'}},
+  {name: 'text about tokens and basic settings', path: [], value: {description: 'Token required. Basic authentication is off; bearer tokens expire.', hint: 'Bearer tokens only'}},
+]
+
+// ------------------------------------------------------------------ A HOSTILE SETTING
+
+/**
+ * A project setting (current payload generation) holding every value of this corpus where a server
+ * may hold it: web hooks and Slack/Discord/ntfy notifications with the secret URLs over http:// (so
+ * that `fix` plans to move them to https://), unknown keys with the keyed secrets and strings.
+ */
+export function hostileSetting(base: Record<string, unknown>): Record<string, unknown> {
+  const urls = INSECURE_SECRET_URLS
+  return {
+    ...base,
+    webHooks: urls.map((entry) => ({postUrl: entry.url, eventTypes: ['BUILD'], secret: null, headers: []})),
+    contributedSettings: {
+      'io.onedev.server.plugin.notification.slack.SlackNotificationSetting': {
+        '@type': 'SlackNotificationSetting',
+        notifications: urls.map((entry) => ({webhookUrl: entry.url, issueQuery: null, pullRequestQuery: null, buildQuery: null, packQuery: null, commitQuery: null})),
+      },
+    },
+    integration: {...SECRET_KEYED_VALUES, ...Object.fromEntries(SECRET_STRINGS.map((entry) => [entry.key, entry.value]))},
+  }
+}
+
+/** Every secret of the corpus's URLs, keyed values and strings: none may appear in any output. */
+export const CORPUS_SECRETS: readonly string[] = [
+  ...SECRET_URLS.flatMap((entry) => entry.secrets),
+  ...Object.values(SECRET_KEYED_VALUES).flatMap((value) => value.split('\n').filter((line) => line.includes('CANARY'))),
+  ...SECRET_STRINGS.flatMap((entry) => entry.secrets),
+]
+
+// ------------------------------------------------------------------ SERVER ANSWERS
+
+export interface HostileAnswer {
+  name: string
+  /** Why it once passed. */
+  why: string
+  /** The secret it quotes (the audit's token, or a secret of the setting posted). */
+  secret: string
+  contentType: string
+  body: Buffer
+}
+
+/** A secret with letters outside ASCII (named entities, NFD, ISO-8859-1 need them). */
+export const UMLAUT_SECRET = 'CANARY-pässwörd-Äß-7f3a'
+/** A multi-line secret (a PEM key as a job secret value): one line of it is enough to leak. */
+export const MULTI_LINE_SECRET = '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEICANARYmultiLineSecretLine7f3aOAoGCCqGSM49\nAwEHoUQDQgAE7f3aCANARYsecondLineOfTheKeyZ9\n-----END EC PRIVATE KEY-----'
+/** Secrets shorter than four characters: once never looked for. */
+export const SHORT_SECRETS: readonly string[] = ['x', 'q7', 'z9!']
+
+const text = (body: string): Buffer => Buffer.from(body, 'utf8')
+
+/**
+ * Error answers quoting `secret` (and, by name, the other corpus secrets) in each form that once
+ * passed the judgement of server text (issue 25): the client must show none of their text.
+ */
+export function serverAnswers(secret: string): HostileAnswer[] {
+  const plain = 'text/plain;charset=utf-8'
+  return [
+    {name: 'padded past the read limit', why: '65,496 spaces then the secret: cut at 64 KiB, whitespace collapsed, the start of the secret shown', secret, contentType: plain, body: text(`${' '.repeat(65_496)}${secret} was refused`)},
+    {name: 'UTF-16LE', why: 'the charset was ignored: every other byte NUL, the secret not found', secret, contentType: 'text/plain; charset=utf-16le', body: Buffer.from(`the token ${secret} was refused`, 'utf16le')},
+    {name: 'UTF-16LE without a charset', why: 'read as UTF-8: NULs between the letters, shown escaped', secret, contentType: 'text/plain', body: Buffer.from(`the token ${secret} was refused`, 'utf16le')},
+    {name: 'UTF-16BE with a byte-order mark', why: 'the byte-order mark was ignored', secret, contentType: 'text/plain', body: Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(`the token ${secret} was refused`, 'utf16le').swap16()])},
+    {name: 'cased otherwise', why: 'compared case-sensitively', secret, contentType: plain, body: text(`TOKEN ${secret.toUpperCase()} REFUSED`)},
+    {name: 'broken by zero-width spaces', why: 'invisible format characters between the letters', secret, contentType: plain, body: text(`token ${[...secret].join('\u200b')} refused`)},
+  ]
+}
+
+/** Answers that quote UMLAUT_SECRET in forms that need its letters outside ASCII. */
+export function umlautAnswers(secret = UMLAUT_SECRET): HostileAnswer[] {
+  const entities = secret.replace(/ä/g, '&auml;').replace(/ö/g, '&ouml;').replace(/Ä/g, '&Auml;').replace(/ß/g, '&szlig;')
+  return [
+    {name: 'named HTML entities beyond six (&auml;)', why: 'only amp, lt, gt, quot, apos and nbsp were decoded', secret, contentType: 'text/plain;charset=utf-8', body: text(`value "${entities}" is not valid`)},
+    {name: 'named HTML entities without their semicolon (&auml)', why: 'browsers read legacy entities without the semicolon', secret, contentType: 'text/plain;charset=utf-8', body: text(`value "${secret.replace(/ä/g, '&auml').replace(/ö/g, '&ouml')}" is not valid`)},
+    {name: 'NFD-normalized', why: 'compared code unit by code unit: a decomposed ä is another string', secret, contentType: 'text/plain;charset=utf-8', body: text(`value "${secret.normalize('NFD')}" is not valid`)},
+    {name: 'ISO-8859-1', why: 'read as UTF-8: ä became U+FFFD', secret, contentType: 'text/plain; charset=ISO-8859-1', body: Buffer.from(`value "${secret}" is not valid`, 'latin1')},
+  ]
+}
+
+/** An answer quoting one line of MULTI_LINE_SECRET. */
+export function multiLineAnswer(secret = MULTI_LINE_SECRET): HostileAnswer {
+  const line = secret.split('\n')[1]!
+  return {name: 'one line of a multi-line secret', why: 'only the whole secret was looked for', secret, contentType: 'text/plain;charset=utf-8', body: text(`line 2 of the key is not base64: ${line}`)}
+}
+
+/** Answers quoting each of SHORT_SECRETS. */
+export function shortAnswers(): HostileAnswer[] {
+  return SHORT_SECRETS.map((secret) => ({name: `a secret of ${secret.length} character${secret.length > 1 ? 's' : ''}`, why: 'secrets shorter than 4 characters were not looked for', secret, contentType: 'text/plain;charset=utf-8', body: text(`value ${secret} is not valid`)}))
+}
+
+// ------------------------------------------------------------------ ODD INPUT
 // Resources and odd input (issue 25): numbers and keys that JSON.parse/JSON.stringify do not carry
 // exactly, charsets other than UTF-8, values nested deeper than any setting, listings without end.
 

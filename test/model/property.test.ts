@@ -15,12 +15,13 @@ import * as schemas from '../../src/model/schemas.js'
 import * as serverSchemas from '../../src/model/server-schemas.js'
 import type {ProjectSetting} from '../../src/model/types.js'
 import {expectNoCanary, findCanaries} from '../helpers/canaries.js'
+import {INSECURE_SECRET_URLS, SECRET_KEYED_VALUES, SECRET_URLS} from '../helpers/hostile.js'
 
 const word = fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/)
 const canary = word.map((w) => `CANARY-${w}-7f3a`)
 const host = fc.constantFrom('ci.example.com', 'hooks.slack.com', 'discord.com', 'discordapp.com', '10.0.0.7', 'ntfy.sh', 'xn--bcher-kva.example')
 const secretParam = fc.constantFrom('token', 'access_token', 'key', 'api_key', 'apikey', 'secret', 'password', 'pass', 'sig', 'signature', 'auth', 'code', 'hash', 'private_token', 'X-Amz-Signature', 'Token')
-const secretKey = fc.constantFrom('password', 'Password', 'passwd', 'apiToken', 'token', 'secret', 'clientSecret', 'api_key', 'apiKey', 'API-KEY', 'credentials', 'privateKey', 'private_key')
+const secretKey = fc.constantFrom('password', 'Password', 'passwd', 'apiToken', 'token', 'secret', 'clientSecret', 'api_key', 'apiKey', 'API-KEY', 'credentials', 'privateKey', 'private_key', ...Object.keys(SECRET_KEYED_VALUES))
 
 /** URLs holding a canary where a credential would be, or clean ones. */
 const url = fc.oneof(
@@ -32,6 +33,8 @@ const url = fc.oneof(
   fc.tuple(fc.stringMatching(/^[0-9]{5,19}$/), canary).map(([id, c]) => `https://discord.com/api/webhooks/${id}/${c}`),
   fc.tuple(host, canary).map(([h, c]) => `https://${h}/hooks/${c}x9x9x9x9/trigger`),
   fc.tuple(fc.constantFrom('http', 'https'), host, word).map(([s, h, p]) => `${s}://${h}/${p}`),
+  // The receivers' own URL formats, with their tokens (the hostile corpus).
+  fc.constantFrom(...SECRET_URLS.map((entry) => entry.url), ...INSECURE_SECRET_URLS.map((entry) => entry.url)),
 )
 
 /** Any JSON-ish value that does not belong there (the server is hostile). */

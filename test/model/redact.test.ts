@@ -2,8 +2,9 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, test} from 'vitest'
 
-import {REDACTED, redactDeep, redactProjectSetting, redactServerPayload, redactServerText, redactText, redactUrl, SECRET_QUOTED} from '../../src/model/redact.js'
+import {REDACTED, redactDeep, redactOwned, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../../src/model/redact.js'
 import {CANARIES, FIXTURES_DIR, expectNoCanary} from '../helpers/canaries.js'
+import {CORPUS_SECRETS, hostileSetting, NOT_SECRETS, SECRET_KEYED_VALUES, SECRET_STRINGS, SECRET_URLS} from '../helpers/hostile.js'
 
 function fixture(name: string): unknown {
   return JSON.parse(readFileSync(join(FIXTURES_DIR, name), 'utf8'))
@@ -75,7 +76,7 @@ describe('redactProjectSetting', () => {
       secretEnabled: true,
       token: '',
       name: 'deploy-token',
-      authorization: 'on branch "**"',
+      jobAuthorization: 'on branch "**"',
       description: 'a token is needed',
       jobNames: ['token-refresh'],
     })
@@ -92,7 +93,7 @@ describe('redactProjectSetting', () => {
       secretEnabled: true,
       token: '',
       name: 'deploy-token',
-      authorization: 'on branch "**"',
+      jobAuthorization: 'on branch "**"',
       description: 'a token is needed',
       jobNames: ['token-refresh'],
     })
@@ -156,6 +157,76 @@ describe('redactProjectSetting', () => {
   })
 })
 
+/** Fails naming any corpus secret (or canary piece) a text still holds. */
+function expectNoCorpusSecret(text: string): void {
+  expectNoCanary(text)
+  expect(CORPUS_SECRETS.filter((secret) => text.includes(secret))).toEqual([])
+}
+
+describe('the hostile corpus (test/helpers/hostile.ts)', () => {
+  test.each(SECRET_URLS.map((entry) => [entry.name, entry] as const))('%s: no piece of its secret is left, the facts say whether it carries credentials, and it is stable', (_, entry) => {
+    const out = redactUrl(entry.url)
+    expectNoCorpusSecret(out.url)
+    for (const secret of entry.secrets) expect(out.url).not.toContain(secret)
+    expect(out.facts.hadUserInfo || out.facts.secretQueryParams.length > 0).toBe(entry.credentials)
+    expect(out.facts.host).toBe(new URL(entry.url).hostname)
+    expect(redactUrl(out.url)).toEqual(out)
+    // The same URL inside text, and as a value of any key.
+    expectNoCorpusSecret(JSON.stringify(redactDeep({description: `posts to ${entry.url} nightly`, link: entry.url, webhookUrl: entry.url})))
+  })
+
+  test('what the corpus URLs become: names and harmless values kept, every other value hidden, credentials masked', () => {
+    const out = Object.fromEntries(SECRET_URLS.map((entry) => [entry.name, redactUrl(entry.url).url]))
+    expect(out).toMatchObject({
+      'a Telegram bot token in the path': 'https://api.telegram.org/REDACTED/sendMessage?chat_id=HIDDEN',
+      'an ntfy.sh topic (whoever knows it reads and posts)': 'https://ntfy.sh/REDACTED',
+      'hmac= and pat= query values': 'https://ci.example.com/onedev?hmac=REDACTED&pat=REDACTED&ref=main',
+      'a secret under a name nobody can recognise': 'https://ci.example.com/notify?project=HIDDEN&x=HIDDEN',
+      'a URL-encoded nested URL with credentials': 'https://sso.example.com/login?next=REDACTED',
+      'a URL-encoded nested URL with credentials in a path segment': 'https://r.example.com/go/REDACTED',
+      'a Zapier catch hook (short ids after /hooks/)': 'https://hooks.zapier.com/hooks/catch/REDACTED/REDACTED/',
+      'a Microsoft Teams workflow URL (sig)':
+        'https://prod-12.westeurope.logic.azure.com/workflows/REDACTED/triggers/manual/paths/invoke?api-version=2016-06-01&sp=HIDDEN&sv=HIDDEN&sig=REDACTED',
+    })
+  })
+
+  test.each(Object.entries(SECRET_KEYED_VALUES))('a value under %s is masked', (key, value) => {
+    expect(redactDeep({[key]: value})).toEqual({[key]: REDACTED})
+    expect(redactDeep({integration: [{[key]: value}]})).toEqual({integration: [{[key]: REDACTED}]})
+    // A name/value pair named so.
+    expect(redactDeep({jobProperties: [{name: key, value}]})).toEqual({jobProperties: [{name: key, value: REDACTED}]})
+  })
+
+  test.each(SECRET_STRINGS.map((entry) => [entry.name, entry] as const))('%s: no piece of its secret is left', (_, entry) => {
+    const out = JSON.stringify(redactDeep({[entry.key]: entry.value}))
+    expectNoCorpusSecret(out)
+    expect(redactDeep(JSON.parse(out))).toEqual(JSON.parse(out))
+  })
+
+  test('what the corpus strings become', () => {
+    expect(redactDeep(Object.fromEntries(SECRET_STRINGS.map((entry) => [entry.key, entry.value])))).toEqual({
+      headers: {Authorization: REDACTED, 'X-Custom': REDACTED},
+      httpHeaders: [REDACTED],
+      remote: 'REDACTED@git.example.com:acme/app.git',
+      description: 'mirror to REDACTED@mirror.example.com:acme.git nightly',
+      note: REDACTED,
+    })
+  })
+
+  test.each(NOT_SECRETS.map((entry) => [entry.name, entry] as const))('%s stays as it is', (_, entry) => {
+    expect(redactDeep(entry.value, entry.path)).toEqual(entry.value)
+  })
+
+  test.each(['current/setting-full.json', 'legacy/setting-full.json'])('a setting holding the whole corpus (%s) keeps none of it, in a copy and in place', (name) => {
+    const raw = hostileSetting(fixture(name) as Record<string, unknown>)
+    const copy = redactProjectSetting(raw)
+    expectNoCorpusSecret(JSON.stringify(copy))
+    expect(redactProjectSetting(copy)).toEqual(copy)
+    const owned = structuredClone(raw)
+    expect(redactOwned(owned)).toEqual(copy)
+  })
+})
+
 describe('redactUrl', () => {
   test.each([
     ['https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H/xoxo', 'https://hooks.slack.com/services/REDACTED', {secretPath: true}],
@@ -164,11 +235,14 @@ describe('redactUrl', () => {
     ['https://deployer:pw@deploy.example.com/hook', 'https://REDACTED@deploy.example.com/hook', {hadUserInfo: true}],
     ['https://user@deploy.example.com/hook', 'https://REDACTED@deploy.example.com/hook', {hadUserInfo: true}],
     ['https://j.example.com/invoke?token=abc&job=web', 'https://j.example.com/invoke?token=REDACTED&job=web', {secretQueryParams: ['token']}],
+    ['https://j.example.com/invoke?id=42&chat=ops', 'https://j.example.com/invoke?id=HIDDEN&chat=HIDDEN', {secretQueryParams: []}],
+    ['https://j.example.com/invoke?ref=main&page=2&ref=a%20b&branch=x%3Ay', 'https://j.example.com/invoke?ref=main&page=2&ref=a%20b&branch=HIDDEN', {secretQueryParams: []}],
     ['https://x.example.com/?access_token=a&api_key=b&sig=c&X-Amz-Signature=d', 'https://x.example.com/?access_token=REDACTED&api_key=REDACTED&sig=REDACTED&X-Amz-Signature=REDACTED', {secretQueryParams: ['access_token', 'api_key', 'sig', 'X-Amz-Signature']}],
     ['https://x.example.com/?token=&page=2', 'https://x.example.com/?token=&page=2', {secretQueryParams: []}],
     ['https://x.example.com/a/Zk29aL1qW8xXc3vB7nM2pQ/b', 'https://x.example.com/a/REDACTED/b', {secretPath: true}],
     ['https://x.example.com/generic-webhook-trigger/invoke', 'https://x.example.com/generic-webhook-trigger/invoke', {secretPath: false}],
-    ['https://x.example.com/cb#access_token=abc&state=1', 'https://x.example.com/cb#access_token=REDACTED&state=1', {}],
+    ['https://x.example.com/cb#access_token=abc&state=1', 'https://x.example.com/cb#access_token=REDACTED&state=HIDDEN', {}],
+    ['https://x.example.com/doc#section-2', 'https://x.example.com/doc#section-2', {secretPath: false}],
     ['http://ci.internal/hook', 'http://ci.internal/hook', {scheme: 'http', host: 'ci.internal', hadUserInfo: false, secretQueryParams: [], secretPath: false}],
   ])('%s → %s', (input, url, facts) => {
     const out = redactUrl(input)
@@ -195,63 +269,5 @@ describe('redactText', () => {
 
   test('redacts credentials of URLs in the text', () => {
     expect(redactText('GET https://u:p@x.example.com/?token=t failed', [])).toBe('GET https://REDACTED@x.example.com/?token=REDACTED failed')
-  })
-})
-
-describe('redactServerText', () => {
-  const secret = 'Tr0ub4dor&3=horse<batt>\n  staple!'
-  const base64 = Buffer.from(secret).toString('base64')
-  const base64url = Buffer.from(secret).toString('base64url')
-  // Each form a server could echo the secret in; the whole text is withheld, none of it is shown.
-  test.each([
-    ['as is', secret],
-    ['URL-encoded', encodeURIComponent(secret)],
-    ['JSON-escaped', JSON.stringify(secret)],
-    ['HTML-escaped', 'Tr0ub4dor&amp;3=horse&lt;batt&gt;\n  staple!'],
-    ['HTML numeric entities', 'Tr0ub4dor&#38;3&#x3D;horse&#60;batt&#X3e;\n  staple&#33;'],
-    ['JSON \\u-escaped as Gson writes', 'Tr0ub4dor\\u00263\\u003dhorse\\u003cbatt\\u003e\\n  staple!'],
-    ['form-encoded', 'Tr0ub4dor%263%3Dhorse%3Cbatt%3E%0A++staple%21'],
-    ['whitespace collapsed', 'Tr0ub4dor&3=horse<batt> staple!'],
-    ['HTML-escaped inside a JSON string', JSON.stringify('Tr0ub4dor&amp;3=horse&lt;batt&gt; staple!')],
-    ['base64', base64],
-    ['base64 without padding', base64.replace(/=+$/, '')],
-    ['base64url', base64url],
-    ['base64url with padding', base64url.padEnd(base64.length, '=')],
-  ])('a secret echoed %s: the whole text is withheld', (_, echoed) => {
-    expect(redactServerText(`buildSetting.jobSecrets[0].value: "${echoed}" is not valid (Bearer abc.def-ghi)`, ['', secret])).toBe(SECRET_QUOTED)
-  })
-
-  test('a secret with a plus or a percent sign is found as is and in its encodings', () => {
-    const plus = 'a+b%41 c'
-    for (const echoed of [plus, encodeURIComponent(plus), new URLSearchParams({v: plus}).toString().slice(2), JSON.stringify(plus)]) {
-      expect(redactServerText(`value ${echoed} refused`, [plus])).toBe(SECRET_QUOTED)
-    }
-  })
-
-  test('secrets shorter than four characters are not looked for', () => {
-    expect(redactServerText('the value abc is not valid', ['abc', ' ab  '])).toBe('the value abc is not valid')
-  })
-
-  test('a text quoting no secret keeps its words, with what looks like a credential masked', () => {
-    const text = [
-      'Tr0ub4dor&3=horse<batt> staple? (a different value)',
-      'Authorization: Bearer abc.def-ghi',
-      'Basic dXNlcjpwYXNz',
-      'token=shorttok1',
-      'a long one ghp_16C7e42F292c6912E7710c838347Ae178B4a and a JWT aaaaaaaa.bbbbbbbb.cccccccc',
-      'hook https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H/abc failed',
-      'branchProtections[0].userMatch: malformed near position 12 (reviewRequirement) &amp; %41 \\u0041',
-    ].join('\n')
-    expect(redactServerText(text, [secret, ''])).toBe(
-      [
-        'Tr0ub4dor&3=horse<batt> staple? (a different value)',
-        `Authorization: Bearer ${REDACTED}`,
-        `Basic ${REDACTED}`,
-        `token=${REDACTED}`,
-        `a long one ${REDACTED} and a JWT ${REDACTED}`,
-        'hook https://hooks.slack.com/services/REDACTED failed',
-        'branchProtections[0].userMatch: malformed near position 12 (reviewRequirement) &amp; %41 \\u0041',
-      ].join('\n'),
-    )
   })
 })

@@ -126,6 +126,13 @@ describe('snapshot file', () => {
     expect(toSnapshot(model, tool).server).toEqual({url: 'https://REDACTED@onedev.example.com/', apiPrefix: '/~api'})
   })
 
+  test('a server URL with a query value that is not a recognised credential is stored with the value hidden', async () => {
+    const hidden = {...(await buildModel()), server: {url: 'https://onedev.example.com/?x=CANARY.q.7f3a', apiPrefix: '/~api'}}
+    expect(toSnapshot(hidden, tool).server).toEqual({url: 'https://onedev.example.com/?x=HIDDEN', apiPrefix: '/~api'})
+    const plain = {...(await buildModel()), server: {url: 'https://onedev.example.com', apiPrefix: '/~api'}}
+    expect(toSnapshot(plain, tool).server).toEqual({url: 'https://onedev.example.com', apiPrefix: '/~api'})
+  })
+
   test('a secret planted by hand in a snapshot file is redacted on load', async () => {
     const file = join(work, 'snapshot.json')
     await saveSnapshotFile(await buildModel(), file, tool)

@@ -5,13 +5,16 @@ import {AuditCommand} from '../../cli/base-command.js'
 import {commonFlags, serverFlags} from '../../cli/flags.js'
 import {connect} from '../../cli/server.js'
 import {fetchIssueSetting, IssueSettingError, ISSUE_SETTING_PATH, issueSettingFileText} from '../../issue-setting/apply.js'
-import {REDACTED} from '../../model/redact.js'
+import {REDACTED, REDACTED_URL, URL_MASK, URL_VALUE_MASK} from '../../model/redact.js'
 import {writeFailure, writeFileAtomic} from '../../util/fs.js'
+
+/** A URL that redaction changed: a masked part, or the whole URL replaced. */
+const URL_MASKED = new RegExp(`\\b(?:${URL_MASK}|${URL_VALUE_MASK})\\b|${REDACTED_URL}`)
 
 export default class IssueSettingPull extends AuditCommand {
   static override summary = 'Write the server\'s global issue setting to a file, for a first commit.'
 
-  static override description = `GETs /settings/issue (administrator needed) and writes it, pretty-printed, to --output (atomically: readers never see half a file). Default values of secret fields and anything password-like are written as <redacted>.
+  static override description = `GETs /settings/issue (administrator needed) and writes it, pretty-printed, to --output (atomically: readers never see half a file). Default values of secret fields and anything password-like are written as <redacted>, and the credentials and query values of URLs as REDACTED and HIDDEN.
 
 The secret (a password or an access token of an administrator) comes from ONEDEV_TOKEN, or from standard input with --token-stdin.
 
@@ -51,6 +54,9 @@ Exit codes: 0 written; 2 failed (bad flags, unreachable server, 401/403, a serve
     this.say(`onedev-audit: wrote the issue setting to ${flags.output}`)
     if (text.includes(`"${REDACTED}"`)) {
       this.say(`onedev-audit: notice: some values were written as ${REDACTED} (secret field defaults, password-like keys): put the real values back before applying this file`)
+    }
+    if (URL_MASKED.test(text)) {
+      this.say(`onedev-audit: notice: some URLs were written with parts masked as ${URL_MASK} or ${URL_VALUE_MASK} (credentials, query values): put the real values back before applying this file`)
     }
   }
 }
