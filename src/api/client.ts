@@ -15,12 +15,15 @@ import {Buffer} from 'node:buffer'
 import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import {judgeServerAnswer} from '../model/server-text.js'
-import {decodeBody, JSON_CONTENT_TYPE} from './charset.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
 import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, tooDeepError, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
+import {decodeBody} from '../util/charset.js'
 import {oneLine} from '../util/escape.js'
 import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
 import {createLimiter} from '../util/limit.js'
+
+/** The Content-Type of what the client sends: JSON, said to be UTF-8 (JSON.stringify escapes lone surrogates, so it always is). */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /** The contract's prefix: tried first when none is given. */
 export const CONTRACT_API_PREFIX = '/api'

@@ -28,9 +28,9 @@
  * live runs, which read error answers, load it.
  */
 import {Buffer} from 'node:buffer'
-import {TextDecoder} from 'node:util'
 import {decodeHTML} from 'entities/decode'
 
+import {decodeBody} from '../util/charset.js'
 import {REDACTED, isTokenLike, redactScpCredentials, redactUrlsInText} from './redact.js'
 
 /** An error answer as the client read it. */
@@ -143,32 +143,4 @@ function base64Forms(secret: string): string[] {
   const padded = bytes.toString('base64')
   const url = bytes.toString('base64url')
   return [padded, padded.replace(/=+$/, ''), url, url.padEnd(padded.length, '=')]
-}
-
-/** The charset a Content-Type names (`text/plain; charset="utf-16le"` → `utf-16le`), or undefined. */
-function charsetOf(contentType: string): string | undefined {
-  const match = /;\s*charset\s*=\s*("?)([^";,\s]*)\1/i.exec(contentType)
-  return match && match[2] !== '' ? match[2] : undefined
-}
-
-/**
- * The body as text, the way a browser decodes it (the WHATWG Encoding Standard's decode: a
- * byte-order mark wins over the declared charset, which wins over UTF-8); a problem when the charset
- * is unknown or the bytes are not valid in it.
- */
-function decodeBody(body: Uint8Array, contentType: string): {text: string; encoding: string} | {problem: string} {
-  const bom = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 'utf-8' : body[0] === 0xff && body[1] === 0xfe ? 'utf-16le' : body[0] === 0xfe && body[1] === 0xff ? 'utf-16be' : undefined
-  const label = bom ?? charsetOf(contentType) ?? 'utf-8'
-  let decoder: TextDecoder
-  try {
-    decoder = new TextDecoder(label, {fatal: true})
-  } catch {
-    // The label is the server's text too: not repeated.
-    return {problem: 'its charset is not one this tool knows'}
-  }
-  try {
-    return {text: decoder.decode(body), encoding: decoder.encoding}
-  } catch {
-    return {problem: `it is not valid ${decoder.encoding}`}
-  }
 }

@@ -121,7 +121,7 @@ describe('charsets', () => {
     const project = servedAs(server, 'plain', (stored) => ({body: JSON.stringify(stored), contentType: `application/json; charset=${UNKNOWN_CHARSET}`}))
     const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
     expect(result.code).toBe(2)
-    expect(result.stdout).toContain(`NOT READ        legacy/tool (#3): GET /~api/projects/3/setting: the answer's charset "${UNKNOWN_CHARSET}" is not one this tool decodes; nothing of the answer is used; nothing was sent`)
+    expect(result.stdout).toContain(`NOT READ        legacy/tool (#3): GET /~api/projects/3/setting: the answer's charset is not one this tool decodes; nothing of the answer is used; nothing was sent`)
     expect(project.postedTypes).toEqual([])
     expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/~api/projects/2/setting'])
   }, 60_000)

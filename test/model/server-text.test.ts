@@ -94,8 +94,8 @@ describe('judgeServerAnswer: the bytes of an error answer (the hostile corpus)',
   test('the notes say why', () => {
     const note = (body: Buffer, contentType: string, complete = true) => (judgeServerAnswer({body, contentType, complete}, [secret]) as {withheld?: string}).withheld
     expect(note(Buffer.from('x'.repeat(65_536)), 'text/plain', false)).toBe("(the server's answer: more than 65,536 bytes, not shown: it was not read whole; --debug-unsafe-server-text prints it)")
-    expect(note(Buffer.from('abc'), 'text/plain; charset=x-no-such-charset')).toBe("(the server's answer: 3 bytes, not shown: its charset is not one this tool knows; --debug-unsafe-server-text prints it)")
-    expect(note(Buffer.from([0x61, 0xff, 0x62]), 'text/plain; charset=utf-8')).toBe("(the server's answer: 3 bytes, not shown: it is not valid utf-8; --debug-unsafe-server-text prints it)")
+    expect(note(Buffer.from('abc'), 'text/plain; charset=x-no-such-charset')).toBe("(the server's answer: 3 bytes, not shown: the answer's charset is not one this tool decodes; --debug-unsafe-server-text prints it)")
+    expect(note(Buffer.from([0x61, 0xff, 0x62]), 'text/plain; charset=utf-8')).toBe("(the server's answer: 3 bytes, not shown: the body is not valid UTF-8; --debug-unsafe-server-text prints it)")
     expect(note(Buffer.from('ab', 'utf16le'), 'text/plain')).toBe("(the server's answer: 4 bytes, not shown: it holds NUL characters (not utf-8 text); --debug-unsafe-server-text prints it)")
     expect(note(Buffer.from(`the token ${secret} was refused`), 'text/plain')).toBe("(the server's answer: 45 bytes, not shown: it may quote a secret; --debug-unsafe-server-text prints it)")
   })
