@@ -95,8 +95,11 @@ function refusalText(error: ApiError, raw: unknown): string {
   return oneLine(redactText(error.error.message, secretsOf(raw)), 400)
 }
 
-/** What judging a project before its POST gives: the findings before and the fingerprints the change must clear (plans), or its outcome when nothing is sent. */
-type Judged = {before?: Finding[]; clears: string[]; judged?: number[]} | {outcome: Outcome}
+/**
+ * What judging a project before its POST gives: the findings before and with the change, and the
+ * fingerprints it must clear (plans), the projects judged; or its outcome when nothing is sent.
+ */
+type Judged = {before?: Finding[]; after?: Finding[]; clears: string[]; judged?: number[]} | {outcome: Outcome}
 
 const toLink = ({id, path, name, parentId}: LiveLink): LiveLink => ({id, path, name, parentId})
 
@@ -215,7 +218,7 @@ class Run {
     if ('ancestorsNeeded' in derived) return {outcome: this.outcome(project, 'unreadable', 'its ancestors could not be judged live; nothing was sent')}
     if ('error' in derived) return {outcome: this.outcome(project, 'unreadable', `${derived.error}; nothing was sent`)}
     if ('rejected' in derived) return {outcome: this.outcome(project, 'rejected', `not what onedev-audit plans now from the live setting: ${derived.rejected}; nothing was sent`)}
-    return {before: derived.before, clears: derived.changes.flatMap((change) => change.clears.map((f) => f.fingerprint)), judged: judge.scopeOf(project.id)}
+    return {before: derived.before, after: derived.after, clears: derived.changes.flatMap((change) => change.clears.map((f) => f.fingerprint)), judged: judge.scopeOf(project.id)}
   }
 
   /** Reads the project's place in the tree and its ancestors' settings (those not read yet in this run) for the judge; why not, or null. */
@@ -273,7 +276,8 @@ class Run {
     const judge = this.options.judge
     const {before} = judged
     if (judge && before && !this.options.restoring) {
-      const after = judge.findings(project.id, readBack)
+      // Read back exactly as sent (no server defaults in an inserted item either): its findings are those judged before the POST.
+      const after = judged.after && differences(readBack, applied.result).length === 0 ? judged.after : judge.findings(project.id, readBack)
       if ('error' in after) return this.rollback(project, fresh, applied, `verification failed: ${after.error}`, readBack)
       const present = new Set(before.map((f) => f.fingerprint))
       const verdict = judgeChange(before, after, judged.clears.filter((f) => present.has(f)), {holder: project.id, paths: applied.added})

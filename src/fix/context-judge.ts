@@ -55,7 +55,8 @@ export interface LiveAncestor {
 
 /** What planning a project again from its live setting gives. */
 export type Rederived =
-  | {changes: Change[]; before: Finding[]}
+  /** The changes, the findings before them and with them (of the projects the setting reaches). */
+  | {changes: Change[]; before: Finding[]; after: Finding[]}
   /** The plan's changes are not what the tool plans now: why, naming the path. */
   | {rejected: string}
   /** A change makes a protection apply where it did not: read its place in the tree and its ancestors live (confirmChain), then ask again. */
@@ -178,6 +179,23 @@ export class ContextJudge {
     return true
   }
 
+  /**
+   * The part of the model that planning `id` reads: the projects its setting reaches (every one below
+   * it) and its ancestors. A plan's context holds the projects of every change; planning one of them
+   * copies only this.
+   */
+  private reachedModel(id: number): AuditModel {
+    // In id order, as the context is (and so the children lists the planner walks).
+    const members = [...reachedBy(id, this.children, () => true), ...this.ancestorsOf(id).map((p) => p.id)].sort((a, b) => a - b)
+    const projectsById = new Map<number, Project>()
+    for (const member of members) {
+      const project = this.model.projectsById.get(member)
+      if (project) projectsById.set(member, project)
+    }
+    const projects = members.filter((member) => this.audited.has(member) && projectsById.has(member)).map((member) => projectsById.get(member)!)
+    return {...this.model, projects, projectsById}
+  }
+
   /** The known ancestors of `id`, nearest first (stops on a cycle or an unknown parent). */
   private ancestorsOf(id: number): Project[] {
     const out: Project[] = []
@@ -224,13 +242,13 @@ export class ContextJudge {
     const result = this.withSetting(id, raw, (candidate): Rederived => {
       let next = 0
       const approved = (change: Change) => next < changes.length && !changeDiffers(changes[next]!, change) && ++next > 0
-      const replanned = replanProject(this.model, id, {...this.options, approved})
+      const replanned = replanProject(this.reachedModel(id), id, {...this.options, approved})
       if (replanned.errors.length > 0) return {error: replanned.errors[0]!.message}
       if (next < changes.length) return {rejected: rejection(changes[next]!, replanned.unapproved)}
       if (!this.chainLive(id) && protectionNowApplies(candidate, replanned.after, this.options.settings.protectionSemantics)) return {ancestorsNeeded: true}
       const unjudgeable = this.chainLive(id) ? this.unjudgeableAncestor(id) : null
       if (unjudgeable) return {error: `the setting of its ancestor ${unjudgeable.path} (#${unjudgeable.id}) is not one this onedev-audit can judge`}
-      return {changes: replanned.changes, before: replanned.before}
+      return {changes: replanned.changes, before: replanned.before, after: replanned.afterFindings}
     })
     return result
   }
@@ -285,7 +303,7 @@ export class ContextJudge {
       this.put(restored)
       let replanned
       try {
-        replanned = replanProject(this.model, id, {rules: this.options.rules, settings, selection: {suggestions: true, rules: []}, approved})
+        replanned = replanProject(this.reachedModel(id), id, {rules: this.options.rules, settings, selection: {suggestions: true, rules: []}, approved})
       } finally {
         this.put(live)
       }

@@ -123,9 +123,10 @@ class Planner {
   runOwner(owner: number): Replanned {
     const scope = this.scope(owner)
     for (const id of scope) this.latest.set(id, this.judge.judgeProject(this.current.get(id)!, this.working, this.audited, this.errors))
-    const before = scope.flatMap((id) => this.latest.get(id) ?? []).map((j) => j.finding)
+    const findings = () => scope.flatMap((id) => this.latest.get(id) ?? []).map((j) => j.finding)
+    const before = findings()
     if (this.errors.length === 0) this.planOwner(owner)
-    return {changes: this.planned.get(owner) ?? [], unapproved: this.unapproved, before, after: this.current.get(owner)!, errors: this.errors}
+    return {changes: this.planned.get(owner) ?? [], unapproved: this.unapproved, before, after: this.current.get(owner)!, afterFindings: findings(), errors: this.errors}
   }
 
   private selected(judged: Judged): boolean {
@@ -363,6 +364,8 @@ export interface Replanned {
   before: Finding[]
   /** The owner as it is with the changes kept (its redacted setting). */
   after: Project
+  /** The findings of the same projects with the changes kept. */
+  afterFindings: Finding[]
   /** Rules that failed while judging: nothing can be said. */
   errors: AuditError[]
 }
