@@ -235,7 +235,7 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   // A plan is planned again on its context, with this configuration and its own selection; an undo
   // record is judged on the projects it changed and those they reach, collected live first.
   const judge = source.plan
-    ? ContextJudge.ofContext(source.plan.context, source.server, {...judging(request.prepared), selection: source.plan.selection, suppressed: suppressedBy(request.prepared)})
+    ? ContextJudge.ofContext(source.plan.context, source.server, {...judging(request.prepared), selection: source.plan.selection, suppressed: suppressedBy(request.prepared)}, source.file === null && source.plan.source.kind === 'server')
     : source.undo
       ? ContextJudge.ofLiveModel(await undoModel(source.undo, request.flags, apiPrefix, request.prepared, io), {...judging(request.prepared), selection: {suggestions: true, rules: []}})
       : undefined

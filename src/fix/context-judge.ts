@@ -84,12 +84,22 @@ export class ContextJudge {
     this.judge = new FixJudge(options.rules, options.settings)
   }
 
-  /** A plan's context: nothing in it is live. */
-  static ofContext(context: readonly ContextProject[], server: AuditModel['server'], options: JudgeOptions): ContextJudge {
+  /**
+   * A plan's context. Read from a file, nothing in it is live; `live`: the plan was made in this run
+   * from the server, whose answers the context holds.
+   */
+  static ofContext(context: readonly ContextProject[], server: AuditModel['server'], options: JudgeOptions, live = false): ContextJudge {
     const projectsById = new Map<number, Project>()
     for (const entry of context) projectsById.set(entry.id, ingested(entry, entry.setting))
     const projects = context.filter((entry) => entry.audited).map((entry) => projectsById.get(entry.id)!)
-    return new ContextJudge({server, projects, projectsById, roles: [], rolesRaw: [], errors: []}, new Set(projects.map((p) => p.id)), options)
+    const judge = new ContextJudge({server, projects, projectsById, roles: [], rolesRaw: [], errors: []}, new Set(projects.map((p) => p.id)), options)
+    if (live) {
+      for (const entry of context) {
+        judge.liveLinks.add(entry.id)
+        if (entry.setting !== null) judge.liveSettings.add(entry.id)
+      }
+    }
+    return judge
   }
 
   /** A model collected from the server in this run: every project of it is live. */
@@ -235,7 +245,7 @@ export class ContextJudge {
   /**
    * What the tool plans now for `id` from `raw` (its live setting), with this run's configuration and
    * the plan's selection, taking the plan's `changes` as the approval list: a change it plans is made
-   * only when it is the plan's next change, whole (rule, description, edits: op, path and value). Every
+   * only when it is the plan's next change, whole (its rule, its edits: op, path and value). Every
    * change of the plan must be planned so, in order; the first that is not is named with its path.
    */
   rederive(id: number, raw: unknown, changes: readonly Change[]): Rederived {
@@ -328,14 +338,14 @@ function ingested(entry: Pick<Project, 'id' | 'path' | 'name' | 'parentId' | 're
   return 'failed' in ingest ? {...base, setting: null, raw: ingest.failed} : {...base, setting: ingest.setting, raw: ingest.raw}
 }
 
-/** Where a change of the plan differs from one the tool plans, in words naming a path; null when they are the same. */
+/**
+ * Where a change of the plan differs from one the tool plans, in words naming a path; null when they
+ * are the same: the same rule, and the same edits (op, path, value). Its description and kind are the
+ * tool's words for it (another version may word them otherwise): they send nothing.
+ */
 function changeDiffers(ours: Change, theirs: Change): string | null {
-  const edits = editsDiffer(ours.edits, theirs.edits)
-  if (edits) return edits
-  if (ours.ruleId !== theirs.ruleId || ours.kind !== theirs.kind || ours.description !== theirs.description) {
-    return `${describePath(ours.edits[0]!.path)}: the change is described as another rule's or in other words than onedev-audit plans it`
-  }
-  return null
+  if (ours.ruleId !== theirs.ruleId) return `${describePath(ours.edits[0]!.path)}: planned by another rule (${theirs.ruleId}) than the plan says (${ours.ruleId})`
+  return editsDiffer(ours.edits, theirs.edits)
 }
 
 /** Why the plan's `change` is refused: how it differs from what the tool plans for its rule instead, or that it plans nothing like it. */

@@ -145,6 +145,32 @@ describe('a plan is an approval list, not a program', () => {
     expect(server.settings[5]).toEqual(before)
   }, 60_000)
 
+  it('a new protection in a plan file is judged on the live tree: the project\'s place in it is read once more, then the change is sent', async () => {
+    const server = await start({
+      projects: [{id: 7, path: 'solo', parentId: null}],
+      settings: {7: {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []}},
+      repositories: {7: {defaultBranch: 'main', tags: []}},
+    })
+    const {path: plan} = await planFile(server)
+    const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /~api/projects/7/setting', 'GET /~api/projects/7', 'POST /~api/projects/7/setting', 'GET /~api/projects/7/setting'])
+    expect((server.settings[7] as any).branchProtections.map((p: any) => p.branches)).toEqual(['main'])
+  }, 60_000)
+
+  it('a plan made and applied in one run is planned again on the context it was just collected with: no ancestor is read again', async () => {
+    const server = await start({
+      projects: [{id: 1, path: 'acme', parentId: null}, {id: 5, path: 'acme/kid', parentId: 1}],
+      settings: {1: {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []}, 5: {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []}},
+      repositories: {1: {defaultBranch: 'main', tags: []}, 5: {defaultBranch: 'main', tags: []}},
+    })
+    const result = await runCli(['fix', '--project', '5', '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    const applying = server.requests.slice(server.requests.findIndex((r) => r.method === 'POST') - 1).map((r) => `${r.method} ${r.path}`)
+    expect(applying).toEqual(['GET /~api/projects/5/setting', 'POST /~api/projects/5/setting', 'GET /~api/projects/5/setting'])
+    expect((server.settings[5] as any).branchProtections.map((p: any) => p.branches)).toEqual(['main'])
+  }, 60_000)
+
   it('the tool plans again from the live setting: a finding someone cleared by hand since the plan leaves its change unplanned, refused, nothing sent', async () => {
     const server = await start()
     const {path: plan} = await planFile(server)
