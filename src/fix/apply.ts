@@ -202,10 +202,9 @@ class Run {
   private async judged(project: ProjectToApply, fresh: unknown): Promise<Judged> {
     const judge = this.options.judge
     if (!judge) return {clears: []}
-    const judged = judge.scopeOf(project.id)
     if (this.options.restoring) {
       const verdict = judge.judgeRestore(project.id, fresh, project.edits, project.applied ?? [])
-      if (verdict === null) return {clears: [], judged}
+      if (verdict === null) return {clears: [], judged: judge.scopeOf(project.id)}
       if ('error' in verdict) return {outcome: this.outcome(project, 'unreadable', `${verdict.error}; nothing was sent`)}
       return {outcome: this.outcome(project, 'rejected', `${verdict.rejected}; nothing was sent`)}
     }
@@ -218,6 +217,7 @@ class Run {
     if ('ancestorsNeeded' in derived) return {outcome: this.outcome(project, 'unreadable', 'its ancestors could not be judged live; nothing was sent')}
     if ('error' in derived) return {outcome: this.outcome(project, 'unreadable', `${derived.error}; nothing was sent`)}
     if ('rejected' in derived) return {outcome: this.outcome(project, 'rejected', `not what onedev-audit plans now from the live setting: ${derived.rejected}; nothing was sent`)}
+    // The projects judged: after the tree was read live, those below it as the context has them.
     return {before: derived.before, after: derived.after, clears: derived.changes.flatMap((change) => change.clears.map((f) => f.fingerprint)), judged: judge.scopeOf(project.id)}
   }
 

@@ -221,13 +221,7 @@ export class ContextJudge {
 
   /** An ancestor of `id` whose setting cannot be judged (it did not pass the payload checks), or null. */
   private unjudgeableAncestor(id: number): Project | null {
-    const seen = new Set<number>([id])
-    for (let at = this.model.projectsById.get(id)?.parentId ?? null; at !== null && !seen.has(at); at = this.model.projectsById.get(at)?.parentId ?? null) {
-      seen.add(at)
-      const ancestor = this.model.projectsById.get(at)
-      if (!ancestor?.setting) return ancestor ?? null
-    }
-    return null
+    return this.ancestorsOf(id).find((ancestor) => !ancestor.setting) ?? null
   }
 
   /** The place in the tree of `id`, and its ancestors (nearest first), as read from the server now. */
@@ -251,7 +245,11 @@ export class ContextJudge {
   rederive(id: number, raw: unknown, changes: readonly Change[]): Rederived {
     const result = this.withSetting(id, raw, (candidate): Rederived => {
       let next = 0
-      const approved = (change: Change) => next < changes.length && !changeDiffers(changes[next]!, change) && ++next > 0
+      const approved = (change: Change) => {
+        if (next >= changes.length || changeDiffers(changes[next]!, change) !== null) return false
+        next++
+        return true
+      }
       const replanned = replanProject(this.reachedModel(id), id, {...this.options, approved})
       if (replanned.errors.length > 0) return {error: replanned.errors[0]!.message}
       if (next < changes.length) return {rejected: rejection(changes[next]!, replanned.unapproved)}
