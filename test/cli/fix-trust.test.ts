@@ -260,6 +260,24 @@ describe('an undo record is judged', () => {
   }, 60_000)
 })
 
+describe('an undo record of new protections', () => {
+  it('is judged as the reverse of what the tool plans from there (the protections added at the end of their lists) and sent', async () => {
+    const empty = {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []}
+    const server = await start({projects: [{id: 7, path: 'solo', parentId: null}], settings: {7: structuredClone(empty)}, repositories: {7: {defaultBranch: 'main', tags: ['v1.0']}}})
+    const undo = file('undo.json')
+    const applied = await runCli(['fix', '--all-projects', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+    const record = await readJson(undo)
+    expect(record.projects[0].applied.map((e: any) => [e.op, e.path])).toEqual([
+      ['add', '/branchProtections/0'],
+      ['add', '/tagProtections/0'],
+    ])
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(server.settings[7]).toEqual(empty)
+  }, 60_000)
+})
+
 describe('a rollback is a targeted reverse patch', () => {
   /** acme/app's POST stored, then `after` done to the stored setting before the read-back (the POST answered, or its connection cut). */
   function postThen(server: OneDevServer, after: (setting: any) => void, answer: 'ok' | 'cut'): void {
