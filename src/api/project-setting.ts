@@ -3,6 +3,7 @@
  * it with every secret in clear, POST replaces all of it. What is read stays in memory, for the one
  * POST and a rollback: nothing here logs, stores or puts a value of it into an error.
  */
+import {ingestProjectList, type ProjectListItem} from '../model/ingest.js'
 import {secretsOf} from '../model/redact.js'
 import type {AuditError} from '../model/types.js'
 import {lineAndColumn, MAX_SERVER_DEPTH, nestedDeeper, parseJson} from '../util/json.js'
@@ -47,6 +48,22 @@ export async function readProjectSetting(client: ApiClient, projectId: number, k
   }
   sources.set(raw, {text, root})
   return raw
+}
+
+/**
+ * GET /projects/{id}: the project's place in the tree as the server says now (its parent), for `fix`
+ * to judge a change on the project's live ancestors. An answer that is not a project is an ApiError
+ * (kind `invalid-payload`) naming the path.
+ */
+export async function readProjectLink(client: ApiClient, projectId: number): Promise<ProjectListItem> {
+  const path = `/projects/${projectId}`
+  const ingested = await ingestProjectList([await client.getJson(path)])
+  const project = ingested.projects[0]
+  if (project?.id !== projectId) {
+    const why = ingested.errors[0]?.message ?? `another project (#${project?.id}) in the answer`
+    throw new ApiError({kind: 'invalid-payload', message: `GET ${client.apiPrefix}${path}: ${why}`, path: `${client.apiPrefix}${path}`, status: 200})
+  }
+  return project
 }
 
 /**

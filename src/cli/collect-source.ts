@@ -52,13 +52,15 @@ function interruptible(io: Io): {signal: AbortSignal; release: () => void} {
 /**
  * Collects the selected projects from the server. `allBranches` fetches every project's branch list
  * even when no `branches` entry needs it (a snapshot may later be scanned with other entries);
- * `arrival` judges projects as they arrive (see judgeOnArrival in audit.ts).
+ * `arrival` judges projects as they arrive (see judgeOnArrival in audit.ts); `sources: false` reads
+ * the projects (settings, repositories, ancestors) and roles only, none of the optional server-wide and
+ * access data (what judging a project's own setting needs: `fix --undo`).
  */
 export async function collectFromServer(
   flags: CollectFlags & {debug?: boolean},
   prepared: Prepared,
   io: Io,
-  options: {allBranches?: boolean; arrival?: ArrivalHooks} = {},
+  options: {allBranches?: boolean; arrival?: ArrivalHooks; sources?: boolean} = {},
 ): Promise<{model: AuditModel; source: Source}> {
   const interrupt = interruptible(io)
   try {
@@ -71,8 +73,8 @@ export async function collectFromServer(
         projects: flags['all-projects'] ? 'all' : (flags.project ?? []),
         concurrency: flags.concurrency,
         branchList: options.allBranches === true || needsBranchList(prepared.settings.branches),
-        serverFetchers: SERVER_FETCHERS,
-        projectFetchers: PROJECT_FETCHERS,
+        serverFetchers: options.sources === false ? [] : SERVER_FETCHERS,
+        projectFetchers: options.sources === false ? [] : PROJECT_FETCHERS,
         ...(filter ? {filter} : {}),
         ...(onProgress ? {onProgress} : {}),
         ...(options.arrival ? {arrival: options.arrival} : {}),

@@ -14,7 +14,7 @@ import type {PlannedEdit} from '../fix/patch.js'
 import {type FixSelection, planFixes} from '../fix/plan.js'
 import type {FixPlan} from '../fix/plan-types.js'
 import {fieldLine, type ManualListing, manualChangeLines, outcomeLines, planLines} from '../fix/print.js'
-import type {AppliedProject} from '../fix/undo.js'
+import type {AppliedEdit, AppliedProject} from '../fix/undo.js'
 import type {FixUndo} from '../fix/undo-types.js'
 import type {AuditError, AuditModel} from '../model/types.js'
 import type {Source} from '../types/report-types.js'
@@ -63,12 +63,16 @@ export async function undoOutputPath(given: string | undefined, now: Date): Prom
   return candidate
 }
 
-/** The plan of a model: proven by every active rule, suppressed findings left alone. */
-export function makePlan(model: AuditModel, source: Source, prepared: Prepared, selection: FixSelection, version: string): {plan: FixPlan; errors: AuditError[]} {
+/** Whether the configuration accepts a finding (a suppression that has not expired today). */
+function suppressedBy(prepared: Prepared): (finding: Finding) => boolean {
   const today = new Date().toISOString().slice(0, 10)
   const suppressions = prepared.loaded.config.suppressions ?? []
-  const suppressed = (finding: Finding) => suppressions.length > 0 && applySuppressions([finding], suppressions, today).findings.length === 0
-  const proposed = planFixes(model, {rules: prepared.ruleSet.active, settings: prepared.settings, selection, suppressed})
+  return (finding) => suppressions.length > 0 && applySuppressions([finding], suppressions, today).findings.length === 0
+}
+
+/** The plan of a model: proven by every active rule, suppressed findings left alone. */
+export function makePlan(model: AuditModel, source: Source, prepared: Prepared, selection: FixSelection, version: string): {plan: FixPlan; errors: AuditError[]} {
+  const proposed = planFixes(model, {rules: prepared.ruleSet.active, settings: prepared.settings, selection, suppressed: suppressedBy(prepared)})
   const plan = planDocument(proposed, {
     tool: {name: 'onedev-audit', version},
     server: model.server,
@@ -101,6 +105,21 @@ export interface ApplySource {
   projects: ProjectToApply[]
   /** The plan, to judge findings and to print manual steps; absent for an undo record. */
   plan?: FixPlan
+  /** The undo record, to judge what it restores; absent for a plan. */
+  undo?: FixUndo
+}
+
+const judging = (prepared: Prepared) => ({rules: prepared.ruleSet.active, settings: prepared.settings})
+
+/**
+ * The projects an undo record changed and those the changes were judged on, collected live (settings,
+ * repositories, ancestors; nothing server-wide beyond the roles): what its restores are judged on.
+ */
+async function undoModel(undo: FixUndo, flags: ServerFlags, apiPrefix: string, prepared: Prepared, io: FixIo): Promise<AuditModel> {
+  const ids = [...new Set(undo.projects.flatMap((p) => [p.id, ...(p.judged ?? [])]))].sort((a, b) => a - b)
+  const {collectFromServer} = await import('./collect-source.js')
+  const {model} = await collectFromServer({...flags, 'api-prefix': apiPrefix, project: ids, 'all-projects': false, concurrency: 8}, prepared, {debug: io.debug, say: io.say}, {sources: false})
+  return model
 }
 
 export async function readPlanFile(path: string): Promise<ApplySource> {
@@ -108,18 +127,14 @@ export async function readPlanFile(path: string): Promise<ApplySource> {
   return {kind: 'plan', file: path, server: plan.server, projects: projectsOfPlan(plan), plan}
 }
 
+/** A plan's projects to apply: each change of its file is an approval, held against what the tool plans again when it is applied. */
 export function projectsOfPlan(plan: FixPlan): ProjectToApply[] {
-  return plan.projects.map((p) => ({
-    id: p.id,
-    path: p.path,
-    edits: p.changes.flatMap((c) => c.edits) as PlannedEdit[],
-    clears: p.changes.flatMap((c) => c.clears.map((f) => f.fingerprint)),
-  }))
+  return plan.projects.map((p) => ({id: p.id, path: p.path, edits: p.changes.flatMap((c) => c.edits) as PlannedEdit[], changes: p.changes}))
 }
 
 export async function readUndoFile(path: string): Promise<ApplySource & {undo: FixUndo}> {
   const undo = await readFixFile(path, 'undo')
-  return {kind: 'undo', file: path, server: undo.server, projects: undo.projects.map((p) => ({id: p.id, path: p.path, edits: p.restore as PlannedEdit[], clears: []})), undo}
+  return {kind: 'undo', file: path, server: undo.server, projects: undo.projects.map((p) => ({id: p.id, path: p.path, edits: p.restore as PlannedEdit[], applied: p.applied as AppliedEdit[]})), undo}
 }
 
 /**
@@ -223,6 +238,13 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   const mismatch = serverMismatch(label, source.server, url, apiPrefix)
   if (mismatch) throw new FixFileError(mismatch)
 
+  // A plan is planned again on its context, with this configuration and its own selection; an undo
+  // record is judged on the projects it changed and those they reach, collected live first.
+  const judge = source.plan
+    ? ContextJudge.ofContext(source.plan.context, source.server, {...judging(request.prepared), selection: source.plan.selection, suppressed: suppressedBy(request.prepared)}, source.file === null && source.plan.source.kind === 'server')
+    : source.undo
+      ? ContextJudge.ofLiveModel(await undoModel(source.undo, request.flags, apiPrefix, request.prepared, io), {...judging(request.prepared), selection: {suggestions: true, rules: []}})
+      : undefined
   // No abort signal and no overall deadline on the client: a request in flight is finished, never cut
   // (a POST cut after the server stored it, then its read-back and rollback, would leave the change
   // there unrecorded), so a project is never left half-done. --deadline is checked between projects.
@@ -245,9 +267,8 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
     unrecorded ??= error
   }
   try {
-    const judge = source.plan ? new ContextJudge(source.plan.context, source.server, request.prepared.ruleSet.active, request.prepared.settings) : undefined
     outcomes = await applyProjects(client as ApiClient, source.projects, {
-      ...(judge ? {findings: judge} : {}),
+      ...(judge ? {judge} : {}),
       restoring: source.kind === 'undo',
       stopRequested: () => {
         if (interrupt.stopRequested()) return 'interrupted'

@@ -5,7 +5,7 @@ export const planSchema: unknown = {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "$id": "https://onedev-audit.dev/schemas/fix-plan.schema.json",
   "title": "FixPlan",
-  "description": "A plan of `onedev-audit fix`: per project, the changes of its own setting that clear findings, each proven by every active rule on the redacted setting, with what each edit expects to find; the findings left to a person; and the redacted settings of the projects needed to judge the changes again when they are applied. It holds no secret value. Written by `fix --output PLAN`, applied by `fix --plan PLAN --apply` to the same server only.",
+  "description": "A plan of `onedev-audit fix`: per project, the changes of its own setting that clear findings, each proven by every active rule on the redacted setting, with what each edit expects to find; the findings left to a person; and the redacted settings of the projects needed to judge the changes again when they are applied. It holds no secret value. Written by `fix --output PLAN`, applied by `fix --plan PLAN --apply` to the same server only, as an approval list: each project is planned again from its live setting, and only the changes the tool plans itself, exactly as written here, are sent.",
   "type": "object",
   "additionalProperties": false,
   "required": [
@@ -978,7 +978,14 @@ export const undoSchema: unknown = {
           "items": {
             "$ref": "#/$defs/Edit"
           },
-          "description": "What `fix --undo` sends: the applied edits reversed, in reverse order."
+          "description": "What `fix --undo` sends: the applied edits reversed, in reverse order. It must be exactly that (the tool derives it from `applied` again and refuses a restore of another path or to another value), and what it restores is judged before it is sent."
+        },
+        "judged": {
+          "type": "array",
+          "items": {
+            "type": "integer"
+          },
+          "description": "The audited projects the change was judged on (itself when audited, and those below it that inherit its setting): undoing it judges them again, read from the server. Older records lack it: then the project alone is judged."
         }
       }
     },

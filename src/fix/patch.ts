@@ -325,18 +325,58 @@ export function applyPlanned(payload: unknown, edits: readonly PlannedEdit[], pr
   for (const edit of edits) {
     const missing = unmet(view, edit.expect)
     if (missing) return {conflict: missing, edit}
-    const operation = operationOf(edit)
-    const problem = problemOf(view, operation)
-    if (problem) return {problem}
-    try {
-      const value = applyEdit(real, operation)
-      for (const item of Array.isArray(value) ? value : [value]) if (item !== null && typeof item === 'object' && !Array.isArray(item)) inserted.add(item)
-      applyEdit(view, operation)
-    } catch (error) {
-      if (error instanceof PatchError) return {problem: error.message}
-      throw error
-    }
-    added.push(...addedItems(view, operation))
+    const made = applyBoth(real, view, edit, problemOf, inserted)
+    if (made !== null) return made
+    added.push(...addedItems(view, operationOf(edit)))
   }
   return {result: real, inserted, added}
+}
+
+/** One edit applied to the real payload and its redacted view, after the guard; the problem when it cannot be. */
+function applyBoth(real: unknown, view: unknown, edit: PlannedEdit, problemOf: (view: unknown, edit: FixEdit) => string | null, inserted: Set<object>): {problem: string} | null {
+  const operation = operationOf(edit)
+  const problem = problemOf(view, operation)
+  if (problem) return {problem}
+  try {
+    const value = applyEdit(real, operation)
+    for (const item of Array.isArray(value) ? value : [value]) if (item !== null && typeof item === 'object' && !Array.isArray(item)) inserted.add(item)
+    applyEdit(view, operation)
+  } catch (error) {
+    if (error instanceof PatchError) return {problem: error.message}
+    throw error
+  }
+  return null
+}
+
+/** What a targeted rollback makes of the setting as the server holds it now. */
+export interface Reverted {
+  /** The setting to post: as it is now, with the restores that could be made. */
+  result: unknown
+  /** The restores made: the field still held what the change put there, in the same item. */
+  made: PlannedEdit[]
+  /** The restores left out, with what they expected and did not find. */
+  skipped: Array<{edit: PlannedEdit; unmet: Expectation | null; problem?: string}>
+}
+
+/**
+ * A rollback's restores (an undo record's, expecting the new values: restoreExpectationsOf) applied
+ * to a copy of the REAL payload as the server holds it now, each where its expectations still hold on
+ * the redacted view at that point; the others are left out. Everything else stays as it is now.
+ */
+export function revertWhereHeld(payload: unknown, edits: readonly PlannedEdit[], problemOf: (view: unknown, edit: FixEdit) => string | null): Reverted {
+  const real = cloneJson(payload)
+  const view = redactDeep(payload)
+  const made: PlannedEdit[] = []
+  const skipped: Reverted['skipped'] = []
+  for (const edit of edits) {
+    const missing = unmet(view, edit.expect)
+    if (missing) {
+      skipped.push({edit, unmet: missing})
+      continue
+    }
+    const failed = applyBoth(real, view, edit, problemOf, new Set())
+    if (failed) skipped.push({edit, unmet: null, problem: failed.problem})
+    else made.push(edit)
+  }
+  return {result: real, made, skipped}
 }

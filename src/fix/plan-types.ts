@@ -97,7 +97,7 @@ export type JsonValue2 = null | boolean | number | string | unknown[] | {}
 export type JsonValue3 = null | boolean | number | string | unknown[] | {}
 
 /**
- * A plan of `onedev-audit fix`: per project, the changes of its own setting that clear findings, each proven by every active rule on the redacted setting, with what each edit expects to find; the findings left to a person; and the redacted settings of the projects needed to judge the changes again when they are applied. It holds no secret value. Written by `fix --output PLAN`, applied by `fix --plan PLAN --apply` to the same server only.
+ * A plan of `onedev-audit fix`: per project, the changes of its own setting that clear findings, each proven by every active rule on the redacted setting, with what each edit expects to find; the findings left to a person; and the redacted settings of the projects needed to judge the changes again when they are applied. It holds no secret value. Written by `fix --output PLAN`, applied by `fix --plan PLAN --apply` to the same server only, as an approval list: each project is planned again from its live setting, and only the changes the tool plans itself, exactly as written here, are sent.
  */
 export interface FixPlan {
   $schema?: string

@@ -50,6 +50,12 @@ export interface PlanOptions {
   selection: FixSelection
   /** Findings the configuration accepts (suppressions): never changed, never listed. */
   suppressed?: (finding: Finding) => boolean
+  /**
+   * Applying a plan (replanProject): whether the plan approves a change the planner would keep. One it
+   * does not approve is not made (and its finding gets no other change: the first alternative that
+   * proves out is what the tool plans), so the ones after it are planned on the setting without it.
+   */
+  approved?: (change: Change) => boolean
 }
 
 export type {Change, ContextProject, FindingRef, ManualStep, PlannedProject}
@@ -91,6 +97,8 @@ class Planner {
   /** Why the fixes of a finding (by fingerprint) were not planned. */
   private readonly refused = new Map<string, Pick<ManualStep, 'why' | 'reason'>>()
   private readonly planned = new Map<number, Change[]>()
+  /** Changes the planner would have kept that the plan does not approve (replanProject), in order. */
+  readonly unapproved: Change[] = []
   readonly errors: AuditError[] = []
 
   constructor(
@@ -109,6 +117,16 @@ class Planner {
     for (const project of this.model.projects) this.latest.set(project.id, this.judge.judgeProject(project, this.working, this.audited, this.errors))
     for (const owner of this.owners()) this.planOwner(owner)
     return {projects: this.plannedProjects(), manual: this.manualSteps(), context: this.context(), errors: this.errors}
+  }
+
+  /** The changes of one owner's setting, judged on the projects it reaches only (replanProject). */
+  runOwner(owner: number): Replanned {
+    const scope = this.scope(owner)
+    for (const id of scope) this.latest.set(id, this.judge.judgeProject(this.current.get(id)!, this.working, this.audited, this.errors))
+    const findings = () => scope.flatMap((id) => this.latest.get(id) ?? []).map((j) => j.finding)
+    const before = findings()
+    if (this.errors.length === 0) this.planOwner(owner)
+    return {changes: this.planned.get(owner) ?? [], unapproved: this.unapproved, before, after: this.current.get(owner)!, afterFindings: findings(), errors: this.errors}
   }
 
   private selected(judged: Judged): boolean {
@@ -166,7 +184,10 @@ class Planner {
         }
         reasons.push(selected.length > 1 ? `${fix.description}: ${trial.reason}` : trial.reason)
       }
-      if (kept?.accepted) this.keep(owner, kept)
+      if (kept?.accepted && this.options.approved && !this.options.approved(kept.change)) {
+        this.unapproved.push(kept.change)
+        this.refused.set(target.finding.fingerprint, {why: 'not-proven', reason: 'not planned: the plan does not approve this change'})
+      } else if (kept?.accepted) this.keep(owner, kept)
       else this.refused.set(target.finding.fingerprint, selected.length === 0 ? suggestionReason(target.finding.ruleId) : {why: 'not-proven', reason: `not planned: ${reasons.join('; ')}`})
     }
   }
@@ -331,4 +352,29 @@ function compareRefs(a: FindingRef, b: FindingRef): number {
 
 export function planFixes(model: AuditModel, options: PlanOptions): ProposedPlan {
   return new Planner(model, options).run()
+}
+
+/** What planning one owner's setting gives (replanProject). */
+export interface Replanned {
+  /** The changes kept, in order: each one the plan approves. */
+  changes: Change[]
+  /** Changes the planner would have kept that the plan does not approve, in order. */
+  unapproved: Change[]
+  /** The findings of the projects it judged (below), before any change. */
+  before: Finding[]
+  /** The owner as it is with the changes kept (its redacted setting). */
+  after: Project
+  /** The findings of the same projects with the changes kept. */
+  afterFindings: Finding[]
+  /** Rules that failed while judging: nothing can be said. */
+  errors: AuditError[]
+}
+
+/**
+ * The changes the planner makes now of `owner`'s own setting in `model` (what applying re-derives from
+ * the live setting: a plan is an approval list, not a program). Only the projects its setting reaches
+ * are judged; `options.approved` says which changes the plan approves.
+ */
+export function replanProject(model: AuditModel, owner: number, options: PlanOptions): Replanned {
+  return new Planner(model, options).runOwner(owner)
 }

@@ -186,6 +186,7 @@ const LABELS: Record<Outcome['status'], string> = {
   'applied': 'applied',
   'by-hand': 'BY HAND',
   'conflict': 'CONFLICT',
+  'rejected': 'REJECTED',
   'refused': 'REFUSED',
   'rolled-back': 'ROLLED BACK',
   'rollback-failed': 'ROLLBACK FAILED',

@@ -3,15 +3,13 @@
  * settings) and when it is verified (on what the server sends back).
  */
 import {compareFindings} from '../engine/evaluate.js'
-import type {Finding} from '../engine/rule.js'
+import {type Finding, SEVERITIES} from '../engine/rule.js'
 
 export interface FindingsVerdict {
   cleared: Finding[]
   /** Reported after the change and not before, where a cleared finding stood for them. */
   revealed: Finding[]
 }
-
-const areaOf = (ruleId: string) => ruleId.slice(0, ruleId.indexOf('/') + 1)
 
 /** Items a change adds: list items (by pointer) in the own setting of `holder`. */
 export interface AddedItems {
@@ -21,13 +19,14 @@ export interface AddedItems {
 
 /**
  * The change proves out when every finding of `mustClear` (fingerprints) is gone and every finding it
- * makes appear was part of a gap it closes: about the same subject (branch, tag group, secret) in the
- * same project and rule area as a finding it clears (a branch with no protection is reported as
- * unprotected and nothing else; once protected, that its protection asks for no reviewers can be
- * said), or about an item the change itself adds (the new protection requires no signatures).
- * Anything else (a finding about another subject, another area, or one of the project's existing
- * items) is a reason not to make the change. Reasons are in words: a finding's message names only
- * what the audit shows anyway.
+ * makes appear is explained by the change itself: about an item the change adds (a branch with no
+ * protection is reported as unprotected and nothing else; once the new protection is there, that it
+ * asks for no reviewers can be said), or the same finding as one it clears, keyed anew (the same rule
+ * on the same subject in the same project, no more severe: a URL moved to https:// changes the
+ * fingerprint of a finding about that URL). A finding of another rule, even about the same branch
+ * (a protection disabled alongside the one fixed makes the branch unprotected), another subject or
+ * project, or one of the project's existing items is a reason not to make the change. Reasons are in
+ * words: a finding's message names only what the audit shows anyway.
  */
 export function judgeChange(before: readonly Finding[], after: readonly Finding[], mustClear: Iterable<string>, added?: AddedItems): FindingsVerdict | {reason: string} {
   const beforeIds = new Set(before.map((f) => f.fingerprint))
@@ -38,13 +37,14 @@ export function judgeChange(before: readonly Finding[], after: readonly Finding[
   }
   const cleared = before.filter((f) => !afterById.has(f.fingerprint))
   const fresh = after.filter((f) => !beforeIds.has(f.fingerprint))
-  const sameGap = (f: Finding) => cleared.some((c) => c.project?.id === f.project?.id && c.subject === f.subject && areaOf(c.ruleId) === areaOf(f.ruleId))
+  const rank = (f: Finding) => SEVERITIES.indexOf(f.severity)
+  const keyedAnew = (f: Finding) => cleared.some((c) => c.ruleId === f.ruleId && c.project?.id === f.project?.id && c.subject === f.subject && rank(f) >= rank(c))
   const aboutAdded = (f: Finding) =>
     added !== undefined &&
     f.document === undefined &&
     (f.source?.id ?? f.project?.id) === added.holder &&
     added.paths.some((path) => f.pointer === path || f.pointer.startsWith(`${path}/`))
-  const unexplained = fresh.find((f) => !sameGap(f) && !aboutAdded(f))
+  const unexplained = fresh.find((f) => !keyedAnew(f) && !aboutAdded(f))
   if (unexplained) return {reason: `it makes ${unexplained.ruleId} report "${unexplained.subject}" (${unexplained.message})`}
   return {cleared: [...cleared].sort(compareFindings), revealed: [...fresh].sort(compareFindings)}
 }

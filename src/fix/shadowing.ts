@@ -109,7 +109,15 @@ function describe<P extends ParsedProtection<Guarded>>(kind: ListKind<P>, p: P, 
   return `the ${kind.noun} protection "${kind.patternText(p) ?? ''}"${p.projectId === owner ? '' : ` of project ${p.projectPath}`}`
 }
 
-function compare<P extends ParsedProtection<Guarded>>(kind: ListKind<P>, before: readonly P[], after: readonly P[], owner: number, semantics: ProtectionSemantics): string | null {
+/** One step of a change of the owner's own list: a protection lost or gained where it applies, or kept in place (maybe asking less). */
+type Step<P> = {step: 'lost'; p: P} | {step: 'gained'; p: P} | {step: 'kept'; was: P; now: P}
+
+/**
+ * The owner's protections before and after, aligned (common head and tail; what is between is paired
+ * in place when both sides have as many items, else removed and added), as steps in order; and how
+ * many items of the head are unchanged.
+ */
+function stepsOf<P extends ParsedProtection<Guarded>>(kind: ListKind<P>, before: readonly P[], after: readonly P[], owner: number): {steps: Step<P>[]; head: number} {
   const ownBefore = before.filter((p) => p.projectId === owner)
   const ownAfter = after.filter((p) => p.projectId === owner)
   const same = (a: P, b: P) => withoutPointers(a.item) === withoutPointers(b.item)
@@ -119,6 +127,27 @@ function compare<P extends ParsedProtection<Guarded>>(kind: ListKind<P>, before:
   while (tail < ownBefore.length - head && tail < ownAfter.length - head && same(ownBefore.at(-1 - tail)!, ownAfter.at(-1 - tail)!)) tail++
   const left = ownBefore.slice(head, ownBefore.length - tail)
   const right = ownAfter.slice(head, ownAfter.length - tail)
+  const steps: Step<P>[] = []
+  if (left.length === right.length) {
+    left.forEach((was, i) => {
+      const now = right[i]!
+      const samePlace = applies(was) && applies(now) && kind.patternText(was) === kind.patternText(now) && usersIncluded(was.userMatch!, now.userMatch!)
+      if (samePlace) {
+        steps.push({step: 'kept', was, now})
+        if (formatUserMatch(was.userMatch!) !== formatUserMatch(now.userMatch!)) steps.push({step: 'gained', p: now})
+      } else {
+        steps.push({step: 'lost', p: was}, {step: 'gained', p: now})
+      }
+    })
+  } else {
+    for (const was of left) steps.push({step: 'lost', p: was})
+    for (const now of right) steps.push({step: 'gained', p: now})
+  }
+  return {steps, head}
+}
+
+function compare<P extends ParsedProtection<Guarded>>(kind: ListKind<P>, before: readonly P[], after: readonly P[], owner: number, semantics: ProtectionSemantics): string | null {
+  const {steps, head} = stepsOf(kind, before, after, owner)
 
   /** `added` (at `index` of the list after) now applies where it did not: it must not shadow a stricter one. */
   const nowApplies = (added: P, index: number): string | null => {
@@ -136,25 +165,33 @@ function compare<P extends ParsedProtection<Guarded>>(kind: ListKind<P>, before:
     const shadower = semantics === 'first-match' ? shadowerOf(before, before.indexOf(gone)) : null
     return shadower !== null && before.indexOf(shadower) < head ? null : `${kind.plural} that ${describe(kind, gone, owner)} protects now could lose its ${kind.lacks(null, gone).join(', ')}`
   }
-
-  const reasons: Array<string | null> = []
-  if (left.length === right.length) {
-    left.forEach((was, i) => {
-      const now = right[i]!
-      const samePlace = applies(was) && applies(now) && kind.patternText(was) === kind.patternText(now) && usersIncluded(was.userMatch!, now.userMatch!)
-      if (samePlace) {
-        const missing = kind.lacks(now, was)
-        reasons.push(missing.length > 0 ? `${describe(kind, now, owner)} would no longer ask ${missing.join(', ')}` : null)
-        if (formatUserMatch(was.userMatch!) !== formatUserMatch(now.userMatch!)) reasons.push(nowApplies(now, after.indexOf(now)))
-      } else {
-        reasons.push(noLongerApplies(was), nowApplies(now, after.indexOf(now)))
-      }
-    })
-  } else {
-    for (const was of left) reasons.push(noLongerApplies(was))
-    for (const now of right) reasons.push(nowApplies(now, after.indexOf(now)))
+  const reasonOf = (step: Step<P>): string | null => {
+    if (step.step === 'lost') return noLongerApplies(step.p)
+    if (step.step === 'gained') return nowApplies(step.p, after.indexOf(step.p))
+    const missing = kind.lacks(step.now, step.was)
+    return missing.length > 0 ? `${describe(kind, step.now, owner)} would no longer ask ${missing.join(', ')}` : null
   }
-  return reasons.find((r) => r !== null) ?? null
+  for (const step of steps) {
+    const reason = reasonOf(step)
+    if (reason !== null) return reason
+  }
+  return null
+}
+
+/**
+ * Whether the change of `owner`'s own setting from `before` to `after` makes one of its protections
+ * apply where it did not (enabled, added, applying to more users, another pattern). Only such a
+ * protection can take names away from a later one, its ancestors' included: otherwise what the
+ * ancestors hold cannot make the change weaken anything (applying reads them live only then).
+ */
+export function protectionNowApplies(before: Project, after: Project, semantics: ProtectionSemantics): boolean {
+  if (semantics === 'merged') return false
+  const gains = <P extends ParsedProtection<Guarded>>(kind: ListKind<P>, was: readonly P[], now: readonly P[]) =>
+    stepsOf(kind, was, now, before.id).steps.some((step) => step.step === 'gained' && applies(step.p))
+  return (
+    gains(BRANCH, branchProtectionHierarchy(before, [], parseEachTime), branchProtectionHierarchy(after, [], parseEachTime)) ||
+    gains(TAG, tagProtectionHierarchy(before, [], parseEachTime), tagProtectionHierarchy(after, [], parseEachTime))
+  )
 }
 
 /**

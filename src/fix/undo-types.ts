@@ -173,11 +173,15 @@ export interface AppliedProject {
    */
   applied: [AppliedEdit, ...AppliedEdit[]]
   /**
-   * What `fix --undo` sends: the applied edits reversed, in reverse order.
+   * What `fix --undo` sends: the applied edits reversed, in reverse order. It must be exactly that (the tool derives it from `applied` again and refuses a restore of another path or to another value), and what it restores is judged before it is sent.
    *
    * @minItems 1
    */
   restore: [Edit, ...Edit[]]
+  /**
+   * The audited projects the change was judged on (itself when audited, and those below it that inherit its setting): undoing it judges them again, read from the server. Older records lack it: then the project alone is judged.
+   */
+  judged?: number[]
 }
 /**
  * This interface was referenced by `FixUndo`'s JSON-Schema

@@ -21,6 +21,8 @@ export interface AppliedProject {
   state: 'verified' | 'unknown'
   applied: AppliedEdit[]
   restore: PlannedEdit[]
+  /** The audited projects the change was judged on (absent in records written before it was kept: the project alone). */
+  judged?: number[]
 }
 
 type Seen = Exclude<Expectation, {identities: unknown[]}>
@@ -73,9 +75,9 @@ function reverse(edit: PlannedEdit): {applied: AppliedEdit; inverse: FixEdit} {
  * PatchError if they cannot be planned (a bug: the caller then rolls the change back rather than
  * leave it without an undo).
  */
-export function undoRecord(project: {id: number; path: string}, edits: readonly PlannedEdit[], after: unknown, state: AppliedProject['state']): AppliedProject {
+export function undoRecord(project: {id: number; path: string; judged?: number[]}, edits: readonly PlannedEdit[], after: unknown, state: AppliedProject['state']): AppliedProject {
   const reversed = edits.map(reverse)
   const restore = planEdits(redactDeep(after), reversed.map((r) => r.inverse).reverse(), undefined, restoreExpectationsOf)
   if ('problem' in restore) throw new PatchError(restore.problem)
-  return {id: project.id, path: project.path, state, applied: reversed.map((r) => r.applied), restore: restore.edits}
+  return {id: project.id, path: project.path, state, applied: reversed.map((r) => r.applied), restore: restore.edits, ...(project.judged ? {judged: [...project.judged]} : {})}
 }

@@ -8,43 +8,19 @@ import {spawn} from 'node:child_process'
 import {readFile, stat, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
-import {afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {expectNoCanary} from '../helpers/canaries.js'
 import {BIN, ROOT, runCli} from '../helpers/cli.js'
-import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
-import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
+import {fixture, serverEnv} from '../helpers/fixture-server.js'
+import {FIXTURE_APPLY_REQUESTS, fixCliSetup, readJson, rolledBackRequests, settingRequests} from '../helpers/fix-cli.js'
+import type {OneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 import {defaultUndoPath} from '../../src/cli/fix.js'
 import {readFixFile} from '../../src/fix/files.js'
 import {MAY_QUOTE_A_SECRET, withheldNote} from '../../src/model/server-text.js'
 
-let dir: string
-let servers: OneDevServer[] = []
-
-beforeAll(async () => {
-  dir = await tempDir('oda-fix')
-})
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()))
-  servers = []
-})
-
-/** The fixture server (acme #1 with acme/app #2 current, legacy/tool #3 legacy, acme/empty #4), with overrides. */
-async function start(overrides: OneDevServerOptions = {}): Promise<OneDevServer> {
-  const server = await startOneDevServer(fixtureServerOptions({access: EMPTY_ACCESS, admin: {}, ...overrides}))
-  servers.push(server)
-  return server
-}
-
-let fileCount = 0
-const file = (name: string) => join(dir, `${++fileCount}-${name}`)
-
-const settingRequests = (server: OneDevServer) => server.requests.filter((r) => /\/projects\/\d+\/setting$/.test(r.path)).map((r) => `${r.method} ${r.path}`)
-
-async function readJson(path: string): Promise<any> {
-  return JSON.parse(await readFile(path, 'utf8'))
-}
+const {start, file} = fixCliSetup('oda-fix')
 
 function clean(...texts: string[]): void {
   for (const text of texts) expectNoCanary(text)
@@ -73,14 +49,7 @@ describe('plan, apply, undo against a current and a legacy project', () => {
     const undo = file('undo.json')
     const applied = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo, '--debug'], {env: serverEnv(server)})
     expect(applied.code, applied.stderr).toBe(0)
-    expect(settingRequests(server)).toEqual([
-      'GET /~api/projects/3/setting',
-      'POST /~api/projects/3/setting',
-      'GET /~api/projects/3/setting',
-      'GET /~api/projects/2/setting',
-      'POST /~api/projects/2/setting',
-      'GET /~api/projects/2/setting',
-    ])
+    expect(settingRequests(server)).toEqual(FIXTURE_APPLY_REQUESTS)
     expect(server.requests).toHaveLength(6)
     expect(applied.stdout).toContain('Applied 2 of 2 projects.')
     expect(applied.stderr).toContain(`onedev-audit: undo record ${undo}: 2 projects applied; undo with: onedev-audit fix --undo ${undo} --apply`)
@@ -116,7 +85,11 @@ describe('plan, apply, undo against a current and a legacy project', () => {
     expect(undone.code, undone.stderr).toBe(0)
     expect(server.settings[2]).toEqual(before2)
     expect(server.settings[3]).toEqual(before3)
-    expect(server.requests).toHaveLength(6)
+    // The projects are read live first, to judge what the undo restores (GET only); then GET, POST, GET each.
+    const undoWrites = server.requests.findIndex((r) => r.method === 'POST')
+    expect(server.requests.slice(0, undoWrites - 1).every((r) => r.method === 'GET')).toBe(true)
+    expect(settingRequests(server).slice(-6)).toEqual(FIXTURE_APPLY_REQUESTS)
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2)
     clean(undone.stdout, undone.stderr)
   }, 60_000)
 })
@@ -249,7 +222,7 @@ describe('when the server disagrees', () => {
     }, 30_000)
   })
 
-  it('a server that silently drops a field: verification catches it, the rollback restores the setting, exit 2', async () => {
+  it('a server that silently drops a field: verification catches it, the targeted rollback puts back the edited field and says what it found changed, exit 2', async () => {
     let posts = 0
     const server = await start({
       storeSetting: (id, posted: any) => {
@@ -259,19 +232,18 @@ describe('when the server disagrees', () => {
       },
     })
     const plan = await planFile(server)
-    const before = structuredClone(server.settings[2])
+    const before = structuredClone(server.settings[2]) as any
     const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
     expect(result.code).toBe(2)
-    expect(result.stdout).toContain('ROLLED BACK     acme/app (#2): verification failed: the setting read back differs from what was sent at /webHooks/0/secret and /webHooks/2/secret; rolled back: the setting is as it was')
+    expect(result.stdout).toContain(
+      'ROLLED BACK     acme/app (#2): verification failed: the setting read back differs from what was sent at /webHooks/0/secret and /webHooks/2/secret; rolled back: the fields it edited hold their old values again; found changed since it was sent (by someone else, or by the server) and kept as the server has it: /webHooks/0/secret and /webHooks/2/secret: check it in Project Settings',
+    )
     expect(result.stderr).toContain('onedev-audit: acme/app (#2): verification failed: the setting read back differs from what was sent at /webHooks/0/secret and /webHooks/2/secret; rolling back')
-    expect(server.settings[2]).toEqual(before)
-    expect(settingRequests(server).filter((r) => r.endsWith('/2/setting'))).toEqual([
-      'GET /~api/projects/2/setting',
-      'POST /~api/projects/2/setting',
-      'GET /~api/projects/2/setting',
-      'POST /~api/projects/2/setting',
-      'GET /~api/projects/2/setting',
-    ])
+    // The edited field is back; what the server holds now is kept, and the report says where it differs.
+    const expected = structuredClone(before)
+    for (const hook of expected.webHooks) hook.secret = null
+    expect(server.settings[2]).toEqual(expected)
+    expect(settingRequests(server).filter((r) => r.endsWith('/2/setting'))).toEqual(rolledBackRequests(2))
     clean(result.stdout, result.stderr)
   }, 30_000)
 
@@ -454,7 +426,7 @@ describe('undo after someone inserted a protection ahead of the fixed one', () =
     expect(result.stdout).toContain(
       'CONFLICT        acme/app (#2): changed since the plan was made: items of /branchProtections were added, removed or reordered (for the edit of /branchProtections/3/preventDeletion); nothing was sent',
     )
-    expect(settingRequests(server)).toEqual(['GET /~api/projects/2/setting'])
+    expect(server.requests.filter((r) => r.method === 'POST')).toEqual([])
     expect(server.settings[2]).toEqual(before)
   }, 60_000)
 })
@@ -498,7 +470,7 @@ describe('undo of a job secret narrowed from null', () => {
 })
 
 describe('undo with every restore left to a person', () => {
-  it('nothing is sent for the project (one GET), it is listed BY HAND, exit 2', async () => {
+  it('nothing is sent for the project (GET only), it is listed BY HAND, exit 2', async () => {
     const server = await start()
     const secrets = () => (server.settings[2] as any).buildSetting.jobSecrets
     ;(server.settings[2] as any).buildSetting.jobSecrets = secrets().filter((s: any) => s.name === 'npm-token')
@@ -516,7 +488,7 @@ describe('undo with every restore left to a person', () => {
         'Applied 0 of 1 project.',
       ].join('\n'),
     )
-    expect(settingRequests(server)).toEqual(['GET /~api/projects/2/setting'])
+    expect(server.requests.filter((r) => r.method === 'POST')).toEqual([])
     expect(secrets()[0].authorization).toBe('on branch "master"')
   }, 60_000)
 })

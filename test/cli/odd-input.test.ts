@@ -238,9 +238,10 @@ describe('numbers and keys posted back exactly', () => {
   it('a rollback posts the numbers back as received too', async () => {
     const server = await start()
     const plan = await planFile(server)
-    // A server that drops the edit (and stores the rollback): the verification fails and the project is rolled back.
+    // A server that keeps the edit but adds a member of its own (and stores the rollback): the verification
+    // fails and the project is rolled back, a targeted reverse patch of the setting as the server has it now.
     const text = oddSetting(server)
-    const project = keptAsText(server, text, (posted, index) => index > 0 ? posted : text.replace('"maxArtifactBytes": 12345678901234567891e0', '"maxArtifactBytes": 12345678901234567891e0, "dropped": true'))
+    const project = keptAsText(server, text, (posted, index) => index > 0 ? posted : posted.replace(/("maxArtifactBytes":\s*12345678901234567891e0)/, '$1, "added": true'))
     const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', file('undo.json')], {env: serverEnv(server)})
     expect(result.code).toBe(2)
     expect(result.stdout).toMatch(/ROLLED BACK +legacy\/tool \(#3\)/)
