@@ -33,6 +33,7 @@ import type {AuditModel, JobSecret, Project, Role} from '../model/types.js'
 import type {CheckedRef} from './checked-refs.js'
 import {branchTruth, type JobMatchExpression, onBranchMatches, type SecretAuthorizationAssessment} from './job-match.js'
 import {pathMatcher} from './matchers.js'
+import {gitAcceptsName} from './ref-name.js'
 import {type BranchHierarchy, type EffectiveBranchProtection, effectiveBranchProtectionWhen, effectiveFileProtection, type ProtectionSemantics} from './protection.js'
 import {canForcePush} from './protection-judgement.js'
 import {hasReviewers} from './review-requirement.js'
@@ -414,11 +415,14 @@ function secretAdmitsBranch(assessment: SecretAuthorizationAssessment, branch: s
   return assessment.expression ? branchTruth(assessment.expression, (patterns) => patterns.some((p) => onBranchMatches(p, branch))) !== 'false' : false
 }
 
-/** A generic new branch name, and one per wildcard branch pattern of the authorization: names a pusher could create. */
+/**
+ * A generic new branch name, and one per wildcard branch pattern of the authorization: names a pusher
+ * could create, so only names git accepts (a pattern beginning with `/` matches none of those).
+ */
 function newBranchCandidates(assessment: SecretAuthorizationAssessment): string[] {
   const patterns = assessment.patternSet ? assessment.patternSet.includes : assessment.expression ? branchPatternsOfExpression(assessment.expression) : []
   const names = patterns.filter((p) => /[*?]/.test(p)).map((p) => p.replace(/\*\*/g, 'x/y').replace(/\*/g, 'x').replace(/\?/g, 'x'))
-  return [...new Set(['onedev-audit-probe', ...names])]
+  return [...new Set(['onedev-audit-probe', ...names])].filter(gitAcceptsName)
 }
 
 function branchPatternsOfExpression(expression: JobMatchExpression): string[] {

@@ -87,6 +87,11 @@ ruleTester(secretReachable, {
       model: accessModel({projects: [secretProject('on branch "-main"')], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
       settings: {branches: ['main', 'dev']},
     },
+    // Creation prevented for `**`; `/src/**/*.java` matches only names beginning with "/", which git refuses.
+    {
+      name: 'no route through a branch git cannot create (/src/x/y/x.java)',
+      model: accessModel({projects: [secretProject('on branch "/src/**/*.java"', [{...REVIEWED, branches: '**'}])], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
+    },
     {
       name: 'on branch "main dev" admits neither main nor dev',
       model: accessModel({projects: [secretProject('on branch "main dev"')], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
@@ -103,6 +108,11 @@ ruleTester(secretReachable, {
       name: 'main without review, for every logged-in user',
       model: accessModel({projects: [secretProject('on branch "main"', [])], groups: [], users: [], base: {1: [2]}}),
       findings: [{subject: 'deploy', severity: 'critical', messageIncludes: 'push a build spec change to branch "main"'}],
+    },
+    {
+      name: 'a route through a branch git accepts, where creation is not prevented for it',
+      model: accessModel({projects: [secretProject('on branch "src/**/*.java"', [{...REVIEWED, branches: 'main'}])], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
+      findings: [{subject: 'deploy', severity: 'high', messageIncludes: 'create a branch such as "src/x/y/x.java"'}],
     },
     {
       name: '8.x authorizedBranches "main dev" stays a pattern set: dev, unreviewed, admits it',
