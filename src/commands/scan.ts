@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, evaluateAndReport, judgeOnArrival, prepare, stopwatch} from '../cli/audit.js'
+import {statusesSentence} from '../engine/compliance.js'
 import type {RuleScope} from '../engine/rule.js'
 import {UsageError} from '../cli/errors.js'
 import {commonFlags, complianceFlags, failOnFlag, refFlags, reportFlags, serverFlags} from '../cli/flags.js'
@@ -17,7 +18,7 @@ Branches judged: each project's default branch (read from the server), plus the 
 
 The secret (a password or an access token of an administrator) comes from ONEDEV_TOKEN, or from standard input with --token-stdin; it is never a flag value, and never printed.
 
-Compliance: the report gives each control of the CIS Software Supply Chain Security Guide v1.0 and of the OpenSSF OSPS Baseline 2026.02.19 (--framework chooses) a status: fail (a rule that evidences it has an active finding), not evaluated (one of its rules could not be judged: data the server does not offer or refused, a project that could not be read, the rule turned off), pass (every one of its rules ran and found nothing), or manual (no rule judges it). Suppressed and baselined findings never fail a control.
+Compliance: the report gives each control of the CIS Software Supply Chain Security Guide v1.0 and of the OpenSSF OSPS Baseline 2026.02.19 (--framework chooses) a status: ${statusesSentence()}. docs/compliance/README.md says the same.
 
 Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no failing control); 1 at least one; 2 the audit could not run or is incomplete (bad flags or configuration, unreachable server, 401/403, a project that could not be fetched or parsed). An incomplete audit still writes its report with everything collected, plus the errors.`
 

@@ -14,6 +14,7 @@ export const HTML_STYLE = `
   --critical: #9f1c1c; --critical-bg: #fbe9e9; --high: #b8430b; --high-bg: #fdefe4; --medium: #8a6100; --medium-bg: #fbf3dc;
   --low: #245a96; --low-bg: #e7f0fa; --info: #5f6b7a; --info-bg: #eef1f4;
   --pass: #236b43; --pass-bg: #e4f3ea; --fail: #9f1c1c; --fail-bg: #fbe9e9; --unknown: #8a6100; --unknown-bg: #fbf3dc;
+  --exception: #5b3f94; --exception-bg: #efe9f8;
 }
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
@@ -52,13 +53,13 @@ svg.chart text.count { fill: var(--muted); }
 svg.chart .track { fill: #f0f2f5; }
 .fill-critical { fill: var(--critical); } .fill-high { fill: var(--high); } .fill-medium { fill: #d29b0c; }
 .fill-low { fill: #3f7cc4; } .fill-info { fill: #a3adb9; }
-.fill-pass { fill: #3c9a64; } .fill-fail { fill: var(--fail); } .fill-not-evaluated { fill: #d29b0c; } .fill-manual { fill: #a3adb9; }
+.fill-pass { fill: #3c9a64; } .fill-fail { fill: var(--fail); } .fill-not-evaluated { fill: #d29b0c; } .fill-exception { fill: #7d62b3; } .fill-manual { fill: #a3adb9; }
 .fill-weakened { fill: var(--fail); } .fill-strengthened { fill: #3c9a64; } .fill-neutral { fill: #a3adb9; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 6px 0 0; padding: 0; list-style: none; font-size: 12px; color: var(--muted); }
 .legend li::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 5px; border-radius: 2px; vertical-align: -1px; background: currentColor; }
 .legend .critical::before { background: var(--critical); } .legend .high::before { background: var(--high); } .legend .medium::before { background: #d29b0c; }
 .legend .low::before { background: #3f7cc4; } .legend .info::before { background: #a3adb9; }
-.legend .pass::before { background: #3c9a64; } .legend .fail::before { background: var(--fail); } .legend .not-evaluated::before { background: #d29b0c; } .legend .manual::before { background: #a3adb9; }
+.legend .pass::before { background: #3c9a64; } .legend .fail::before { background: var(--fail); } .legend .not-evaluated::before { background: #d29b0c; } .legend .exception::before { background: #7d62b3; } .legend .manual::before { background: #a3adb9; }
 .problems { margin-top: 20px; padding: 12px 18px; border: 1px solid; border-left-width: 5px; border-radius: 6px; }
 .problems h2 { margin: 0 0 6px; padding: 0; border: 0; font-size: 15px; }
 .problems.errors { background: var(--fail-bg); border-color: #efb9b9; border-left-color: var(--fail); }
@@ -80,6 +81,10 @@ details.manual .table-wrap { margin-top: 8px; }
 .b-pass, .b-strengthened, .b-fixed { color: var(--pass); background: var(--pass-bg); border-color: #b5dcc4; }
 .b-fail, .b-weakened, .b-new { color: var(--fail); background: var(--fail-bg); border-color: #efb9b9; }
 .b-not-evaluated { color: var(--unknown); background: var(--unknown-bg); border-color: #efdca6; }
+.b-exception { color: var(--exception); background: var(--exception-bg); border-color: #d3c6ec; }
+ul.statuses { margin: 8px 0; padding: 0; list-style: none; font-size: 13px; color: var(--muted); }
+ul.statuses li { margin: 4px 0; }
+ul.statuses .badge { margin-right: 6px; }
 .b-manual, .b-neutral { color: var(--info); background: var(--info-bg); border-color: #d6dce3; }
 .controls { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 10px 16px; margin: 4px 0 12px; padding: 10px 14px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
 .controls label { display: flex; flex-direction: column; gap: 2px; font-size: 12px; color: var(--muted); }

@@ -24,7 +24,8 @@ import {
 import type {ReportInput} from './input.js'
 import type {ComplianceControl, ComplianceFramework, ControlStatus, Finding, SuppressedFinding} from '../types/report-types.js'
 import {safeServerUrl} from '../util/server-url.js'
-import {complianceCounts, STATUS_TEXT} from './compliance.js'
+import {CONTROL_STATUSES} from '../engine/compliance.js'
+import {complianceCounts, exceptionText, STATUS_TEXT} from './compliance.js'
 import {type ShownNotice, shownNotices} from './notices.js'
 import {countBySeverity, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
@@ -111,8 +112,8 @@ function problemSections(input: ReportInput): string {
   )
 }
 
-/** The judged statuses, failing first: the order of the compliance tables' status column. */
-const JUDGED: readonly ControlStatus[] = ['fail', 'not-evaluated', 'pass']
+/** The judged statuses, failing first: the order of the compliance tables' status column and chart. */
+const JUDGED: readonly ControlStatus[] = ['fail', 'not-evaluated', 'exception', 'pass']
 /** Projects named in a control's row; the rest are counted. */
 const CONTROL_PROJECTS = 5
 
@@ -120,8 +121,10 @@ const CONTROL_PROJECTS = 5
 function controlRules(control: ComplianceControl): string {
   return control.rules
     .map((rule) => {
-      const count = rule.findings > 0 ? ` (${rule.findings}${rule.suppressed > 0 ? `, ${rule.suppressed} suppressed` : ''})` : rule.suppressed > 0 ? ` (${rule.suppressed} suppressed)` : ''
-      return `${rule.id}${rule.approximate === undefined ? '' : ' ≈'}: ${STATUS_TEXT[rule.status]}${count}${rule.notEvaluated === undefined ? '' : `: ${rule.notEvaluated}`}`
+      const apart = [...(rule.baselined > 0 ? [`${rule.baselined} baselined`] : []), ...(rule.suppressed > 0 ? [`${rule.suppressed} suppressed`] : [])]
+      const count = rule.findings > 0 ? ` (${[`${rule.findings}`, ...apart].join(', ')})` : apart.length > 0 ? ` (${apart.join(', ')})` : ''
+      const exceptions = (control.exceptions ?? []).filter((e) => e.rule === rule.id).map(exceptionText)
+      return `${rule.id}${rule.approximate === undefined ? '' : ' ≈'}: ${STATUS_TEXT[rule.status]}${count}${rule.notEvaluated === undefined ? '' : `: ${rule.notEvaluated}`}${exceptions.length > 0 ? `: ${exceptions.join('; ')}` : ''}`
     })
     .join(' · ')
 }
@@ -132,6 +135,12 @@ function controlProjects(control: ComplianceControl): string {
   return more > 0 ? `${named.join(', ')} and ${number(more)} more` : named.join(', ')
 }
 
+/** What each status means (src/engine/compliance.ts says it once), and what ≈ marks. */
+function statusLegendHtml(): string {
+  const items = CONTROL_STATUSES.map(({status, label, meaning}) => `<li><span class="badge b-${status}">${html(label)}</span> ${html(meaning)}.</li>`)
+  return `<ul class="statuses">\n${items.join('\n')}\n</ul>\n<p class="note">≈: a rule evidences the control only approximately.</p>\n`
+}
+
 /**
  * A table per framework of the controls some rule judges, with their status (a control passes only
  * when every rule of it ran over everything it needs and found nothing), and the manual ones listed
@@ -139,22 +148,18 @@ function controlProjects(control: ComplianceControl): string {
  */
 function* complianceHtml(frameworks: readonly ComplianceFramework[]): Generator<string, void, undefined> {
   yield '<h2 id="compliance">Compliance</h2>\n'
-  yield (
-    '<p class="note">A control <strong>fails</strong> when one of its rules has an active finding (suppressed findings are counted apart and do not fail it), ' +
-    'is <strong>not evaluated</strong> when one of its rules could not be judged (an endpoint the server does not offer, a refusal, a project that failed, the rule turned off), ' +
-    '<strong>passes</strong> only when every one of its rules ran over everything it needs and found nothing, and is <strong>manual</strong> when no rule judges it from OneDev’s settings. ' +
-    '≈: a rule evidences the control only approximately.</p>\n'
-  )
+  yield statusLegendHtml()
   for (const framework of frameworks) {
-    const {pass, fail, notEvaluated, manual} = framework.counts
+    const {pass, fail, exception, notEvaluated, manual} = framework.counts
     yield `<h3>${html(framework.label)}</h3>\n<p>${html(framework.name)} ${html(framework.version)}: ${html(complianceCounts(framework))}.</p>\n`
     const segments = [
       {className: 'fail', value: fail},
       {className: 'not-evaluated', value: notEvaluated},
+      {className: 'exception', value: exception},
       {className: 'pass', value: pass},
       {className: 'manual', value: manual},
     ]
-    yield `${barChartSvg(`${framework.label}: controls by status`, [{label: 'controls', segments}])}\n${legendHtml(['fail', 'not-evaluated', 'pass', 'manual'])}\n`
+    yield `${barChartSvg(`${framework.label}: controls by status`, [{label: 'controls', segments}])}\n${legendHtml(['fail', 'not-evaluated', 'exception', 'pass', 'manual'])}\n`
     const judged = framework.controls.filter((control) => control.status !== 'manual')
     yield* dataTableHtml({
       id: `compliance-${framework.framework.replace(/[^a-z0-9-]/gi, '')}`,
@@ -164,6 +169,7 @@ function* complianceHtml(frameworks: readonly ComplianceFramework[]): Generator<
         {title: 'Title', kind: 'text', className: 'title'},
         {title: 'Status', kind: 'badge', dict: JUDGED.map((status) => STATUS_TEXT[status]), filter: 'Status', className: 'nowrap'},
         {title: 'Findings', kind: 'number', className: 'num'},
+        {title: 'Baselined', kind: 'number', className: 'num'},
         {title: 'Suppressed', kind: 'number', className: 'num'},
         {title: 'Rules', kind: 'text', className: 'rules'},
         {title: 'Projects that fail it', kind: 'text', className: 'projects'},
@@ -174,6 +180,7 @@ function* complianceHtml(frameworks: readonly ComplianceFramework[]): Generator<
         control.title,
         JUDGED.indexOf(control.status),
         control.findings,
+        control.baselined,
         control.suppressed,
         escapeControl(controlRules(control)),
         escapeControl(controlProjects(control)),
