@@ -6,7 +6,7 @@
 import type {Change} from '../diff/diff-types.js'
 import {SEVERITIES} from '../engine/rule.js'
 import {escapeControl} from '../util/escape.js'
-import {changeGroup, diffSummary, type DiffReportInput, sideWhere, summaryPhrase} from './diff-input.js'
+import {changeGroup, diffSummary, type DiffReportInput, diffVerdict, sideWhere, summaryPhrase} from './diff-input.js'
 import {findingCells, findingColumns, HTML_TABLE_ROWS} from './html.js'
 import {dataTableHtml, headerHtml, html, number, pageEnd, pageStart, problemsHtml, severityChartSvg, timeHtml} from './html-page.js'
 import type {Finding} from '../types/report-types.js'
@@ -68,10 +68,12 @@ export function* diffHtmlChunks(input: DiffReportInput): Generator<string, void,
   )
   yield problemsHtml('notices', `Notices: ${plural(result.notices.length, 'notice')}`, '', result.notices.map((notice) => `<span class="label">warning</span>${html(notice.message)}`))
 
-  const nothing = summary.weakened + summary.strengthened + summary.neutral === 0
+  const verdict = diffVerdict(result, 'above')
   const figure = (value: number, name: string) => `<div class="figure"><strong>${number(value)}</strong><span>${name}</span></div>`
   yield '<h2 id="summary">Summary</h2>\n'
-  yield nothing ? `<p class="verdict"><strong>No change</strong> (${number(summary.findings.unchanged)} unchanged findings).</p>\n` : `<p class="verdict">${html(summaryPhrase(summary))}.</p>\n`
+  const nothing = summary.weakened + summary.strengthened + summary.neutral === 0
+  if (verdict.lead !== null) yield `<p class="verdict"><strong>${html(verdict.lead)}</strong> (listed above). ${html(verdict.found)}.</p>\n`
+  else yield nothing ? `<p class="verdict"><strong>No change</strong> (${number(summary.findings.unchanged)} unchanged findings).</p>\n` : `<p class="verdict">${html(summaryPhrase(summary))}.</p>\n`
   yield (
     '<div class="cards">\n' +
     `<div class="card">\n<h3>Changes and findings</h3>\n<div class="figures">${figure(summary.weakened, 'weakened')}${figure(summary.strengthened, 'strengthened')}${figure(summary.neutral, 'neutral')}</div>\n` +

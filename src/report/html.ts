@@ -27,7 +27,7 @@ import {safeServerUrl} from '../util/server-url.js'
 import {CONTROL_STATUSES} from '../engine/compliance.js'
 import {complianceCounts, exceptionText, STATUS_TEXT} from './compliance.js'
 import {type ShownNotice, shownNotices} from './notices.js'
-import {countBySeverity, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras} from './summary.js'
+import {countBySeverity, incompleteLead, judgedPhrase, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
 
 /** Rows of each table written as HTML (for reading without JavaScript); the script shows them all. */
@@ -61,9 +61,14 @@ function facts(input: ReportInput): [string, string][] {
 }
 
 function verdict(input: ReportInput): string {
+  const scope = html(scopePhrase(input))
+  const lead = incompleteLead(input)
+  if (lead !== null) {
+    const extras = verdictExtras(input, false)
+    return `<p class="verdict"><strong>${html(lead)}</strong> (listed above). ${judgedPhrase(input, scope)}${extras.length > 0 ? `, ${extras.join(', ')}` : ''}.</p>\n`
+  }
   const extras = verdictExtras(input)
   const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
-  const scope = html(scopePhrase(input))
   return input.findings.length === 0
     ? `<p class="verdict"><strong>No findings</strong> in ${scope}${tail}.</p>\n`
     : `<p class="verdict"><strong>${number(input.findings.length)} ${input.findings.length === 1 ? 'finding' : 'findings'}</strong> in ${scope}${tail}.</p>\n`

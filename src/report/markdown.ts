@@ -11,7 +11,7 @@ import {complianceCounts, exceptionText} from './compliance.js'
 import type {ReportInput} from './input.js'
 import type {ComplianceControl, ControlStatus, Finding} from '../types/report-types.js'
 import {shownNotices} from './notices.js'
-import {countBySeverity, plural, scopePhrase, verdictExtras} from './summary.js'
+import {countBySeverity, incompleteLead, judgedPhrase, plural, scopePhrase, verdictExtras} from './summary.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {groupFindings, messageOf, subjectOf} from './stylish.js'
 
@@ -82,17 +82,31 @@ function* complianceLines(input: ReportInput): Generator<string, void, undefined
   yield ''
 }
 
+/** The errors, right after the verdict they make incomplete. */
+function* errorLines(input: ReportInput): Generator<string, void, undefined> {
+  yield* ['## Errors', '', 'Part of the server could not be audited, so what follows is not the whole answer:', '']
+  for (const error of input.errors) yield errorItem(error)
+  yield ''
+}
+
 function* markdownLines(input: ReportInput): Generator<string, void, undefined> {
   const counts = countBySeverity(input.findings)
   const scope = md(scopePhrase(input))
   yield* ['# onedev-audit report', '', sourceLine(input), '']
 
-  const extras = verdictExtras(input)
-  const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
-  yield input.findings.length === 0
-    ? `✔ **No findings** in ${scope}${tail}.`
-    : `✖ **${plural(input.findings.length, 'finding')}** in ${scope}${tail}.`
-  yield ''
+  // An incomplete audit says so first, then what failed (the errors, right below), then what it judged.
+  const lead = incompleteLead(input)
+  if (lead !== null) {
+    const extras = verdictExtras(input, false)
+    yield `✖ **${lead}** (listed below). ${judgedPhrase(input, scope)}${extras.length > 0 ? `, ${extras.join(', ')}` : ''}.`
+    yield ''
+    yield* errorLines(input)
+  } else {
+    const extras = verdictExtras(input)
+    const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
+    yield input.findings.length === 0 ? `✔ **No findings** in ${scope}${tail}.` : `✖ **${plural(input.findings.length, 'finding')}** in ${scope}${tail}.`
+    yield ''
+  }
 
   yield* [row(['Severity', 'Findings']), row(['---', '---:'])]
   for (const severity of SEVERITIES) yield row([severity, counts[severity]])
@@ -126,11 +140,6 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
     }
   }
 
-  if (input.errors.length > 0) {
-    yield* ['## Errors', '', 'Part of the server could not be audited:', '']
-    for (const error of input.errors) yield errorItem(error)
-    yield ''
-  }
   if (input.notices.length > 0) {
     yield* ['## Notices', '']
     for (const notice of shownNotices(input.notices, input.verbose === true)) {

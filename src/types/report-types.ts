@@ -179,9 +179,21 @@ export interface Notice {
  */
 export interface Summary {
   /**
-   * Projects audited.
+   * false when errors kept part of the server from being audited (as the report's `complete`): the counts below are then of what was judged, not of the server, and the exit code is 2.
+   */
+  complete: boolean
+  /**
+   * The verdict as the console's summary line says it: an incomplete audit says so first (`Audit incomplete: 11 errors. Judged 0 projects and 0 roles: nothing could be judged`), then what was judged and found; never "No findings" for an incomplete audit.
+   */
+  verdict: string
+  /**
+   * Projects judged: audited projects whose setting was read.
    */
   projects: number
+  /**
+   * Audited projects whose setting could not be read (an error says why): not judged.
+   */
+  notRead: number
   /**
    * Roles audited.
    */

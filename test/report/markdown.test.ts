@@ -16,7 +16,13 @@ describe('markdown report', () => {
         '',
         'Server: https://onedev.example.com · onedev-audit 0.1.0, 2026-11-22T10:00:00.000Z',
         '',
-        '✖ **5 findings** in 3 projects and 10 roles (2 suppressed, 1 error).',
+        '✖ **Audit incomplete: 1 error** (listed below). Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed.',
+        '',
+        '## Errors',
+        '',
+        'Part of the server could not be audited, so what follows is not the whole answer:',
+        '',
+        '- /\\~api/projects/3/setting: the token may not read this setting (HTTP 403)',
         '',
         '| Severity | Findings |',
         '| --- | ---: |',
@@ -62,12 +68,6 @@ describe('markdown report', () => {
         '| --- | --- | --- | --- |',
         '| **info** | issue-setting/unknown-state | Closed | Message of issue-setting/unknown-state about Closed. |',
         '',
-        '## Errors',
-        '',
-        'Part of the server could not be audited:',
-        '',
-        '- /\\~api/projects/3/setting: the token may not read this setting (HTTP 403)',
-        '',
         '## Notices',
         '',
         '- suppression of job-secret/unrestricted for acme/ci expired on 2026-01-01',
@@ -89,6 +89,21 @@ describe('markdown report', () => {
     expect(text).not.toContain('## By project')
     expect(text).not.toContain('## Findings')
     expect(text).not.toContain('## Errors')
+  })
+
+  test('an audit with errors never says "No findings": the verdict says it is incomplete, the errors follow at once', () => {
+    const text = markdown(sampleInput({findings: [], suppressed: [], notices: [], counts: {projects: 0, roles: 0}, errorCount: 11}))
+    expect(text.split('\n').slice(4, 12)).toEqual([
+      '✖ **Audit incomplete: 11 errors** (listed below). Judged 0 projects and 0 roles: nothing could be judged.',
+      '',
+      '## Errors',
+      '',
+      'Part of the server could not be audited, so what follows is not the whole answer:',
+      '',
+      '- /\\~api/projects/3/setting: the token may not read this setting (HTTP 403)',
+      '',
+    ])
+    expect(text).not.toMatch(/no findings|✔/i)
   })
 
   test('renders hostile project names, subjects and messages as text', () => {
