@@ -20,10 +20,14 @@ export function complianceLine(framework: Pick<ComplianceFramework, 'label' | 'c
 
 export const STATUS_TEXT = Object.fromEntries(CONTROL_STATUSES.map(({status, label}) => [status, label])) as Record<ControlStatus, string>
 
-/** `"internal network, OPS-142" (until 2027-03-31; 2 findings of notification/insecure-webhook)`. Not escaped. */
-export function exceptionText(exception: ControlException): string {
+/**
+ * `"internal network, OPS-142" (until 2027-03-31; 2 findings of notification/insecure-webhook)`, without
+ * `of RULE` when the rule is said already. Not escaped.
+ */
+export function exceptionText(exception: ControlException, withRule = true): string {
   const until = exception.expires === undefined ? 'no expiry' : `until ${exception.expires}`
-  return `"${exception.justification}" (${until}; ${exception.findings === 1 ? '1 finding' : `${exception.findings} findings`} of ${exception.rule})`
+  const findings = exception.findings === 1 ? '1 finding' : `${exception.findings} findings`
+  return `"${exception.justification}" (${until}; ${findings}${withRule ? ` of ${exception.rule}` : ''})`
 }
 
 /** Each rule's control tags (`CIS-1.1.16`, `OSPS-AC-03.01`), in framework and control order. */
