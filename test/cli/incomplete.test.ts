@@ -140,6 +140,13 @@ describe('diff and access with errors', () => {
     expect(result.stdout).not.toContain('✔')
   }, 60_000)
 
+  it('fix against a server that refuses every connection: "Plan incomplete" first, before any "Nothing to change"', async () => {
+    const result = await runCli(['fix', '--all-projects', '--retries', '0'], {env: refused})
+    expect(result.code).toBe(2)
+    const errors = Number(/and (\d+) more requests failed the same way/.exec(result.stderr)![1]) + 1
+    expect(result.stdout.split('\n')[0]).toBe(`Plan incomplete: ${errors} errors (listed on standard error): it covers only the 0 projects that could be read.`)
+  }, 60_000)
+
   it('access with a refused endpoint says before the table that the answer is incomplete', async () => {
     server.override('GET /groups', {status: 403, text: 'Access denied'})
     try {
