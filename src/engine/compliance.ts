@@ -40,7 +40,7 @@ export interface ControlStatusMeaning {
  */
 export const CONTROL_STATUSES: readonly ControlStatusMeaning[] = [
   {status: 'pass', label: 'pass', meaning: 'every one of its rules ran over everything it needs and found nothing'},
-  {status: 'fail', label: 'fail', meaning: 'a rule that evidences it has a finding that counts for it, active or in the baseline (a baseline says "known", not "accepted")'},
+  {status: 'fail', label: 'fail', meaning: 'a rule that evidences it has a finding that counts for it, active or in the baseline, since a baseline says "known", not "accepted"'},
   {
     status: 'exception',
     label: 'exception',

@@ -10,7 +10,7 @@
  */
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info'
 /**
- * pass: every one of its rules ran over everything it needs and found nothing. fail: a rule that evidences it has a finding that counts for it, active or in the baseline (a baseline says "known", not "accepted"). exception: every one of its rules ran, and the only findings are left out by suppressions of the configuration, each listed with its justification and expiry: neither pass nor fail. not-evaluated: no finding fails it, but one of its rules could not be judged: data the server does not offer or refused, a project that could not be read, the rule turned off in the configuration, or the rule failed. manual: no rule evidences it: judge it by hand.
+ * pass: every one of its rules ran over everything it needs and found nothing. fail: a rule that evidences it has a finding that counts for it, active or in the baseline, since a baseline says "known", not "accepted". exception: every one of its rules ran, and the only findings are left out by suppressions of the configuration, each listed with its justification and expiry: neither pass nor fail. not-evaluated: no finding fails it, but one of its rules could not be judged: data the server does not offer or refused, a project that could not be read, the rule turned off in the configuration, or the rule failed. manual: no rule evidences it: judge it by hand.
  *
  * This interface was referenced by `AuditReport`'s JSON-Schema
  * via the `definition` "ControlStatus".
