@@ -4,7 +4,7 @@
 //   built (needs dist/, so it runs after `tsc`): src/model/payload-checks.ts and src/snapshot/snapshot-checks.ts
 //          (the zod payload schemas compiled), schemas/config.schema.json (from the zod schema plus the
 //          built-in rule ids), oclif.manifest.json, docs/rules/*.md and docs/commands.md (from rule and command metadata),
-//          docs/compliance/*.md (from the compliance mappings in rules/compliance/)
+//          docs/compliance/*.md (from the compliance mappings in rules/compliance/ and the statuses in src/engine/compliance.ts)
 // `node scripts/generate.mjs` runs source, builds, then runs built. `--check` writes nothing and exits 1
 // naming every stale file (it expects dist/ to be built from the current sources, as `npm test` does).
 import {execFileSync} from 'node:child_process'
@@ -105,7 +105,7 @@ async function builtStage() {
 
   // docs/rules: one page per built-in rule (naming its compliance controls), and an index;
   // docs/compliance: one page per framework, from its mapping (and the requirement texts of its catalog).
-  const {renderRuleDoc, renderRuleIndex, renderFrameworkDoc} = await import(dist('src/engine/docs.js'))
+  const {renderRuleDoc, renderRuleIndex, renderFrameworkDoc, renderComplianceIndex} = await import(dist('src/engine/docs.js'))
   const {FRAMEWORKS} = await import(dist('rules/compliance/index.js'))
   for (const rule of builtinRules) files.push({path: `docs/rules/${rule.meta.id}.md`, content: renderRuleDoc(rule.meta, FRAMEWORKS)})
   files.push({path: 'docs/rules/README.md', content: renderRuleIndex(builtinRules.map((r) => r.meta))})
@@ -114,6 +114,7 @@ async function builtStage() {
     const texts = Object.fromEntries(catalog.controls.filter((c) => c.text !== undefined).map((c) => [c.id, c.text]))
     files.push({path: `docs/compliance/${framework.slug}.md`, content: renderFrameworkDoc(framework, texts)})
   }
+  files.push({path: 'docs/compliance/README.md', content: renderComplianceIndex(FRAMEWORKS)})
 
   // oclif.manifest.json, as `oclif manifest` builds it, and docs/commands.md from it.
   // From the command map as tsc compiled it (dist/src), not the bundle built from it (dist/cli).

@@ -19,6 +19,7 @@ import {complianceLine} from '../report/compliance.js'
 import {loadReportChunks, locationSourceFromModel, type ReportInput, type ScanFormat} from '../report/index.js'
 import {type FindingLocation, locateFindings} from '../report/locate.js'
 import {noticeLine, shownNotices} from '../report/notices.js'
+import {verdictText} from '../report/summary.js'
 import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
@@ -181,7 +182,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     uninitialized: coverage.uninitialized,
     rules: prepared.ruleSet.listing.filter((r) => request.scopes.includes(r.meta.scope)),
     // A project whose setting could not be read was not audited: its error says so.
-    counts: {projects: model.projects.filter((p) => p.setting !== null).length, roles: model.roles.length},
+    counts: {projects: model.projects.filter((p) => p.setting !== null).length, roles: model.roles.length, notRead: model.projects.filter((p) => p.setting === null).length},
     locations,
     ...(request.category ? {category: request.category} : {}),
     color: request.color,
@@ -208,7 +209,9 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   for (const warning of report.warnings) request.say(`onedev-audit: warning: ${escapeControl(warning)}`)
   if (!toTerminal) {
     const counts = filtered.findings.length
-    if (!unwritten) request.say(`onedev-audit: wrote ${request.format} report to ${request.output}: ${counts} finding${counts === 1 ? '' : 's'}, ${errors.length} error${errors.length === 1 ? '' : 's'}`)
+    // An incomplete audit says so first, with what it judged, never a bare count of findings.
+    const said = errors.length > 0 ? verdictText(input, 'above') : `${counts} finding${counts === 1 ? '' : 's'}, 0 errors`
+    if (!unwritten) request.say(`onedev-audit: wrote ${request.format} report to ${request.output}: ${said}`)
     for (const framework of compliance ?? []) request.say(`onedev-audit: ${complianceLine(framework)}`)
   }
   if (request.updateBaseline) {

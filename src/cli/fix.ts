@@ -18,6 +18,7 @@ import type {AppliedEdit, AppliedProject} from '../fix/undo.js'
 import type {FixUndo} from '../fix/undo-types.js'
 import type {AuditError, AuditModel} from '../model/types.js'
 import type {Source} from '../types/report-types.js'
+import {incompleteLead, plural} from '../report/summary.js'
 import {escapeControl} from '../util/escape.js'
 import {FileWriteError, writeChunksTo} from '../util/fs.js'
 import {checkWritable, type Prepared, prepare, stopwatch} from './audit.js'
@@ -367,6 +368,9 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
   const {plan, errors} = makePlan(model, source, prepared, {suggestions: flags.suggestions === true, rules: flags.rule ?? []}, version)
   timer(`planned ${plan.projects.reduce((n, p) => n + p.changes.length, 0)} changes in ${plan.projects.length} projects`)
+  // A plan made from an incomplete audit says so first: "Nothing to change" would read as all clear.
+  const lead = incompleteLead({errors}, 'Plan')
+  if (lead !== null) io.out(`${lead} (listed on standard error): it covers only the ${plural(model.projects.filter((p) => p.setting !== null).length, 'project')} that could be read.\n`)
   await printPlan(plan, listing)
   printErrors(errors, io)
   timer('printed the plan')

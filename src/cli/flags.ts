@@ -2,7 +2,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS} from '../api/types.js'
-import {FRAMEWORK_KEYS} from '../engine/compliance.js'
+import {CONTROL_STATUSES, FRAMEWORK_KEYS} from '../engine/compliance.js'
 import {DIFF_FORMATS, REPORT_FORMATS, SCAN_FORMATS} from '../report/input.js'
 
 export const FAIL_ON = ['critical', 'high', 'medium', 'low', 'none'] as const
@@ -107,5 +107,7 @@ export const complianceFlags = {
     description:
       'Compliance framework whose controls the report shows: cis (CIS Software Supply Chain Security Guide v1.0) or osps (OpenSSF OSPS Baseline 2026.02.19). Repeatable; default: both.',
   })(),
-  'fail-on-control': Flags.boolean({description: 'Exit 1 when a control of a shown framework fails, whatever the severities of the findings.'}),
+  'fail-on-control': Flags.boolean({
+    description: `Exit 1 when a control of a shown framework has the status fail (${CONTROL_STATUSES.find((s) => s.status === 'fail')!.meaning}), whatever the severities of the findings; ${CONTROL_STATUSES.filter((s) => s.status !== 'fail' && s.status !== 'pass').map((s) => s.label).join(', ')} and pass never do.`,
+  }),
 }

@@ -8,6 +8,7 @@ import {readSnapshot} from '../cli/sources.js'
 import {ancestorsOf} from '../engine/evaluate.js'
 import {ProjectFacts, ServerFacts} from '../engine/facts.js'
 import {checkedBranches} from '../onedev/checked-refs.js'
+import {gitNameProblem} from '../onedev/ref-name.js'
 import {type AccessReport, formatAccessJson, formatAccessTable} from '../report/access.js'
 import {oneLine} from '../util/escape.js'
 import {writeFileAtomic} from '../util/fs.js'
@@ -43,6 +44,8 @@ Exit codes: 0 answered; 2 bad flags, an unknown project or principal, or somethi
     const {flags} = await this.parse(Access)
     this.debugEnabled = flags.debug
     this.refuseSecretFlags(flags)
+    const refused = flags.branch === undefined ? null : gitNameProblem(flags.branch)
+    if (refused !== null) throw new UsageError(`--branch "${oneLine(flags.branch!, 200)}": git refuses this branch name: ${refused}`)
     await checkWritable(flags.output)
     const prepared = await prepare(flags.config, flags.branch === undefined ? {} : {branches: [flags.branch]})
     const {model} = flags.snapshot

@@ -4,6 +4,7 @@ import {relative, resolve, sep} from 'node:path'
 
 import {AuditCommand} from '../cli/base-command.js'
 import {checkWritable, evaluateAndReport, judgeOnArrival, prepare, stopwatch} from '../cli/audit.js'
+import {statusesSentence} from '../engine/compliance.js'
 import type {RuleScope} from '../engine/rule.js'
 import {UsageError} from '../cli/errors.js'
 import {commonFlags, complianceFlags, failOnFlag, refFlags, reportFlags, scanFormatFlag, serverFlags} from '../cli/flags.js'
@@ -19,7 +20,7 @@ Branches judged: each project's default branch (read from the server), plus the 
 
 The secret (a password or an access token of an administrator) comes from ONEDEV_TOKEN, or from standard input with --token-stdin; it is never a flag value, and never printed.
 
-Compliance: the report gives each control of the CIS Software Supply Chain Security Guide v1.0 and of the OpenSSF OSPS Baseline 2026.02.19 (--framework chooses) a status: fail (a rule that evidences it has an active finding), not evaluated (one of its rules could not be judged: data the server does not offer or refused, a project that could not be read, the rule turned off), pass (every one of its rules ran and found nothing), or manual (no rule judges it). Suppressed and baselined findings never fail a control.
+Compliance: the report gives each control of the CIS Software Supply Chain Security Guide v1.0 and of the OpenSSF OSPS Baseline 2026.02.19 (--framework chooses) a status: ${statusesSentence()}. docs/compliance/README.md says the same.
 
 Inside OneDev (docs/inside-onedev.md): --format checkstyle writes the findings as code problems on the lines of a snapshot folder's files, named from the working directory, for OneDev's Checkstyle Report step (critical and high are errors, medium warnings, the rest info); --format junit writes a test suite per compliance framework (a case per control) and one of the rules (a case per enabled rule), for OneDev's JUnit Report step.
 

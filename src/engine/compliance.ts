@@ -3,25 +3,66 @@
  *
  * The mapping is data beside the rules (rules/compliance/: one module per framework, every control of
  * the release with the built-in rules that evidence it). `judgeCompliance` turns one audit's outcome
- * into a status per control, the same plain result for every formatter:
+ * into a status per control, the same plain result for every formatter; CONTROL_STATUSES says what
+ * each status means, once, for the docs, `--help` and every report's legend.
  *
- * - `fail`: a rule that evidences the control has an active finding that counts for it (suppressed
- *   and baselined findings never fail it; they are counted apart);
+ * - `fail`: a rule that evidences the control has a finding that counts for it, active or in the
+ *   baseline (a baseline says "known", not "accepted");
  * - `not-evaluated`: no such finding, but one of its rules could not be judged (src/engine/availability.ts:
  *   data the server does not offer or refused, a project that could not be read, the rule turned off,
  *   not run by this command, or failed);
+ * - `exception`: no such finding and every rule judged, but findings that suppressions of the
+ *   configuration leave out, each with its justification and expiry (listed with the control);
  * - `pass`: every one of its rules ran over everything it needs and found nothing;
  * - `manual`: no rule evidences it: a person judges it.
  *
  * Pure: no I/O, no formatting.
  */
 import type {AuditError, AuditModel} from '../model/types.js'
-import type {ComplianceControl, ComplianceFramework, ControlRule, ControlStatus, Finding, FrameworkSource, ProjectRef, SuppressedFinding} from '../types/report-types.js'
+import type {ComplianceControl, ComplianceFramework, ControlException, ControlRule, ControlStatus, Finding, FrameworkSource, ProjectRef, SuppressedFinding} from '../types/report-types.js'
 import {type UnreadData, unreadData, whyNotJudged} from './availability.js'
 import type {AuditSettings, RuleMeta} from './rule.js'
 import {pushTo} from '../util/collections.js'
 
-export type {ComplianceControl, ComplianceFramework, ControlRule, ControlStatus}
+export type {ComplianceControl, ComplianceFramework, ControlException, ControlRule, ControlStatus}
+
+/** A status as reports name it (`not evaluated`) and what it means: one sentence, without a capital or a full stop. */
+export interface ControlStatusMeaning {
+  status: ControlStatus
+  label: string
+  meaning: string
+}
+
+/**
+ * What each status of a control means, in the order reports count them (`2 pass, 11 fail, 1 exception,
+ * 0 not evaluated, 99 manual`): the one source of docs/compliance/README.md, scan's --help, the
+ * markdown and HTML legends, and (held by a test) the report schema's description of ControlStatus.
+ */
+export const CONTROL_STATUSES: readonly ControlStatusMeaning[] = [
+  {status: 'pass', label: 'pass', meaning: 'every one of its rules ran over everything it needs and found nothing'},
+  {status: 'fail', label: 'fail', meaning: 'a rule that evidences it has a finding that counts for it, active or in the baseline, since a baseline says "known", not "accepted"'},
+  {
+    status: 'exception',
+    label: 'exception',
+    meaning: 'every one of its rules ran, and the only findings are left out by suppressions of the configuration, each listed with its justification and expiry: neither pass nor fail',
+  },
+  {
+    status: 'not-evaluated',
+    label: 'not evaluated',
+    meaning: 'no finding fails it, but one of its rules could not be judged: data the server does not offer or refused, a project that could not be read, the rule turned off in the configuration, or the rule failed',
+  },
+  {status: 'manual', label: 'manual', meaning: 'no rule evidences it: judge it by hand'},
+]
+
+/** `pass (every one of its rules …); fail (…); …`: every status with what it means, for --help. */
+export function statusesSentence(): string {
+  return CONTROL_STATUSES.map(({label, meaning}) => `${label} (${meaning})`).join('; ')
+}
+
+/** `not evaluated` for `not-evaluated`: a status as reports name it. */
+export function statusLabel(status: ControlStatus): string {
+  return CONTROL_STATUSES.find((s) => s.status === status)?.label ?? status
+}
 
 /** The `--framework` values, in the order reports show them. */
 export const FRAMEWORK_KEYS = ['cis', 'osps'] as const
@@ -162,21 +203,34 @@ export function judgeCompliance(input: ComplianceInput, detail?: ComplianceDetai
     const controls = framework.controls.map((control): ComplianceControl => {
       const projects = new Map<number, ProjectRef>()
       let findings = 0
+      let baselinedCount = 0
       let suppressedCount = 0
+      const exceptions: ControlException[] = []
       const ruleResults = control.evidence.map((evidence): ControlRule => {
-        const counted = (active.get(evidence.rule) ?? []).filter(counts(evidence))
-        const left = (suppressed.get(evidence.rule) ?? []).filter((s) => counts(evidence)(s.finding)).length
+        const countsHere = counts(evidence)
+        const counted = (active.get(evidence.rule) ?? []).filter(countsHere)
+        const left = (suppressed.get(evidence.rule) ?? []).filter((s) => countsHere(s.finding))
+        // A baseline says "known", not "accepted": its findings fail the control like active ones.
+        const baselined = left.filter((s) => s.reason.kind === 'baseline')
+        const excused = left.filter((s) => s.reason.kind !== 'baseline')
         // The findings' own references (one per project, shared by its findings), not copies.
-        for (const finding of counted) if (finding.project && !projects.has(finding.project.id)) projects.set(finding.project.id, finding.project)
-        if (detail) for (const finding of counted) pushTo(detail.failing, controlTag(framework, control.id), finding)
+        const failingFindings = baselined.length > 0 ? [...counted, ...baselined.map((s) => s.finding)] : counted
+        for (const finding of failingFindings) {
+          if (finding.project && !projects.has(finding.project.id)) projects.set(finding.project.id, finding.project)
+        }
+        if (detail) for (const finding of failingFindings) pushTo(detail.failing, controlTag(framework, control.id), finding)
         findings += counted.length
-        suppressedCount += left
-        const why = counted.length > 0 ? undefined : whyNot(evidence.rule)
+        baselinedCount += baselined.length
+        suppressedCount += excused.length
+        exceptions.push(...exceptionsOf(evidence.rule, excused))
+        const failing = counted.length + baselined.length > 0
+        const why = failing ? undefined : whyNot(evidence.rule)
         return {
           id: evidence.rule,
-          status: counted.length > 0 ? 'fail' : why !== undefined ? 'not-evaluated' : 'pass',
+          status: failing ? 'fail' : why !== undefined ? 'not-evaluated' : excused.length > 0 ? 'exception' : 'pass',
           findings: counted.length,
-          suppressed: left,
+          baselined: baselined.length,
+          suppressed: excused.length,
           ...(evidence.approximate !== undefined ? {approximate: evidence.approximate} : {}),
           ...(evidence.findings === 'primary-branch' ? {primaryBranchOnly: true as const} : {}),
           ...(why !== undefined ? {notEvaluated: why} : {}),
@@ -190,27 +244,38 @@ export function judgeCompliance(input: ComplianceInput, detail?: ComplianceDetai
         status: controlStatus(ruleResults),
         approximate: control.evidence.some((e) => e.approximate !== undefined),
         findings,
+        baselined: baselinedCount,
         suppressed: suppressedCount,
+        ...(exceptions.length > 0 ? {exceptions} : {}),
         projects: [...projects.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.id - b.id)),
         rules: ruleResults,
         ...(control.note !== undefined ? {note: control.note} : {}),
       }
     })
+    const count = (status: ControlStatus) => controls.filter((c) => c.status === status).length
     return {
       framework: framework.key,
       name: framework.name,
       label: framework.label,
       version: framework.version,
       source: framework.source,
-      counts: {
-        pass: controls.filter((c) => c.status === 'pass').length,
-        fail: controls.filter((c) => c.status === 'fail').length,
-        notEvaluated: controls.filter((c) => c.status === 'not-evaluated').length,
-        manual: controls.filter((c) => c.status === 'manual').length,
-      },
+      counts: {pass: count('pass'), fail: count('fail'), exception: count('exception'), notEvaluated: count('not-evaluated'), manual: count('manual')},
       controls,
     }
   })
+}
+
+/** The suppressions that accept a rule's findings, one per justification and expiry (in the order first met), with how many each accepts. */
+export function exceptionsOf(rule: string, excused: readonly SuppressedFinding[]): ControlException[] {
+  const byReason = new Map<string, ControlException>()
+  for (const {reason} of excused) {
+    const justification = reason.justification ?? '(no justification given)'
+    const key = JSON.stringify([justification, reason.expires ?? null])
+    const known = byReason.get(key)
+    if (known) known.findings++
+    else byReason.set(key, {rule, justification, ...(reason.expires !== undefined ? {expires: reason.expires} : {}), findings: 1})
+  }
+  return [...byReason.values()]
 }
 
 /** One audit's compliance: what could not be read worked out from the model and the errors, then judged. */
@@ -235,11 +300,13 @@ export function judgeAudit(
   }, detail)
 }
 
-/** A finding is proof: fail first; then anything unjudged keeps the control from passing. */
+/**
+ * A finding is proof: fail first; then anything unjudged keeps the control from passing or being an
+ * exception (what could not be judged may fail it); then suppressed findings make it an exception.
+ */
 function controlStatus(rules: readonly ControlRule[]): ControlStatus {
   if (rules.length === 0) return 'manual'
-  if (rules.some((rule) => rule.status === 'fail')) return 'fail'
-  if (rules.some((rule) => rule.status === 'not-evaluated')) return 'not-evaluated'
+  for (const status of ['fail', 'not-evaluated', 'exception'] as const) if (rules.some((rule) => rule.status === status)) return status
   return 'pass'
 }
 

@@ -3,7 +3,7 @@
  * docs/commands.md. One renderer, so the pages and the CLI say the same thing.
  */
 import {VERSIONED_SETTING_MEMBERS} from '../model/types.js'
-import {controlsOfRule, type FrameworkMapping} from './compliance.js'
+import {CONTROL_STATUSES, controlsOfRule, type FrameworkMapping} from './compliance.js'
 import type {RuleMeta} from './rule.js'
 
 const AREAS: Record<string, string> = {
@@ -153,10 +153,7 @@ export function renderFrameworkDoc(framework: FrameworkMapping, texts: Readonly<
     '',
     '## Status of a control',
     '',
-    '- **fail**: a rule that evidences it has an active finding. Suppressed and baselined findings do not fail it; they are counted apart.',
-    '- **not evaluated**: no such finding, but one of its rules could not be judged: data the server does not offer or refused (e.g. a 403), a project that could not be read, the rule turned off in the configuration, or the rule failed.',
-    '- **pass**: every one of its rules ran over everything it needs and found nothing.',
-    '- **manual**: no rule evidences it; judge it by hand.',
+    `Each control gets one of the statuses ${CONTROL_STATUSES.map((s) => `**${s.label}**`).join(', ')}: [what each means](README.md#statuses).`,
     '',
     'A control marked ≈ is evidenced approximately: a rule that evidences it judges something close to what the control asks, but not the same (see [Approximate mappings](#approximate-mappings)).',
     '',
@@ -187,6 +184,40 @@ export function renderFrameworkDoc(framework: FrameworkMapping, texts: Readonly<
   lines.push('', '## Rules that evidence no control', '', '| Rule | Why |', '| --- | --- |')
   for (const [rule, why] of Object.entries(framework.unmapped).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) lines.push(`| [${rule}](../rules/${rule}.md) | ${cell(why)} |`)
   lines.push('')
+  return lines.join('\n')
+}
+
+/** docs/compliance/README.md: the frameworks, and what each status of a control means (CONTROL_STATUSES, the one source). */
+export function renderComplianceIndex(frameworks: readonly FrameworkMapping[]): string {
+  const lines = [
+    '<!-- Generated from src/engine/compliance.ts and rules/compliance/ by scripts/generate.mjs: edit them, then run npm run generate. -->',
+    '# Compliance',
+    '',
+    '`onedev-audit scan` gives each control of these frameworks a status, in every format (`--framework` chooses; default: all):',
+    '',
+    ...frameworks.map((f) => `- [${f.name} ${f.version}](${f.slug}.md) (\`--framework ${f.key}\`, \`${f.label}\`)`),
+    '',
+    '## Statuses',
+    '',
+    'What each status of a control means; `scan --help`, the markdown report and the HTML report\'s legend say the same, from the same source:',
+    '',
+    ...CONTROL_STATUSES.map((s) => `- **${s.label}**: ${s.meaning}.`),
+    '',
+    'A suppression (the configuration\'s `suppressions`, each with a justification and an optional expiry) accepts a finding: a control whose only findings are suppressed is an **exception**, and the report lists each justification and expiry with it. A baseline (`scan --baseline`) only says which findings are already known: they leave the findings list, but they still fail their controls.',
+    '',
+    '`--fail-on-control` exits 1 when a shown control has the status **fail**, whatever the severities; no other status makes it exit 1.',
+    '',
+    '## Why a rule is not evaluated',
+    '',
+    'A rule that could not be judged keeps its controls from passing (and from being an exception). The report says, per rule, why:',
+    'an endpoint the server does not offer (the two-factor controls on a server without `GET /settings/security`), a request refused (403) or failed,',
+    'an answer of a shape the audit does not know, data a snapshot does not hold (per-project data too: an audited project, or an ancestor it',
+    'inherits from, without its answer), a project that could not be read, default branches the server did not say, a setting the server\'s',
+    'version does not have (`build/action-authorization-broad` judges action authorizations, which only OneDev 8.0.4 and earlier have: on a later',
+    'server it finds nothing, so OSPS-AC-04.02 is not evaluated there rather than passed), the rule turned off in the configuration, or the rule',
+    'failed. Each rule names what it reads (`onedev-audit rules show ID`).',
+    '',
+  ]
   return lines.join('\n')
 }
 

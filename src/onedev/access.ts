@@ -31,9 +31,9 @@ import {
 } from '../model/access-data.js'
 import type {AuditModel, JobSecret, Project, Role} from '../model/types.js'
 import type {CheckedRef} from './checked-refs.js'
-import {branchTruth, type JobMatchExpression, type SecretAuthorizationAssessment} from './job-match.js'
+import {branchTruth, type JobMatchExpression, onBranchMatches, type SecretAuthorizationAssessment} from './job-match.js'
 import {pathMatcher} from './matchers.js'
-import {tryParsePatternSet} from './pattern-set.js'
+import {gitAcceptsName} from './ref-name.js'
 import {type BranchHierarchy, type EffectiveBranchProtection, effectiveBranchProtectionWhen, effectiveFileProtection, type ProtectionSemantics} from './protection.js'
 import {canForcePush} from './protection-judgement.js'
 import {hasReviewers} from './review-requirement.js'
@@ -407,24 +407,22 @@ export function branchAccess(hierarchy: BranchHierarchy, branch: string, princip
 
 // ---------------------------------------------------------------- job secrets
 
-function patternMatches(pattern: string, branch: string): boolean {
-  const set = tryParsePatternSet(pattern)
-  return set ? set.matches(branch, pathMatcher) : pathMatcher(pattern, branch)
-}
-
 /** Whether a job secret's authorization may admit a build on `branch` (unknown counts as yes: the safer reading). */
 function secretAdmitsBranch(assessment: SecretAuthorizationAssessment, branch: string): boolean {
   if (assessment.breadth === 'invalid') return false
   if (assessment.breadth === 'any-job' || assessment.text === null) return true
   if (assessment.patternSet) return assessment.patternSet.matches(branch, pathMatcher)
-  return assessment.expression ? branchTruth(assessment.expression, (patterns) => patterns.some((p) => patternMatches(p, branch))) !== 'false' : false
+  return assessment.expression ? branchTruth(assessment.expression, (patterns) => patterns.some((p) => onBranchMatches(p, branch))) !== 'false' : false
 }
 
-/** A generic new branch name, and one per wildcard branch pattern of the authorization: names a pusher could create. */
+/**
+ * A generic new branch name, and one per wildcard branch pattern of the authorization: names a pusher
+ * could create, so only names git accepts (a pattern beginning with `/` matches none of those).
+ */
 function newBranchCandidates(assessment: SecretAuthorizationAssessment): string[] {
   const patterns = assessment.patternSet ? assessment.patternSet.includes : assessment.expression ? branchPatternsOfExpression(assessment.expression) : []
   const names = patterns.filter((p) => /[*?]/.test(p)).map((p) => p.replace(/\*\*/g, 'x/y').replace(/\*/g, 'x').replace(/\?/g, 'x'))
-  return [...new Set(['onedev-audit-probe', ...names])]
+  return [...new Set(['onedev-audit-probe', ...names])].filter(gitAcceptsName)
 }
 
 function branchPatternsOfExpression(expression: JobMatchExpression): string[] {

@@ -9,12 +9,14 @@
  *   before 7.4, or a snapshot of an older version) is replaced: without the default branch, entries
  *   without wildcards are judged as literal names, and `main` when there is none (when the branch list
  *   is known, only those of them that exist, and wildcard entries match it); without the branch list, entries without wildcards are
- *   judged as names; without the tag list, the configured names or the sample `v1.0.0`.
+ *   judged as names; without the tag list, the configured names or the sample `v1.0.0`. A configured
+ *   name stands for a branch or tag only when git accepts it (src/onedev/ref-name.ts).
  * - What failed for this project alone (`unreadable`) is replaced by nothing: no invented branch or tag.
  * Pure: the caller decides what to do with an unknown repository (a notice, once).
  */
 import type {RepositoryInfo} from '../model/types.js'
 import {pathMatcher} from './matchers.js'
+import {gitAcceptsName} from './ref-name.js'
 
 export interface CheckedRef {
   name: string
@@ -50,9 +52,12 @@ function matching(existing: readonly string[], entries: readonly string[], skip:
   return out
 }
 
-/** Literal (wildcard-free) entries, each once, as configured names. */
+/**
+ * Literal (wildcard-free) entries, each once, as configured names: only names git accepts (`release/`
+ * means `release/**`, and a name git refuses is no branch or tag anyone can have).
+ */
 function literals(entries: readonly string[], reason: string): CheckedRef[] {
-  return [...new Set(entries.filter((entry) => !hasWildcard(entry)))].map((name) => ({name, reason}))
+  return [...new Set(entries.filter((entry) => !hasWildcard(entry) && gitAcceptsName(entry)))].map((name) => ({name, reason}))
 }
 
 export function checkedBranches(repository: RepositoryInfo | null | undefined, entries: readonly string[]): CheckedRef[] {

@@ -268,14 +268,20 @@ function not3(a: Truth): Truth {
   return a === 'true' ? 'false' : a === 'false' ? 'true' : 'unknown'
 }
 
-/** Whether a branch pattern (read as a pattern set, path matcher) matches branch names anyone could pick. */
-export function branchPatternIsArbitrary(pattern: string): boolean {
-  try {
-    return matchesArbitraryNames(parsePatternSet(pattern), pathMatcher)
-  } catch {
-    // Not a valid pattern set: the server matches it as one literal path pattern.
-    return matchesArbitraryNames({includes: [pattern], excludes: [], matches: (value, matcher) => matcher(pattern, value)}, pathMatcher)
-  }
+/**
+ * Whether one path pattern matches names anyone could pick (`**`, `*`, `feature/**`). A job match's
+ * `on branch` and `"Project" is` values are each one such pattern, never a pattern set: OneDev judges
+ * them with `WildcardUtils.matchPath(value, name)` (`OnBranchCriteria`, `ProjectCriteria`; the same
+ * since 8.0.5), so `on branch "-main"` names the branch `-main` and `on branch "main dev"` the branch
+ * `main dev`. (8.x's `authorizedBranches` was a pattern set: assessSecretAuthorization.)
+ */
+export function pathPatternIsArbitrary(pattern: string): boolean {
+  return matchesArbitraryNames({includes: [pattern], excludes: [], matches: (value, matcher) => matcher(pattern, value)}, pathMatcher)
+}
+
+/** Whether one `on branch` value matches `branch`, as OneDev judges it: one path pattern (pathPatternIsArbitrary). */
+export function onBranchMatches(pattern: string, branch: string): boolean {
+  return pathMatcher(pattern, branch)
 }
 
 /**
@@ -285,7 +291,7 @@ export function branchPatternIsArbitrary(pattern: string): boolean {
  * jobs in their own build spec); a push build is not a pull request.
  */
 export function arbitraryBranchTruth(expression: JobMatchExpression): Truth {
-  return branchTruth(expression, (patterns) => patterns.some(branchPatternIsArbitrary))
+  return branchTruth(expression, (patterns) => patterns.some(pathPatternIsArbitrary))
 }
 
 /**
@@ -324,7 +330,7 @@ function truthOf(expression: JobMatchExpression, leaf: (criterion: Criterion) =>
 export function arbitraryProjectTruth(expression: JobMatchExpression): Truth {
   return truthOf(expression, (criterion) => {
     if (criterion.type === 'field' && criterion.field === 'Project') {
-      return criterion.operator === 'is not' || criterion.values.some(branchPatternIsArbitrary) ? 'true' : 'false'
+      return criterion.operator === 'is not' || criterion.values.some(pathPatternIsArbitrary) ? 'true' : 'false'
     }
     return criterion.type === 'on-branch' || criterion.type === 'non-pull-request-commits' ? 'true' : 'unknown'
   })
@@ -486,11 +492,22 @@ export function isProvablyWithin(narrower: SecretAuthorizationAssessment, wider:
 /** How an authorization's reach changed: judged by breadth class first, then by provable containment. */
 export type ReachChange = 'same' | 'widened' | 'narrowed' | 'changed'
 
-/** The plain branch list an authorization amounts to, when it is one: legacy includes without excludes, or a lone `on branch`. */
+/** The `on branch` patterns of an expression made of `on branch` criteria joined by `or` only; null for any other. */
+function orOfBranches(expression: JobMatchExpression): string[] | null {
+  if (expression.type === 'on-branch') return [...expression.patterns]
+  if (expression.type !== 'or') return null
+  const left = orOfBranches(expression.left)
+  const right = left && orOfBranches(expression.right)
+  return left && right ? [...left, ...right] : null
+}
+
+/**
+ * The plain branch list an authorization amounts to, when it is one: legacy includes without excludes,
+ * or `on branch` criteria joined by `or` (8.0.5's migration wrote `main dev` as `(on branch "main" or on branch "dev")`).
+ */
 function plainBranches(assessment: SecretAuthorizationAssessment): string[] | null {
   if (assessment.patternSet && assessment.patternSet.excludes.length === 0) return [...assessment.patternSet.includes]
-  if (assessment.expression?.type === 'on-branch') return [...assessment.expression.patterns]
-  return null
+  return assessment.expression ? orOfBranches(assessment.expression) : null
 }
 
 /**

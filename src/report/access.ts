@@ -5,6 +5,7 @@
 import {describePrincipalAccess} from '../onedev/access.js'
 import {escapeControl} from '../util/escape.js'
 import type {AccessReport} from './access-types.js'
+import {incompleteLead} from './summary.js'
 
 export type {AccessReport}
 
@@ -17,6 +18,9 @@ const principalLabel = describePrincipalAccess
 /** A plain-text table: one row per capability, the principal named on its first row. */
 export function formatAccessTable(report: AccessReport): string {
   const lines: string[] = []
+  // An answer with errors says so before the table: what could not be read is missing from it.
+  const lead = incompleteLead(report, 'Answer')
+  if (lead !== null) lines.push(`${lead} (listed below): what could not be read (principals, memberships, grants) is missing from this table.`, '')
   const branch = report.branch === null ? 'no branch (repository not initialized)' : `branch ${escapeControl(report.branch)}`
   lines.push(`Project ${escapeControl(report.project.path)} (#${report.project.id}), ${branch}`, '')
   const rows: [string, string, string][] = [['PRINCIPAL', 'CAPABILITY', 'VIA (ROLE @ PROJECT)']]

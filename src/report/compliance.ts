@@ -1,21 +1,34 @@
 /**
- * How the formatters show the compliance result (src/engine/compliance.ts judges it): the console's
- * line per framework, the status words, and each rule's control tags for SARIF.
+ * How the formatters show the compliance result (src/engine/compliance.ts judges it and says what each
+ * status means): the console's line per framework, the status words, the legend, the exceptions, and
+ * each rule's control tags for SARIF.
  */
-import type {ComplianceFramework, ControlStatus} from '../types/report-types.js'
+import {CONTROL_STATUSES} from '../engine/compliance.js'
+import type {ComplianceFramework, ControlException, ControlStatus} from '../types/report-types.js'
 
-/** `14 pass, 6 fail, 3 not evaluated, 13 manual`. */
+const COUNT_KEY: Record<ControlStatus, keyof ComplianceFramework['counts']> = {pass: 'pass', fail: 'fail', exception: 'exception', 'not-evaluated': 'notEvaluated', manual: 'manual'}
+
+/** `14 pass, 6 fail, 1 exception, 3 not evaluated, 13 manual`. */
 export function complianceCounts(framework: Pick<ComplianceFramework, 'counts'>): string {
-  const {pass, fail, notEvaluated, manual} = framework.counts
-  return `${pass} pass, ${fail} fail, ${notEvaluated} not evaluated, ${manual} manual`
+  return CONTROL_STATUSES.map(({status, label}) => `${framework.counts[COUNT_KEY[status]]} ${label}`).join(', ')
 }
 
-/** `CIS SSCS v1.0: 14 pass, 6 fail, 3 not evaluated, 13 manual`: the console's line. */
+/** `CIS SSCS v1.0: 14 pass, 6 fail, 1 exception, 3 not evaluated, 13 manual`: the console's line. */
 export function complianceLine(framework: Pick<ComplianceFramework, 'label' | 'counts'>): string {
   return `${framework.label}: ${complianceCounts(framework)}`
 }
 
-export const STATUS_TEXT: Record<ControlStatus, string> = {pass: 'pass', fail: 'fail', 'not-evaluated': 'not evaluated', manual: 'manual'}
+export const STATUS_TEXT = Object.fromEntries(CONTROL_STATUSES.map(({status, label}) => [status, label])) as Record<ControlStatus, string>
+
+/**
+ * `"internal network, OPS-142" (until 2027-03-31; 2 findings of notification/insecure-webhook)`, without
+ * `of RULE` when the rule is said already. Not escaped.
+ */
+export function exceptionText(exception: ControlException, withRule = true): string {
+  const until = exception.expires === undefined ? 'no expiry' : `until ${exception.expires}`
+  const findings = exception.findings === 1 ? '1 finding' : `${exception.findings} findings`
+  return `"${exception.justification}" (${until}; ${findings}${withRule ? ` of ${exception.rule}` : ''})`
+}
 
 /** Each rule's control tags (`CIS-1.1.16`, `OSPS-AC-03.01`), in framework and control order. */
 export function controlTagsByRule(frameworks: readonly ComplianceFramework[]): Map<string, string[]> {

@@ -6,9 +6,9 @@
 import type {Change} from '../diff/diff-types.js'
 import {SEVERITIES} from '../engine/rule.js'
 import {escapeControl} from '../util/escape.js'
-import {changeGroup, diffSummary, type DiffReportInput, sideWhere, summaryPhrase} from './diff-input.js'
+import {changeGroup, diffSummary, type DiffReportInput, diffVerdict, sideWhere, summaryPhrase} from './diff-input.js'
 import {findingCells, findingColumns, HTML_TABLE_ROWS} from './html.js'
-import {dataTableHtml, headerHtml, html, number, pageEnd, pageStart, problemsHtml, severityChartSvg, timeHtml} from './html-page.js'
+import {type Badge, dataTableHtml, factsHtml, headerHtml, html, number, pageEnd, pageStart, problemsHtml, severityChartSvg, timeHtml} from './html-page.js'
 import type {Finding} from '../types/report-types.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {plural, severityRank} from './summary.js'
@@ -31,6 +31,17 @@ function whereDictionary(items: readonly Pick<Change, 'project' | 'role'>[]): {d
   return {dict: titles.map(escapeControl), index: new Map(titles.map((title, i) => [title, i]))}
 }
 
+/**
+ * The badge beside the title: an incomplete comparison in red; else the weakenings in the colour of
+ * the worst; green only when nothing was weakened.
+ */
+function diffBadge(lead: string | null, summary: ReturnType<typeof diffSummary>): Badge {
+  if (lead !== null) return {text: lead, tone: 'bad', href: '#errors'}
+  const worst = SEVERITIES.find((severity) => summary.weakenedBySeverity[severity] > 0)
+  if (summary.weakened === 0 || worst === undefined) return {text: 'Nothing weakened', tone: 'good'}
+  return {text: `${number(summary.weakened)} weakened`, tone: worst === 'critical' || worst === 'high' ? 'bad' : worst === 'medium' ? 'warn' : 'info', href: '#changes'}
+}
+
 /** The diff's HTML report, in pieces. */
 export function* diffHtmlChunks(input: DiffReportInput): Generator<string, void, undefined> {
   const {result} = input
@@ -40,18 +51,11 @@ export function* diffHtmlChunks(input: DiffReportInput): Generator<string, void,
   const sideHtml = (side: DiffReportInput['old']) => html(sideText(side)) + (side.collectedAt ? ` (collected ${timeHtml(side.collectedAt)})` : '')
   yield pageStart(`onedev-audit diff: ${sideText(input.new)}`)
   const sideProjects = (side: DiffReportInput['old']) => (side.projects === undefined ? 'unknown' : number(side.projects))
+  const verdict = diffVerdict(result, 'above')
   yield headerHtml({
     title: 'onedev-audit diff',
     subtitle: `${sideText(input.old)} → ${sideText(input.new)}`,
-    facts: [
-      ['From (OLD)', sideHtml(input.old)],
-      ['To (NEW)', sideHtml(input.new)],
-      ['Projects', `${sideProjects(input.old)} → ${sideProjects(input.new)}`],
-      ['Report written', `${timeHtml(input.generatedAt)} by onedev-audit ${html(input.tool.version)}`],
-    ],
-    what: 'Comparison',
-    complete: result.errors.length === 0,
-    incompleteText: plural(result.errors.length, 'error'),
+    badge: diffBadge(verdict.lead, summary),
     sections: [
       ['summary', 'Summary'],
       ...(result.errors.length > 0 ? [['errors', 'Errors'] as [string, string]] : []),
@@ -60,6 +64,12 @@ export function* diffHtmlChunks(input: DiffReportInput): Generator<string, void,
       ['new-findings', 'New and fixed findings'],
     ],
   })
+  yield factsHtml([
+    ['From (OLD)', sideHtml(input.old)],
+    ['To (NEW)', sideHtml(input.new)],
+    ['Projects', `${sideProjects(input.old)} → ${sideProjects(input.new)}`],
+    ['Report written', `${timeHtml(input.generatedAt)} by onedev-audit ${html(input.tool.version)}`],
+  ])
   yield problemsHtml(
     'errors',
     `Errors: ${plural(result.errors.length, 'error')}`,
@@ -68,10 +78,11 @@ export function* diffHtmlChunks(input: DiffReportInput): Generator<string, void,
   )
   yield problemsHtml('notices', `Notices: ${plural(result.notices.length, 'notice')}`, '', result.notices.map((notice) => `<span class="label">warning</span>${html(notice.message)}`))
 
-  const nothing = summary.weakened + summary.strengthened + summary.neutral === 0
   const figure = (value: number, name: string) => `<div class="figure"><strong>${number(value)}</strong><span>${name}</span></div>`
   yield '<h2 id="summary">Summary</h2>\n'
-  yield nothing ? `<p class="verdict"><strong>No change</strong> (${number(summary.findings.unchanged)} unchanged findings).</p>\n` : `<p class="verdict">${html(summaryPhrase(summary))}.</p>\n`
+  const nothing = summary.weakened + summary.strengthened + summary.neutral === 0
+  if (verdict.lead !== null) yield `<p class="verdict"><strong>${html(verdict.lead)}</strong> (listed above). ${html(verdict.found)}.</p>\n`
+  else yield nothing ? `<p class="verdict"><strong>No change</strong> (${number(summary.findings.unchanged)} unchanged findings).</p>\n` : `<p class="verdict">${html(summaryPhrase(summary))}.</p>\n`
   yield (
     '<div class="cards">\n' +
     `<div class="card">\n<h3>Changes and findings</h3>\n<div class="figures">${figure(summary.weakened, 'weakened')}${figure(summary.strengthened, 'strengthened')}${figure(summary.neutral, 'neutral')}</div>\n` +
@@ -97,7 +108,7 @@ export function* diffHtmlChunks(input: DiffReportInput): Generator<string, void,
       {title: 'Change', kind: 'badge', dict: CLASSIFICATIONS, filter: 'Change', className: 'nowrap'},
       {title: 'Severity', kind: 'badge', dict: SEVERITY_OR_NONE, filter: 'Severity', className: 'nowrap'},
       {title: 'Project', kind: 'text', dict: where.dict, filter: 'Project', className: 'where'},
-      {title: 'What changed', kind: 'text', className: 'msg'},
+      {title: 'What changed', kind: 'text', code: true, className: 'msg'},
       {title: 'Rule', kind: 'text', dict: ruleDict, filter: 'Rule', className: 'nowrap mono'},
     ],
     items: result.changes,

@@ -6,7 +6,7 @@ import type {DiffResult} from '../diff/diff.js'
 import type {Change, DiffSummary, Side} from '../diff/diff-types.js'
 import type {ReportRule} from './input.js'
 import type {LocationSource} from './locate.js'
-import {countBySeverity, type SeverityCounts} from './summary.js'
+import {countBySeverity, type ErrorsListed, incompleteLead, listedNote, type SeverityCounts} from './summary.js'
 
 export interface DiffReportInput {
   tool: {name: 'onedev-audit'; version: string}
@@ -51,6 +51,20 @@ export function summaryPhrase(summary: DiffSummary): string {
     `${summary.weakened} weakened${severities ? ` (${severities})` : ''}, ${summary.strengthened} strengthened, ${summary.neutral} neutral; ` +
     `findings: ${findings.new} new, ${findings.fixed} fixed, ${findings.unchanged} unchanged`
   )
+}
+
+/**
+ * The diff's verdict and whether it is good news (a check mark): an incomplete comparison says so first
+ * (`lead`, then where its errors are listed) and is never good news; then what it found, `No change (40 unchanged findings)` or the summary
+ * phrase. `text` is the whole line. No server text.
+ */
+export function diffVerdict(result: DiffResult, listed: ErrorsListed): {good: boolean; lead: string | null; found: string; text: string} {
+  const summary = diffSummary(result)
+  const nothing = summary.weakened + summary.strengthened + summary.neutral === 0
+  const lead = incompleteLead({errors: result.errors}, 'Comparison')
+  const unchanged = `${summary.findings.unchanged} unchanged findings`
+  const found = nothing ? (lead === null ? `No change (${unchanged})` : `No change in what both sides hold (${unchanged})`) : summaryPhrase(summary)
+  return {good: lead === null && summary.weakened === 0, lead, found, text: lead === null ? found : `${lead}${listedNote(listed)}. ${found}`}
 }
 
 /** Where a change (or a finding) belongs when grouped: its project's path, `roles`, or `server`. */

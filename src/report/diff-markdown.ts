@@ -4,7 +4,7 @@
  */
 import type {Change} from '../diff/diff-types.js'
 import {escapeMarkdown as md} from '../util/escape.js'
-import {diffSummary, type DiffReportInput, sideLabel, summaryPhrase} from './diff-input.js'
+import {diffSummary, type DiffReportInput, diffVerdict, sideLabel} from './diff-input.js'
 import {MARKDOWN_MAX_FINDINGS} from './markdown.js'
 import type {Finding} from '../types/report-types.js'
 import {safeServerUrl} from '../util/server-url.js'
@@ -20,8 +20,16 @@ export function formatDiffMarkdown(input: DiffReportInput): string {
   const summary = diffSummary(result)
   const out: string[] = ['# onedev-audit diff', '']
   out.push(`From ${md(sideLabel(input.old, safeServerUrl))} to ${md(sideLabel(input.new, safeServerUrl))} · onedev-audit ${md(input.tool.version)}, ${md(input.generatedAt)}`, '')
-  const nothing = summary.weakened + summary.strengthened + summary.neutral === 0
-  out.push(nothing ? `✔ **No change** (${summary.findings.unchanged} unchanged findings).` : `${summary.weakened > 0 ? '✖' : '✔'} ${md(summaryPhrase(summary))}.`, '')
+  const verdict = diffVerdict(result, 'below')
+  if (verdict.lead !== null) {
+    // An incomplete comparison says so first, then what failed (right below), then what it found.
+    out.push(`✖ **${verdict.lead}** (listed below). ${md(verdict.found)}.`, '')
+    out.push('## Errors', '', 'Part of the server could not be read, so changes there are unknown:', '')
+    for (const error of result.errors) out.push(`- ${error.side.toUpperCase()}: ${md(`${error.path ?? error.project?.path ?? ''}${error.path ?? error.project ? ': ' : ''}${error.message}`)}`)
+    out.push('')
+  } else {
+    out.push(`${verdict.good ? '✔' : '✖'} ${summary.weakened + summary.strengthened + summary.neutral === 0 ? `**No change** (${summary.findings.unchanged} unchanged findings)` : md(verdict.found)}.`, '')
+  }
 
   let listed = 0
   const changes = (title: string, list: Change[]) => {
@@ -53,11 +61,6 @@ export function formatDiffMarkdown(input: DiffReportInput): string {
   const total = result.changes.length + result.findings.new.length + result.findings.fixed.length
   if (listed < total) out.push(`${total - listed} more are not listed here; the JSON and SARIF reports have them all.`, '')
 
-  if (result.errors.length > 0) {
-    out.push('## Errors', '', 'Part of the server could not be read, so changes there are unknown:', '')
-    for (const error of result.errors) out.push(`- ${error.side.toUpperCase()}: ${md(`${error.path ?? error.project?.path ?? ''}${error.path ?? error.project ? ': ' : ''}${error.message}`)}`)
-    out.push('')
-  }
   if (result.notices.length > 0) {
     out.push('## Notices', '')
     for (const notice of result.notices) out.push(`- ${md(notice.message)}`)

@@ -10,7 +10,7 @@ import type * as Sarif from 'sarif'
 
 import type {Change} from '../diff/diff-types.js'
 import {escapeControl} from '../util/escape.js'
-import type {DiffReportInput} from './diff-input.js'
+import {type DiffReportInput, diffVerdict} from './diff-input.js'
 import type {ReportInput, ReportRule} from './input.js'
 import {createLocator, type LocationSource} from './locate.js'
 import type {Finding} from '../types/report-types.js'
@@ -108,7 +108,10 @@ export function buildDiffSarif(input: DiffReportInput): {log: Sarif.Log; warning
   run.results = results
   const host = serverHost({kind: 'server', server: input.new.server}) ?? serverHost({kind: 'server', server: input.old.server}) ?? 'snapshot'
   run.automationDetails = {id: input.category ?? `onedev-audit-diff/${host}/`}
+  const verdict = diffVerdict(result, 'below')
   const notifications: Sarif.Notification[] = [
+    // An incomplete comparison says so first, where GitHub shows the run's problems.
+    ...(verdict.lead !== null ? [{level: 'error' as const, message: {text: verdict.text}, properties: {kind: 'incomplete'}}] : []),
     ...result.errors.map((error): Sarif.Notification => ({level: 'error', message: {text: escapeControl(`${error.side.toUpperCase()}: ${error.path ?? error.project?.path ?? ''}${error.path ?? error.project ? ': ' : ''}${error.message}`)}, properties: {kind: error.kind}})),
     ...result.notices.map((notice): Sarif.Notification => ({level: 'warning', message: {text: escapeControl(notice.message)}, properties: {kind: notice.kind}})),
     ...(run.invocations?.[0]?.toolExecutionNotifications ?? []),

@@ -5,7 +5,7 @@
  */
 import type {Change} from '../diff/diff-types.js'
 import {escapeControl} from '../util/escape.js'
-import {diffSummary, type DiffReportInput, groupChanges, sideLabel, summaryPhrase} from './diff-input.js'
+import {type DiffReportInput, diffVerdict, groupChanges, sideLabel} from './diff-input.js'
 import type {Finding} from '../types/report-types.js'
 import {RESET, SEVERITY_STYLE, STYLE, type Style} from './stylish.js'
 import {safeServerUrl} from '../util/server-url.js'
@@ -55,9 +55,7 @@ export function formatDiffStylish(input: DiffReportInput): string {
   for (const notice of result.notices) lines.push(`${paint('yellow', 'warning')}  ${escapeControl(notice.message)}`)
   if (result.notices.length > 0) lines.push('')
 
-  const summary = diffSummary(result)
-  const nothing = summary.weakened + summary.strengthened + summary.neutral === 0
-  const mark = summary.weakened > 0 ? paint('red', '✖') : paint('green', '✔')
-  lines.push(nothing ? `${mark} No change (${summary.findings.unchanged} unchanged findings)` : `${mark} ${summaryPhrase(summary)}`)
+  const verdict = diffVerdict(result, 'above')
+  lines.push(`${verdict.good ? paint('green', '✔') : paint('red', '✖')} ${verdict.text}`)
   return `${lines.join('\n')}\n`
 }

@@ -14,6 +14,7 @@ export const HTML_STYLE = `
   --critical: #9f1c1c; --critical-bg: #fbe9e9; --high: #b8430b; --high-bg: #fdefe4; --medium: #8a6100; --medium-bg: #fbf3dc;
   --low: #245a96; --low-bg: #e7f0fa; --info: #5f6b7a; --info-bg: #eef1f4;
   --pass: #236b43; --pass-bg: #e4f3ea; --fail: #9f1c1c; --fail-bg: #fbe9e9; --unknown: #8a6100; --unknown-bg: #fbf3dc;
+  --exception: #5b3f94; --exception-bg: #efe9f8;
 }
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
@@ -35,9 +36,28 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 18px;
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; word-break: break-word; }
 .status { display: inline-block; padding: 6px 14px; border-radius: 6px; font-weight: 600; white-space: nowrap; border: 1px solid; }
-.status.complete { color: var(--pass); background: var(--pass-bg); border-color: #b5dcc4; }
-.status.incomplete { color: var(--fail); background: var(--fail-bg); border-color: #efb9b9; }
+.status { text-decoration: none; }
+.status.tone-good { color: var(--pass); background: var(--pass-bg); border-color: #b5dcc4; }
+.status.tone-bad { color: var(--fail); background: var(--fail-bg); border-color: #efb9b9; }
+.status.tone-warn { color: var(--medium); background: var(--medium-bg); border-color: #efdca6; }
+.status.tone-info { color: var(--low); background: var(--low-bg); border-color: #bfd5ee; }
 .verdict { margin: 20px 0 0; font-size: 15px; }
+.verdict-box { margin: 20px 0 0; padding: 14px 18px; border: 1px solid var(--line); border-left-width: 6px; border-radius: 6px; background: var(--panel); }
+.verdict-box.tone-bad { border-left-color: var(--fail); } .verdict-box.tone-warn { border-left-color: #c58f00; }
+.verdict-box.tone-info { border-left-color: #3f7cc4; } .verdict-box.tone-good { border-left-color: #3c9a64; }
+.verdict-box .headline { margin: 0 0 4px; font-size: 20px; font-weight: 600; }
+.verdict-box .verdict { margin: 0; }
+.verdict-box.tone-bad .headline { color: var(--fail); }
+.verdict-box .figures { margin-top: 10px; }
+ol.risks { margin: 8px 0; padding: 0; list-style: none; counter-reset: risk; }
+ol.risks li { display: grid; grid-template-columns: 84px 1fr; gap: 2px 12px; padding: 10px 0; border-bottom: 1px solid #edf0f3; }
+ol.risks li:last-child { border-bottom: 0; }
+ol.risks .badge { grid-row: span 2; align-self: start; }
+ol.risks .what { overflow-wrap: anywhere; }
+ol.risks .where { color: var(--muted); font-size: 12.5px; }
+ol.risks .where .mono, ol.risks .where .more { margin-left: 8px; }
+td code, ol.risks code, .verdict-box code { padding: 0 3px; background: #eef1f5; border-radius: 3px; overflow-wrap: anywhere; }
+td.lines div + div { margin-top: 4px; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 18px; margin-top: 8px; }
 .card { padding: 14px 18px 10px; border: 1px solid var(--line); border-radius: 6px; }
 .card h3 { margin: 0 0 8px; font-size: 13px; font-weight: 600; color: var(--muted); text-transform: uppercase; letter-spacing: 0.04em; }
@@ -52,13 +72,13 @@ svg.chart text.count { fill: var(--muted); }
 svg.chart .track { fill: #f0f2f5; }
 .fill-critical { fill: var(--critical); } .fill-high { fill: var(--high); } .fill-medium { fill: #d29b0c; }
 .fill-low { fill: #3f7cc4; } .fill-info { fill: #a3adb9; }
-.fill-pass { fill: #3c9a64; } .fill-fail { fill: var(--fail); } .fill-not-evaluated { fill: #d29b0c; } .fill-manual { fill: #a3adb9; }
+.fill-pass { fill: #3c9a64; } .fill-fail { fill: var(--fail); } .fill-not-evaluated { fill: #d29b0c; } .fill-exception { fill: #7d62b3; } .fill-manual { fill: #a3adb9; }
 .fill-weakened { fill: var(--fail); } .fill-strengthened { fill: #3c9a64; } .fill-neutral { fill: #a3adb9; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 6px 0 0; padding: 0; list-style: none; font-size: 12px; color: var(--muted); }
 .legend li::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 5px; border-radius: 2px; vertical-align: -1px; background: currentColor; }
 .legend .critical::before { background: var(--critical); } .legend .high::before { background: var(--high); } .legend .medium::before { background: #d29b0c; }
 .legend .low::before { background: #3f7cc4; } .legend .info::before { background: #a3adb9; }
-.legend .pass::before { background: #3c9a64; } .legend .fail::before { background: var(--fail); } .legend .not-evaluated::before { background: #d29b0c; } .legend .manual::before { background: #a3adb9; }
+.legend .pass::before { background: #3c9a64; } .legend .fail::before { background: var(--fail); } .legend .not-evaluated::before { background: #d29b0c; } .legend .exception::before { background: #7d62b3; } .legend .manual::before { background: #a3adb9; }
 .problems { margin-top: 20px; padding: 12px 18px; border: 1px solid; border-left-width: 5px; border-radius: 6px; }
 .problems h2 { margin: 0 0 6px; padding: 0; border: 0; font-size: 15px; }
 .problems.errors { background: var(--fail-bg); border-color: #efb9b9; border-left-color: var(--fail); }
@@ -80,6 +100,10 @@ details.manual .table-wrap { margin-top: 8px; }
 .b-pass, .b-strengthened, .b-fixed { color: var(--pass); background: var(--pass-bg); border-color: #b5dcc4; }
 .b-fail, .b-weakened, .b-new { color: var(--fail); background: var(--fail-bg); border-color: #efb9b9; }
 .b-not-evaluated { color: var(--unknown); background: var(--unknown-bg); border-color: #efdca6; }
+.b-exception { color: var(--exception); background: var(--exception-bg); border-color: #d3c6ec; }
+ul.statuses { margin: 8px 0; padding: 0; list-style: none; font-size: 13px; color: var(--muted); }
+ul.statuses li { margin: 4px 0; }
+ul.statuses .badge { margin-right: 6px; }
 .b-manual, .b-neutral { color: var(--info); background: var(--info-bg); border-color: #d6dce3; }
 .controls { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 10px 16px; margin: 4px 0 12px; padding: 10px 14px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
 .controls label { display: flex; flex-direction: column; gap: 2px; font-size: 12px; color: var(--muted); }
@@ -101,6 +125,7 @@ td.subject { min-width: 140px; max-width: 220px; overflow-wrap: anywhere; }
 td.rule { min-width: 180px; max-width: 330px; overflow-wrap: anywhere; }
 td.title { min-width: 220px; }
 td.rules { min-width: 320px; }
+td.found { min-width: 360px; overflow-wrap: anywhere; }
 td.projects { min-width: 160px; }
 td.empty { padding: 18px; text-align: center; color: var(--muted); }
 button.sort { all: unset; cursor: pointer; }
@@ -131,7 +156,8 @@ footer { margin-top: 36px; padding-top: 10px; border-top: 1px solid var(--line);
   tr, .card, .problems li { break-inside: avoid; }
   h2 { break-after: avoid; }
   tbody tr:nth-child(even) td, tbody tr:hover td { background: none; }
-  .badge, .status, .problems { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  .badge, .status, .problems, .verdict-box { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  ol.risks li { break-inside: avoid; }
   a { color: inherit; text-decoration: none; }
 }
 `
@@ -150,6 +176,22 @@ export const HTML_SCRIPT = `
     const node = document.createElement(tag);
     if (className) node.className = className;
     if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // Markdown code spans (\`on branch "main"\`) as <code>, as the page's HTML rows show them (codeHtml):
+  // text nodes only; a backtick without its pair stays as it is.
+  function withCode(node, text) {
+    const parts = text.split('\u0060');
+    if (parts.length < 3) {
+      node.textContent = text;
+      return node;
+    }
+    parts.forEach((part, i) => {
+      if (i % 2 === 0) node.append(part);
+      else if (i < parts.length - 1) node.append(element('code', '', part));
+      else node.append('\u0060' + part);
+    });
     return node;
   }
 
@@ -180,7 +222,7 @@ export const HTML_SCRIPT = `
     text(row, column) {
       const spec = this.columns[column];
       const value = row[column];
-      return spec.dict ? spec.dict[value] : String(value);
+      return spec.dict ? spec.dict[value] : Array.isArray(value) ? value.join('\\n') : String(value);
     }
 
     setUpControls() {
@@ -279,7 +321,7 @@ export const HTML_SCRIPT = `
         const sign = descending ? -1 : 1;
         const compare = spec.dict || spec.kind === 'number'
           ? (a, b) => this.rows[a][column] - this.rows[b][column]
-          : (a, b) => collator.compare(this.rows[a][column], this.rows[b][column]);
+          : (a, b) => collator.compare(this.text(this.rows[a], column), this.text(this.rows[b], column));
         shown.sort((a, b) => sign * compare(a, b) || a - b);
       }
       this.shown = shown;
@@ -326,7 +368,9 @@ export const HTML_SCRIPT = `
       const text = spec.dict ? spec.dict[value] : String(value);
       const td = element('td', spec.className);
       if (spec.kind === 'number' && value === 0) td.classList.add('zero');
-      if (spec.kind === 'badge') {
+      if (Array.isArray(value)) {
+        for (const line of value) td.append(spec.code ? withCode(element('div'), line) : element('div', '', line));
+      } else if (spec.kind === 'badge') {
         if (text !== '') td.append(element('span', BADGE.test(text) ? 'badge b-' + text.replaceAll(' ', '-') : 'badge', text));
       } else if (spec.goto) {
         const button = element('button', 'link', text);
@@ -339,6 +383,8 @@ export const HTML_SCRIPT = `
           target.section.scrollIntoView();
         });
         td.append(button);
+      } else if (spec.code) {
+        withCode(td, text);
       } else {
         td.textContent = text;
       }

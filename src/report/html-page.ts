@@ -61,17 +61,38 @@ export function timeHtml(iso: string): string {
 
 export const number = (n: number): string => n.toLocaleString('en')
 
-/** The heading block: title, subtitle, the facts as a definition list, and whether the audit is complete. */
-export function headerHtml(options: {title: string; subtitle: string; facts: [string, string][]; what: 'Audit' | 'Comparison'; complete: boolean; incompleteText: string; sections: [string, string][]}): string {
-  const status = options.complete
-    ? `<span class="status complete">${options.what} complete</span>`
-    : `<a class="status incomplete" href="#errors">${options.what} incomplete: ${html(options.incompleteText)}</a>`
-  const facts = options.facts.map(([term, value]) => `<dt>${html(term)}</dt><dd>${value}</dd>`).join('\n')
+/**
+ * The verdict at a glance, beside the title: how bad and how complete in one badge. `tone` colours it
+ * (`bad` red, `warn` amber, `info` blue, `good` green: only a complete audit that found nothing is
+ * good news); `href` points at what it summarises.
+ */
+export interface Badge {
+  text: string
+  tone: 'bad' | 'warn' | 'info' | 'good'
+  href?: string
+}
+
+/** The heading block: title, subtitle and the badge, then the table of contents. */
+export function headerHtml(options: {title: string; subtitle: string; badge: Badge; sections: [string, string][]}): string {
+  const {badge} = options
+  const status = badge.href === undefined ? `<span class="status tone-${badge.tone}">${html(badge.text)}</span>` : `<a class="status tone-${badge.tone}" href="${badge.href}">${html(badge.text)}</a>`
   const toc = options.sections.map(([id, title]) => `<a href="#${id}">${html(title)}</a>`).join('\n')
-  return (
-    `<header>\n<div>\n<h1>${html(options.title)}</h1>\n<p class="subtitle">${html(options.subtitle)}</p>\n</div>\n${status}\n</header>\n` +
-    `<dl class="facts">\n${facts}\n</dl>\n<nav class="toc" aria-label="Sections">\n${toc}\n</nav>\n`
-  )
+  return `<header>\n<div>\n<h1>${html(options.title)}</h1>\n<p class="subtitle">${html(options.subtitle)}</p>\n</div>\n${status}\n</header>\n<nav class="toc" aria-label="Sections">\n${toc}\n</nav>\n`
+}
+
+/** The facts of the run (values already HTML) as a definition list. */
+export function factsHtml(facts: [string, string][]): string {
+  return `<dl class="facts">\n${facts.map(([term, value]) => `<dt>${html(term)}</dt><dd>${value}</dd>`).join('\n')}\n</dl>\n`
+}
+
+/**
+ * Text with Markdown code spans (`` `on branch "main"` ``, as the rules write them) as `<code>`: every
+ * piece HTML-escaped (html()), a backtick without its pair kept as it is. The script does the same
+ * with DOM nodes (HTML_SCRIPT, withCode).
+ */
+export function codeHtml(text: string): string {
+  const parts = text.split('`')
+  return parts.map((part, i) => (i % 2 === 0 ? html(part) : i < parts.length - 1 ? `<code>${html(part)}</code>` : `\`${html(part)}`)).join('')
 }
 
 export function legendHtml(items: readonly string[]): string {
@@ -134,8 +155,13 @@ export function problemsHtml(kind: 'errors' | 'notices', title: string, intro: s
 
 export interface Column {
   title: string
-  /** badge: a coloured label (severity, status, classification); number: right-aligned, sorted numerically. */
-  kind: 'badge' | 'text' | 'number'
+  /**
+   * badge: a coloured label (severity, status, classification); number: right-aligned, sorted
+   * numerically; lines: a list of texts (a string[] cell), one per line.
+   */
+  kind: 'badge' | 'text' | 'number' | 'lines'
+  /** Text with Markdown code spans: shown as code (codeHtml), never with the backticks. */
+  code?: boolean
   /** The column's values (shown as they are), in their sort order: a row holds an index into it. */
   dict?: readonly string[]
   /** A filter of this dictionary column, labelled so. */
@@ -151,8 +177,8 @@ export interface DataTable<T> {
   noun: string
   columns: readonly Column[]
   items: readonly T[]
-  /** A row: an index into the column's dictionary, else the text (escapeControl'd) or number. */
-  cells: (item: T) => (string | number)[]
+  /** A row: an index into the column's dictionary, else the text (escapeControl'd), texts (lines) or number. */
+  cells: (item: T) => (string | number | string[])[]
   /** Rows written as HTML, for reading without JavaScript (the script pages through all of them). */
   htmlRows: number
   search?: boolean
@@ -160,12 +186,14 @@ export interface DataTable<T> {
   empty: string
 }
 
-function cellHtml(column: Column, value: string | number): string {
-  const text = column.dict ? column.dict[value as number]! : String(value)
+function cellHtml(column: Column, value: string | number | string[]): string {
   const classes = [column.className, column.kind === 'number' && value === 0 ? 'zero' : undefined].filter(Boolean).join(' ')
   const open = classes === '' ? '<td>' : `<td class="${classes}">`
+  const textHtml = column.code ? codeHtml : html
+  if (Array.isArray(value)) return `${open}${value.map((line) => `<div>${textHtml(line)}</div>`).join('')}</td>`
+  const text = column.dict ? column.dict[value as number]! : String(value)
   if (column.kind === 'badge') return text === '' ? `${open}</td>` : `${open}<span class="badge${/^[a-z][a-z -]*$/.test(text) ? ` b-${text.replaceAll(' ', '-')}` : ''}">${html(text)}</span></td>`
-  return `${open}${html(text)}</td>`
+  return `${open}${textHtml(text)}</td>`
 }
 
 /**
@@ -208,6 +236,7 @@ export function* dataTableHtml<T>(table: DataTable<T>): Generator<string, void, 
   yield '</section>\n'
   const spec = columns.map((column) => ({
     kind: column.kind,
+    ...(column.code ? {code: true} : {}),
     ...(column.dict ? {dict: column.dict} : {}),
     ...(column.goto ? {goto: column.goto} : {}),
     ...(column.className ? {className: column.className} : {}),

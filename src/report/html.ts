@@ -1,16 +1,22 @@
 /**
- * html: one self-contained page to open in a browser, print, or attach to a CI run. The summary
- * (where the settings came from, whether the audit is complete, findings by severity and by rule
- * family), the errors and notices, then every finding in a table that filters and sorts, and the
- * projects with their counts. Tables are plain HTML (the first rows, for reading without
- * JavaScript); the script pages through all rows from the page's JSON data (html-page.ts).
+ * html: one self-contained page to open in a browser, print, or attach to a CI run. Its top answers
+ * the reader's question: the verdict (how bad: findings by severity, a badge in the colour of the
+ * worst; how complete: an incomplete audit says so first, with what could not be read right below),
+ * then the top risks (the most severe finding of each of the worst rules); then the notices, where
+ * the settings came from, charts, the compliance controls (what each rule found, in words), every
+ * finding in a table that filters and sorts, and the projects with their counts. Markdown code spans
+ * in messages show as code. Tables are plain HTML (the first rows, for reading without JavaScript);
+ * the script pages through all rows from the page's JSON data (html-page.ts).
  */
 import {SEVERITIES} from '../engine/rule.js'
 import {escapeControl} from '../util/escape.js'
 import {
   barChartSvg,
   type Column,
+  type Badge,
+  codeHtml,
   dataTableHtml,
+  factsHtml,
   headerHtml,
   html,
   legendHtml,
@@ -21,12 +27,13 @@ import {
   severityChartSvg,
   timeHtml,
 } from './html-page.js'
-import type {ReportInput} from './input.js'
-import type {ComplianceControl, ComplianceFramework, ControlStatus, Finding, SuppressedFinding} from '../types/report-types.js'
+import type {ReportInput, ReportRule} from './input.js'
+import type {ComplianceControl, ComplianceFramework, ControlRule, ControlStatus, Finding, SuppressedFinding} from '../types/report-types.js'
 import {safeServerUrl} from '../util/server-url.js'
-import {complianceCounts, STATUS_TEXT} from './compliance.js'
+import {CONTROL_STATUSES} from '../engine/compliance.js'
+import {complianceCounts, exceptionText, STATUS_TEXT} from './compliance.js'
 import {type ShownNotice, shownNotices} from './notices.js'
-import {countBySeverity, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras} from './summary.js'
+import {countBySeverity, incompleteLead, judgedPhrase, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
 
 /** Rows of each table written as HTML (for reading without JavaScript); the script shows them all. */
@@ -59,13 +66,87 @@ function facts(input: ReportInput): [string, string][] {
   return out
 }
 
-function verdict(input: ReportInput): string {
-  const extras = verdictExtras(input)
-  const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
+/** The most severe findings shown at the top of the page ("top risks"); every finding is in the table below. */
+export const TOP_RISKS = 5
+
+const worstSeverity = (counts: SeverityCounts) => SEVERITIES.find((severity) => counts[severity] > 0)
+
+/**
+ * The badge beside the title answers "how bad, how complete" at a glance: an incomplete audit in red,
+ * else the worst severity found in its colour, and green only when a complete audit found nothing
+ * (amber when some checks were not evaluated).
+ */
+function badgeOf(input: ReportInput, counts: SeverityCounts): Badge {
+  const lead = incompleteLead(input)
+  if (lead !== null) return {text: lead, tone: 'bad', href: '#errors'}
+  const worst = worstSeverity(counts)
+  if (worst === undefined) {
+    return verdictExtras(input).includes('some checks not evaluated') ? {text: 'No findings; some checks not evaluated', tone: 'warn', href: '#notices'} : {text: 'No findings', tone: 'good'}
+  }
+  const tone = worst === 'critical' || worst === 'high' ? 'bad' : worst === 'medium' ? 'warn' : 'info'
+  const total = input.findings.length
+  return {text: `${number(counts[worst])} ${worst}${total > counts[worst] ? ` of ${number(total)} findings` : counts[worst] === 1 ? ' finding' : ' findings'}`, tone, href: '#top-risks'}
+}
+
+/**
+ * The verdict, first on the page: how bad (the findings by severity) and how complete (an incomplete
+ * audit says so before anything it found; a complete one what it judged), in the badge's colour.
+ */
+function verdictHtml(input: ReportInput, counts: SeverityCounts, badge: Badge): string {
   const scope = html(scopePhrase(input))
-  return input.findings.length === 0
-    ? `<p class="verdict"><strong>No findings</strong> in ${scope}${tail}.</p>\n`
-    : `<p class="verdict"><strong>${number(input.findings.length)} ${input.findings.length === 1 ? 'finding' : 'findings'}</strong> in ${scope}${tail}.</p>\n`
+  const lead = incompleteLead(input)
+  const found = SEVERITIES.filter((severity) => counts[severity] > 0).map((severity) => `${number(counts[severity])} ${severity}`)
+  const findings = input.findings.length === 0 ? 'No findings' : `${number(input.findings.length)} ${input.findings.length === 1 ? 'finding' : 'findings'}: ${found.join(', ')}`
+  let headline: string
+  let body: string
+  if (lead !== null) {
+    const extras = verdictExtras(input, false)
+    headline = html(lead)
+    body = `${judgedPhrase(input, scope)}${extras.length > 0 ? `, ${extras.join(', ')}` : ''}. What could not be read is listed right below: what follows is not the whole answer.`
+  } else {
+    const extras = verdictExtras(input)
+    const enabled = input.rules.filter((rule) => rule.enabled).length
+    headline = findings
+    body = `Audit complete: judged ${scope} with ${plural(enabled, 'enabled rule')}${extras.length > 0 ? `; ${extras.join(', ')}` : ''}.`
+  }
+  const figures = SEVERITIES.map((severity) => `<div class="figure ${counts[severity] === 0 ? 'zero' : severity}"><strong>${number(counts[severity])}</strong><span>${severity}</span></div>`).join('')
+  return `<section class="verdict-box tone-${badge.tone}" id="verdict">\n<p class="headline">${headline}</p>\n<p class="verdict">${body}</p>\n<div class="figures">${figures}</div>\n</section>\n`
+}
+
+/**
+ * The most severe findings of different rules: each rule's most severe finding (the first of its
+ * severity), most severe first, at most TOP_RISKS, with how many more findings the rule has. Distinct
+ * risks, not 5 copies of one rule's finding on 5 projects.
+ */
+export function topRisks(findings: readonly Finding[]): {finding: Finding; more: number}[] {
+  const ranked = findings.map((finding, index) => ({finding, index})).sort((a, b) => severityRank(a.finding.severity) - severityRank(b.finding.severity) || a.index - b.index)
+  const perRule = new Map<string, number>()
+  for (const finding of findings) perRule.set(finding.ruleId, (perRule.get(finding.ruleId) ?? 0) + 1)
+  const top: {finding: Finding; more: number}[] = []
+  const seen = new Set<string>()
+  for (const {finding} of ranked) {
+    if (top.length === TOP_RISKS) break
+    if (seen.has(finding.ruleId)) continue
+    seen.add(finding.ruleId)
+    top.push({finding, more: perRule.get(finding.ruleId)! - 1})
+  }
+  return top
+}
+
+/** The top risks: severity, what (code spans as code), where, the rule and how many more it found; the rest are in the table. */
+function topRisksHtml(input: ReportInput): string {
+  if (input.findings.length === 0) return ''
+  const top = topRisks(input.findings)
+  const where = (finding: Finding) => (finding.project ? finding.project.path : finding.role ? `role ${finding.role.name}` : (finding.file ?? 'server'))
+  const items = top.map(
+    ({finding, more}) =>
+      `<li><span class="badge b-${finding.severity}">${finding.severity}</span><span class="what">${codeHtml(messageOf(finding))}</span>` +
+      `<span class="where">${html(where(finding))}<span class="mono">${html(finding.ruleId)}</span>${more > 0 ? `<span class="more">and ${number(more)} more of this rule</span>` : ''}</span></li>`,
+  )
+  return (
+    `<h2 id="top-risks">Top risks</h2>\n<p class="note">Each is the most severe finding of one rule, the most severe rules first; <a href="#findings">Findings</a> lists all ${number(input.findings.length)}.</p>\n` +
+    `<ol class="risks">\n${items.join('\n')}\n</ol>\n`
+  )
 }
 
 function summaryHtml(input: ReportInput, counts: SeverityCounts): string {
@@ -80,23 +161,25 @@ function summaryHtml(input: ReportInput, counts: SeverityCounts): string {
   const familyRows = [...families.entries()]
     .sort(([a, ca], [b, cb]) => total(cb) - total(ca) || (a < b ? -1 : a > b ? 1 : 0))
     .map(([family, c]) => ({label: escapeControl(family), segments: SEVERITIES.map((severity) => ({className: severity, value: c[severity]}))}))
-  const figures = SEVERITIES.map((severity) => `<div class="figure ${counts[severity] === 0 ? 'zero' : severity}"><strong>${number(counts[severity])}</strong><span>${severity}</span></div>`).join('')
   const byFamily =
     familyRows.length === 0
       ? '<p class="note">None.</p>'
       : `${barChartSvg('Findings by rule family and severity', familyRows)}\n${legendHtml(SEVERITIES.filter((severity) => counts[severity] > 0))}`
   return (
-    '<h2 id="summary">Summary</h2>\n' +
-    verdict(input) +
+    '<h2 id="summary">Findings at a glance</h2>\n' +
     '<div class="cards">\n' +
-    `<div class="card">\n<h3>Findings by severity</h3>\n<div class="figures">${figures}</div>\n${severityChartSvg('Findings by severity', counts)}\n</div>\n` +
+    `<div class="card">\n<h3>Findings by severity</h3>\n${severityChartSvg('Findings by severity', counts)}\n</div>\n` +
     `<div class="card">\n<h3>Findings by rule family</h3>\n${byFamily}\n</div>\n` +
     '</div>\n'
   )
 }
 
-function problemSections(input: ReportInput): string {
+function errorsHtml(input: ReportInput): string {
   const errors = input.errors.map((error) => `<span class="label">error</span>${html(errorLine(error))}`)
+  return problemsHtml('errors', `Errors: ${plural(input.errorCount ?? input.errors.length, 'error')}`, 'Part of the server could not be audited, so what is below is not the whole answer:', errors)
+}
+
+function noticesHtml(input: ReportInput): string {
   const notice = (n: ShownNotice) =>
     `<span class="label">${noticeLabel(n)}</span>${html(n.message)}${n.items ? `\n<ul>${n.items.map((item) => `<li>${html(item)}</li>`).join('')}</ul>` : ''}`
   // Grouped as on the console (notices.ts); every notice stays one click away, as the JSON report keeps them.
@@ -105,25 +188,35 @@ function problemSections(input: ReportInput): string {
   if (shown.length < input.notices.length) {
     notices.push(`<details><summary>Every notice, one by one (${number(input.notices.length)})</summary>\n<ul>\n${input.notices.map((n) => `<li>${notice(n)}</li>`).join('\n')}\n</ul>\n</details>`)
   }
-  return (
-    problemsHtml('errors', `Errors: ${plural(input.errorCount ?? input.errors.length, 'error')}`, 'Part of the server could not be audited, so what is below is not the whole answer:', errors) +
-    problemsHtml('notices', `Notices: ${plural(input.notices.length, 'notice')}`, '', notices)
-  )
+  return problemsHtml('notices', `Notices: ${plural(input.notices.length, 'notice')}`, '', notices)
 }
 
-/** The judged statuses, failing first: the order of the compliance tables' status column. */
-const JUDGED: readonly ControlStatus[] = ['fail', 'not-evaluated', 'pass']
+/** The judged statuses, failing first: the order of the compliance tables' status column and chart. */
+const JUDGED: readonly ControlStatus[] = ['fail', 'not-evaluated', 'exception', 'pass']
 /** Projects named in a control's row; the rest are counted. */
 const CONTROL_PROJECTS = 5
 
-/** `access/direct-push: fail (2) · branch-protection/unprotected-branch: pass`, with why a rule was not evaluated (≈: approximately). */
-function controlRules(control: ComplianceControl): string {
-  return control.rules
-    .map((rule) => {
-      const count = rule.findings > 0 ? ` (${rule.findings}${rule.suppressed > 0 ? `, ${rule.suppressed} suppressed` : ''})` : rule.suppressed > 0 ? ` (${rule.suppressed} suppressed)` : ''
-      return `${rule.id}${rule.approximate === undefined ? '' : ' ≈'}: ${STATUS_TEXT[rule.status]}${count}${rule.notEvaluated === undefined ? '' : `: ${rule.notEvaluated}`}`
-    })
-    .join(' · ')
+/** How each rule's line in a control's row begins: what the audit found of what the rule looks for. */
+const FOUND: Record<ControlRule['status'], string> = {fail: 'Found', exception: 'Found, suppressed', 'not-evaluated': 'Not evaluated', pass: 'None found'}
+
+/**
+ * What the audit found for each rule of a control, in words: what the rule looks for (its short
+ * description, the rule id as code), whether it was found, and the counts, why it was not evaluated,
+ * or the suppressions that make it an exception. `Found: The branch protection that applies allows
+ * forced pushes (\`branch-protection/force-push-allowed\`): 2 findings, 1 in the baseline`. ≈: approximately.
+ */
+function controlFound(control: ComplianceControl, describe: (ruleId: string) => string): string[] {
+  return control.rules.map((rule) => {
+    const what = `${FOUND[rule.status]}: ${describe(rule.id)} (\`${rule.id}\`${rule.approximate === undefined ? '' : ' ≈'})`
+    const counts = [
+      ...(rule.findings > 0 ? [plural(rule.findings, 'finding')] : []),
+      ...(rule.baselined > 0 ? [`${rule.baselined} in the baseline`] : []),
+      ...(rule.suppressed > 0 ? [`${rule.suppressed} suppressed`] : []),
+    ]
+    const exceptions = (control.exceptions ?? []).filter((e) => e.rule === rule.id).map((e) => exceptionText(e, false))
+    const details = [...(counts.length > 0 ? [counts.join(', ')] : []), ...(rule.notEvaluated === undefined ? [] : [rule.notEvaluated]), ...exceptions]
+    return escapeControl(details.length > 0 ? `${what}: ${details.join('; ')}` : what)
+  })
 }
 
 function controlProjects(control: ComplianceControl): string {
@@ -132,29 +225,33 @@ function controlProjects(control: ComplianceControl): string {
   return more > 0 ? `${named.join(', ')} and ${number(more)} more` : named.join(', ')
 }
 
+/** What each status means (src/engine/compliance.ts says it once), and what ≈ marks. */
+function statusLegendHtml(): string {
+  const items = CONTROL_STATUSES.map(({status, label, meaning}) => `<li><span class="badge b-${status}">${html(label)}</span> ${html(meaning)}.</li>`)
+  return `<ul class="statuses">\n${items.join('\n')}\n</ul>\n<p class="note">≈: a rule evidences the control only approximately.</p>\n`
+}
+
 /**
  * A table per framework of the controls some rule judges, with their status (a control passes only
  * when every rule of it ran over everything it needs and found nothing), and the manual ones listed
  * apart.
  */
-function* complianceHtml(frameworks: readonly ComplianceFramework[]): Generator<string, void, undefined> {
+function* complianceHtml(frameworks: readonly ComplianceFramework[], rules: readonly ReportRule[]): Generator<string, void, undefined> {
+  const descriptions = new Map(rules.map((rule) => [rule.meta.id, rule.meta.shortDescription.replace(/\.$/, '')]))
+  const describe = (ruleId: string) => descriptions.get(ruleId) ?? ruleId
   yield '<h2 id="compliance">Compliance</h2>\n'
-  yield (
-    '<p class="note">A control <strong>fails</strong> when one of its rules has an active finding (suppressed findings are counted apart and do not fail it), ' +
-    'is <strong>not evaluated</strong> when one of its rules could not be judged (an endpoint the server does not offer, a refusal, a project that failed, the rule turned off), ' +
-    '<strong>passes</strong> only when every one of its rules ran over everything it needs and found nothing, and is <strong>manual</strong> when no rule judges it from OneDev’s settings. ' +
-    '≈: a rule evidences the control only approximately.</p>\n'
-  )
+  yield statusLegendHtml()
   for (const framework of frameworks) {
-    const {pass, fail, notEvaluated, manual} = framework.counts
+    const {pass, fail, exception, notEvaluated, manual} = framework.counts
     yield `<h3>${html(framework.label)}</h3>\n<p>${html(framework.name)} ${html(framework.version)}: ${html(complianceCounts(framework))}.</p>\n`
     const segments = [
       {className: 'fail', value: fail},
       {className: 'not-evaluated', value: notEvaluated},
+      {className: 'exception', value: exception},
       {className: 'pass', value: pass},
       {className: 'manual', value: manual},
     ]
-    yield `${barChartSvg(`${framework.label}: controls by status`, [{label: 'controls', segments}])}\n${legendHtml(['fail', 'not-evaluated', 'pass', 'manual'])}\n`
+    yield `${barChartSvg(`${framework.label}: controls by status`, [{label: 'controls', segments}])}\n${legendHtml(['fail', 'not-evaluated', 'exception', 'pass', 'manual'])}\n`
     const judged = framework.controls.filter((control) => control.status !== 'manual')
     yield* dataTableHtml({
       id: `compliance-${framework.framework.replace(/[^a-z0-9-]/gi, '')}`,
@@ -163,9 +260,8 @@ function* complianceHtml(frameworks: readonly ComplianceFramework[]): Generator<
         {title: 'Control', kind: 'text', className: 'nowrap mono'},
         {title: 'Title', kind: 'text', className: 'title'},
         {title: 'Status', kind: 'badge', dict: JUDGED.map((status) => STATUS_TEXT[status]), filter: 'Status', className: 'nowrap'},
-        {title: 'Findings', kind: 'number', className: 'num'},
-        {title: 'Suppressed', kind: 'number', className: 'num'},
-        {title: 'Rules', kind: 'text', className: 'rules'},
+        {title: 'What the audit found', kind: 'lines', code: true, className: 'found lines'},
+        {title: 'Findings that fail it', kind: 'number', className: 'num'},
         {title: 'Projects that fail it', kind: 'text', className: 'projects'},
       ],
       items: judged,
@@ -173,9 +269,8 @@ function* complianceHtml(frameworks: readonly ComplianceFramework[]): Generator<
         `${control.id}${control.approximate ? ' ≈' : ''}`,
         control.title,
         JUDGED.indexOf(control.status),
-        control.findings,
-        control.suppressed,
-        escapeControl(controlRules(control)),
+        controlFound(control, describe),
+        control.findings + control.baselined,
         escapeControl(controlProjects(control)),
       ],
       htmlRows: judged.length,
@@ -200,7 +295,7 @@ export function findingColumns(rules: readonly string[], projects: readonly stri
     {title: 'Rule', kind: 'text', dict: rules, filter: 'Rule', className: 'mono rule'},
     {title: 'Project', kind: 'text', dict: projects, filter: 'Project', className: 'where'},
     {title: 'Subject', kind: 'text', className: 'subject'},
-    {title: 'Message', kind: 'text', className: 'msg'},
+    {title: 'Message', kind: 'text', code: true, className: 'msg'},
   ]
 }
 
@@ -298,32 +393,38 @@ function* tablesHtml(input: ReportInput): Generator<string, void, undefined> {
   }
 }
 
-/** The HTML report's text, in pieces. */
+/**
+ * The HTML report's text, in pieces. The top answers the reader's question: the verdict (how bad, how
+ * complete), what could not be read, the few most severe findings; then the rest.
+ */
 export function* htmlChunks(input: ReportInput): Generator<string, void, undefined> {
   const counts = countBySeverity(input.findings)
-  const errorCount = input.errorCount ?? input.errors.length
+  const badge = badgeOf(input, counts)
   yield pageStart(`onedev-audit report: ${originOf(input)}`)
   yield headerHtml({
     title: 'onedev-audit report',
     subtitle: originOf(input),
-    facts: facts(input),
-    what: 'Audit',
-    complete: input.errors.length === 0,
-    incompleteText: plural(errorCount, 'error'),
+    badge,
     sections: [
-      ['summary', 'Summary'],
+      ['verdict', 'Verdict'],
       ...(input.errors.length > 0 ? [['errors', 'Errors'] as [string, string]] : []),
+      ...(input.findings.length > 0 ? [['top-risks', 'Top risks'] as [string, string]] : []),
       ...(input.notices.length > 0 ? [['notices', 'Notices'] as [string, string]] : []),
+      ['about', 'About this audit'],
+      ['summary', 'At a glance'],
       ...(input.compliance && input.compliance.length > 0 ? [['compliance', 'Compliance'] as [string, string]] : []),
       ['findings', 'Findings'],
       ['projects', 'By project'],
       ...(input.suppressed.length > 0 ? [['suppressed', 'Suppressed'] as [string, string]] : []),
     ],
   })
-  yield problemSections(input)
+  yield verdictHtml(input, counts, badge)
+  yield errorsHtml(input)
+  yield topRisksHtml(input)
+  yield noticesHtml(input)
+  yield `<h2 id="about">About this audit</h2>\n${factsHtml(facts(input))}`
   yield summaryHtml(input, counts)
-  if (input.compliance && input.compliance.length > 0) yield* complianceHtml(input.compliance)
+  if (input.compliance && input.compliance.length > 0) yield* complianceHtml(input.compliance, input.rules)
   yield* tablesHtml(input)
   yield pageEnd(input.tool.version)
 }
-

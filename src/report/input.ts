@@ -46,7 +46,8 @@ export interface ReportInput {
   notices: ReportNotice[]
   /** Every known rule with its effective severity. */
   rules: ReportRule[]
-  counts: {projects: number; roles: number}
+  /** Projects judged (whose setting was read) and roles; `notRead`: audited projects whose setting could not be read. */
+  counts: {projects: number; roles: number; notRead?: number}
   /** Audited projects whose repository is not initialized (nothing to judge on branches and tags). */
   uninitialized?: {id: number; path: string}[]
   /** Raw payloads for locations. */

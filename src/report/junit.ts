@@ -5,16 +5,19 @@
  * enabled rule, named by its id; and one suite `audit` whose case `complete` is an error when part of
  * the server could not be read. Statuses come from the compliance judgement (src/engine/compliance.ts):
  *
- * - fail: `<failure>` listing the findings that fail it, by project;
- * - pass: passed; passed only because every finding of its rules is suppressed or baselined: skipped,
- *   saying so (an accepted exception is no pass);
+ * - fail: `<failure>` listing the findings that fail it (active or in the baseline), by project;
+ * - pass: passed;
+ * - exception: skipped, listing each suppression that accepts its findings, with its justification and
+ *   expiry (an accepted exception is neither a pass nor a failure);
  * - not evaluated: skipped, with why each rule could not be judged;
  * - manual: skipped, saying it is judged by hand.
  *
- * A rule's case fails with its findings by project, is skipped when the rule could not be judged or
- * its findings are all accepted exceptions, and passes otherwise.
+ * A rule's case fails with its findings (active or in the baseline) by project, is skipped when the rule
+ * could not be judged or its only findings are accepted by suppressions, and passes otherwise.
  */
-import type {ComplianceControl, ComplianceFramework, Finding} from '../types/report-types.js'
+import {exceptionsOf} from '../engine/compliance.js'
+import type {ComplianceControl, ComplianceFramework, ControlException, Finding, SuppressedFinding} from '../types/report-types.js'
+import {pushTo} from '../util/collections.js'
 import type {ReportChunks} from './chunks.js'
 import type {ReportInput} from './input.js'
 import {type JunitCase, type JunitOutcome, type JunitSuite, junitDocument} from './junit-xml.js'
@@ -64,29 +67,38 @@ export function findingLines(findings: readonly Finding[], withRule: boolean): s
   return lines
 }
 
-const exception = (suppressed: number, of: string): JunitOutcome => ({
-  kind: 'skipped',
-  message: `accepted exceptions: no active finding; ${plural(suppressed, 'finding')} of ${of} suppressed or in the baseline (the JSON report lists them with their reasons)`,
-})
+/** `rule: justification (until 2027-03-31), 3 findings`, one per suppression that accepts findings. */
+function exceptionLines(exceptions: readonly ControlException[]): string[] {
+  return exceptions.map((e) => `${e.rule}: ${e.justification}${e.expires ? ` (until ${e.expires})` : ''}, ${plural(e.findings, 'finding')}`)
+}
+
+/** Accepted exceptions: no finding fails it, and suppressions of the configuration accept some: neither passed nor failed. */
+function exception(accepted: number, of: string, exceptions: readonly ControlException[]): JunitOutcome {
+  const lines = exceptionLines(exceptions)
+  return {kind: 'skipped', message: `exception: no finding fails it; ${plural(accepted, 'finding')} of ${of} accepted by suppressions${lines.length > 0 ? `: ${lines.join('; ')}` : ''}`}
+}
 
 function controlOutcome(control: ComplianceControl, failing: readonly Finding[] | undefined, note: string | undefined): JunitOutcome {
   switch (control.status) {
     case 'fail': {
+      const count = control.findings + control.baselined
       const where = control.projects.length > 0 ? ` in ${plural(control.projects.length, 'project')}` : ''
-      const message = `fails: ${plural(control.findings, 'finding')}${where}`
+      const message = `fails: ${plural(count, 'finding')}${where}${control.baselined > 0 ? ` (${control.baselined} of them in the baseline: known, not accepted)` : ''}`
       const rules = control.rules.filter((rule) => rule.status === 'fail').map((rule) => rule.id)
       return {
         kind: 'failure',
         message,
         text: () => [
-          `${message}, of ${rules.join(', ')}${control.suppressed > 0 ? ` (${control.suppressed} more suppressed or in the baseline)` : ''}:`,
+          `${message}, of ${rules.join(', ')}${control.suppressed > 0 ? ` (${control.suppressed} more accepted by suppressions)` : ''}:`,
           '',
           ...findingLines(failing ?? [], true),
         ],
       }
     }
     case 'pass':
-      return control.suppressed > 0 ? exception(control.suppressed, 'its rules') : {kind: 'passed'}
+      return {kind: 'passed'}
+    case 'exception':
+      return exception(control.suppressed, 'its rules', control.exceptions ?? [])
     case 'not-evaluated': {
       const why = control.rules.filter((rule) => rule.status === 'not-evaluated').map((rule) => `${rule.id}: ${rule.notEvaluated ?? 'not judged'}`)
       return {kind: 'skipped', message: `not evaluated: ${why.join('; ')}`}
@@ -112,27 +124,27 @@ function frameworkSuite(framework: ComplianceFramework, input: ReportInput): Jun
 }
 
 function rulesSuite(input: ReportInput): JunitSuite {
-  const active = new Map<string, Finding[]>()
-  for (const finding of input.findings) {
-    const list = active.get(finding.ruleId)
-    if (list) list.push(finding)
-    else active.set(finding.ruleId, [finding])
+  // A rule fails on its active findings and on those in the baseline ("known", not "accepted"), as a control does.
+  const failing = new Map<string, Finding[]>()
+  for (const finding of input.findings) pushTo(failing, finding.ruleId, finding)
+  const accepted = new Map<string, SuppressedFinding[]>()
+  for (const suppressed of input.suppressed) {
+    if (suppressed.reason.kind === 'baseline') pushTo(failing, suppressed.finding.ruleId, suppressed.finding)
+    else pushTo(accepted, suppressed.finding.ruleId, suppressed)
   }
-  const suppressed = new Map<string, number>()
-  for (const {finding} of input.suppressed) suppressed.set(finding.ruleId, (suppressed.get(finding.ruleId) ?? 0) + 1)
   const cases = input.rules
     .filter((rule) => rule.enabled)
     .map((rule): JunitCase => {
       const id = rule.meta.id
-      const findings = active.get(id) ?? []
+      const findings = failing.get(id) ?? []
       if (findings.length > 0) {
         const message = `${plural(findings.length, 'finding')} (${severities(findings)})`
         return {name: id, outcome: {kind: 'failure', message, text: () => [`${message}:`, '', ...findingLines(findings, false)]}}
       }
       const why = input.complianceDetail?.notJudged.get(id)
       if (why !== undefined) return {name: id, outcome: {kind: 'skipped', message: `not evaluated: ${why}`}}
-      const accepted = suppressed.get(id) ?? 0
-      return {name: id, outcome: accepted > 0 ? exception(accepted, 'the rule') : {kind: 'passed'}}
+      const excused = accepted.get(id) ?? []
+      return {name: id, outcome: excused.length > 0 ? exception(excused.length, 'the rule', exceptionsOf(id, excused)) : {kind: 'passed'}}
     })
   return {name: RULES_SUITE, cases}
 }

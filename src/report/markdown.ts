@@ -6,11 +6,12 @@ import type {AuditError} from '../model/types.js'
 import {SEVERITIES} from '../engine/rule.js'
 import {escapeMarkdown} from '../util/escape.js'
 import {trimmedLinesText} from './chunks.js'
-import {complianceCounts} from './compliance.js'
+import {CONTROL_STATUSES} from '../engine/compliance.js'
+import {complianceCounts, exceptionText} from './compliance.js'
 import type {ReportInput} from './input.js'
-import type {ControlStatus, Finding} from '../types/report-types.js'
+import type {ComplianceControl, ControlStatus, Finding} from '../types/report-types.js'
 import {shownNotices} from './notices.js'
-import {countBySeverity, plural, scopePhrase, verdictExtras} from './summary.js'
+import {countBySeverity, incompleteLead, judgedPhrase, plural, scopePhrase, verdictExtras} from './summary.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {groupFindings, messageOf, subjectOf} from './stylish.js'
 
@@ -44,9 +45,25 @@ function findingRow(finding: Finding): string[] {
   return [`**${finding.severity}**`, md(finding.ruleId), md(subjectOf(finding)), md(messageOf(finding))]
 }
 
-const STATUS_MARK: Record<ControlStatus, string> = {fail: '✖ fail', pass: '✔ pass', 'not-evaluated': 'not evaluated', manual: 'manual'}
+const STATUS_MARK: Record<ControlStatus, string> = {fail: '✖ fail', pass: '✔ pass', exception: 'exception', 'not-evaluated': 'not evaluated', manual: 'manual'}
 
-/** A table per framework: the controls some rule judges (manual ones counted), ≈ marking approximate ones. */
+/** A control's status cell: the status, with why it was not evaluated, or the suppressions that make it an exception. */
+function statusCell(control: ComplianceControl): string {
+  if (control.status === 'not-evaluated') {
+    const why = control.rules.find((rule) => rule.notEvaluated !== undefined)?.notEvaluated
+    return why === undefined ? STATUS_MARK[control.status] : `${STATUS_MARK[control.status]}: ${md(why)}`
+  }
+  if (control.status === 'exception') return `${STATUS_MARK[control.status]}: ${(control.exceptions ?? []).map((e) => md(exceptionText(e))).join('; ')}`
+  return STATUS_MARK[control.status]
+}
+
+/** `3`, or `3 (2 baselined, 1 suppressed)`. */
+function findingsCell(control: ComplianceControl): string {
+  const apart = [...(control.baselined > 0 ? [`${control.baselined} baselined`] : []), ...(control.suppressed > 0 ? [`${control.suppressed} suppressed`] : [])]
+  return apart.length > 0 ? `${control.findings} (${apart.join(', ')})` : `${control.findings}`
+}
+
+/** A table per framework: the controls some rule judges (manual ones counted), ≈ marking approximate ones; then what each status means. */
 function* complianceLines(input: ReportInput): Generator<string, void, undefined> {
   if (!input.compliance || input.compliance.length === 0) return
   yield* ['## Compliance', '']
@@ -54,17 +71,22 @@ function* complianceLines(input: ReportInput): Generator<string, void, undefined
     yield* [`### ${md(framework.label)}`, '', `${md(framework.name)} ${md(framework.version)}: ${complianceCounts(framework)}.`, '']
     const judged = framework.controls.filter((control) => control.status !== 'manual')
     yield* [row(['Control', 'Title', 'Status', 'Findings']), row(['---', '---', '---', '---:'])]
-    for (const control of judged) {
-      const why = control.status === 'not-evaluated' ? control.rules.find((rule) => rule.notEvaluated !== undefined)?.notEvaluated : undefined
-      const status = why === undefined ? STATUS_MARK[control.status] : `${STATUS_MARK[control.status]}: ${md(why)}`
-      const findings = control.suppressed > 0 ? `${control.findings} (${control.suppressed} suppressed)` : `${control.findings}`
-      yield row([`${md(control.id)}${control.approximate ? ' ≈' : ''}`, md(control.title), status, findings])
-    }
+    for (const control of judged) yield row([`${md(control.id)}${control.approximate ? ' ≈' : ''}`, md(control.title), statusCell(control), findingsCell(control)])
     yield ''
     const manual = framework.controls.length - judged.length
     yield `${plural(manual, 'more control')} ${manual === 1 ? 'is' : 'are'} manual: no rule judges ${manual === 1 ? 'it' : 'them'} from OneDev's settings. ≈: a rule evidences the control approximately.`
     yield ''
   }
+  yield* ['What the statuses mean:', '']
+  for (const {label, meaning} of CONTROL_STATUSES) yield `- **${label}**: ${md(meaning)}.`
+  yield ''
+}
+
+/** The errors, right after the verdict they make incomplete. */
+function* errorLines(input: ReportInput): Generator<string, void, undefined> {
+  yield* ['## Errors', '', 'Part of the server could not be audited, so what follows is not the whole answer:', '']
+  for (const error of input.errors) yield errorItem(error)
+  yield ''
 }
 
 function* markdownLines(input: ReportInput): Generator<string, void, undefined> {
@@ -72,12 +94,19 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
   const scope = md(scopePhrase(input))
   yield* ['# onedev-audit report', '', sourceLine(input), '']
 
-  const extras = verdictExtras(input)
-  const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
-  yield input.findings.length === 0
-    ? `✔ **No findings** in ${scope}${tail}.`
-    : `✖ **${plural(input.findings.length, 'finding')}** in ${scope}${tail}.`
-  yield ''
+  // An incomplete audit says so first, then what failed (the errors, right below), then what it judged.
+  const lead = incompleteLead(input)
+  if (lead !== null) {
+    const extras = verdictExtras(input, false)
+    yield `✖ **${lead}** (listed below). ${judgedPhrase(input, scope)}${extras.length > 0 ? `, ${extras.join(', ')}` : ''}.`
+    yield ''
+    yield* errorLines(input)
+  } else {
+    const extras = verdictExtras(input)
+    const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
+    yield input.findings.length === 0 ? `✔ **No findings** in ${scope}${tail}.` : `✖ **${plural(input.findings.length, 'finding')}** in ${scope}${tail}.`
+    yield ''
+  }
 
   yield* [row(['Severity', 'Findings']), row(['---', '---:'])]
   for (const severity of SEVERITIES) yield row([severity, counts[severity]])
@@ -111,11 +140,6 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
     }
   }
 
-  if (input.errors.length > 0) {
-    yield* ['## Errors', '', 'Part of the server could not be audited:', '']
-    for (const error of input.errors) yield errorItem(error)
-    yield ''
-  }
   if (input.notices.length > 0) {
     yield* ['## Notices', '']
     for (const notice of shownNotices(input.notices, input.verbose === true)) {

@@ -14,7 +14,7 @@ import {EAGER, jsonDocument, type JsonBuilder, LAZY} from './json-stream.js'
 import {createLocator} from './locate.js'
 import type {Finding, Notice, Severity} from '../types/report-types.js'
 import {inheritedNote} from './stylish.js'
-import {severityRank, serverHost} from './summary.js'
+import {severityRank, serverHost, verdictText} from './summary.js'
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json'
 /** GitHub rejects a run with more results. */
@@ -186,7 +186,9 @@ function sarifLog(input: ReportInput, json: JsonBuilder): {log: unknown; warning
     }
   }
 
+  // An incomplete audit says so first, where GitHub shows the run's problems: how many errors, what was judged.
   const notifications: Sarif.Notification[] = [
+    ...(input.errors.length > 0 ? [{level: 'error' as const, message: {text: verdictText(input, 'below')}, properties: {kind: 'incomplete'}}] : []),
     ...input.errors.map(
       (error): Sarif.Notification => ({level: 'error', message: {text: errorText(error)}, properties: {kind: error.kind}}),
     ),

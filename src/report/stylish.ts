@@ -10,7 +10,7 @@ import {complianceLine} from './compliance.js'
 import type {ReportInput} from './input.js'
 import type {Finding, Notice, Severity} from '../types/report-types.js'
 import {shownNotices} from './notices.js'
-import {countBySeverity, plural, scopePhrase, verdictExtras} from './summary.js'
+import {verdictText} from './summary.js'
 
 export const RESET = '\x1b[0m'
 export const STYLE = {
@@ -136,11 +136,6 @@ export function stylishChunks(input: ReportInput): Iterable<string> {
 }
 
 function summaryLine(input: ReportInput, paint: (style: Style, text: string) => string): string {
-  const scope = escapeControl(scopePhrase(input))
-  const extras = verdictExtras(input)
-  const tail = extras.length > 0 ? `, ${extras.join(', ')}` : ''
-  if (input.findings.length === 0) return `${paint('green', '✔')} No findings in ${scope}${tail}`
-  const counts = countBySeverity(input.findings)
-  const bySeverity = (Object.keys(counts) as Severity[]).map((severity) => `${counts[severity]} ${severity}`).join(', ')
-  return `${paint('red', '✖')} ${plural(input.findings.length, 'finding')} (${bySeverity}) in ${scope}${tail}`
+  const mark = input.findings.length === 0 && input.errors.length === 0 ? paint('green', '✔') : paint('red', '✖')
+  return `${mark} ${verdictText(input, 'above')}`
 }

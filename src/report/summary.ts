@@ -2,6 +2,7 @@
 import {SEVERITIES} from '../engine/rule.js'
 import type {ReportInput} from './input.js'
 import type {Finding, Severity, Source, Summary} from '../types/report-types.js'
+import {escapeControl} from '../util/escape.js'
 
 export type SeverityCounts = Record<Severity, number>
 
@@ -13,13 +14,16 @@ export function countBySeverity(findings: readonly Finding[]): SeverityCounts {
 
 export function summaryOf(input: ReportInput): Summary {
   return {
+    complete: input.errors.length === 0,
+    verdict: verdictText(input, undefined),
     projects: input.counts.projects,
+    notRead: input.counts.notRead ?? 0,
     roles: input.counts.roles,
     rules: input.rules.filter((rule) => rule.enabled).length,
     findings: input.findings.length,
     bySeverity: countBySeverity(input.findings),
     suppressed: input.suppressed.length,
-    errors: input.errors.length,
+    errors: input.errorCount ?? input.errors.length,
     uninitialized: input.uninitialized?.length ?? 0,
   }
 }
@@ -31,23 +35,78 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 }
 
 /**
- * What the verdict line adds to its count of findings: `2 suppressed`, `1 error`, and `some checks not evaluated`
- * when any was, so that nothing not evaluated looks passed. Not escaped.
+ * What the verdict line adds to its count of findings: `2 suppressed`, `1 error` (when the verdict does
+ * not lead with it), and `some checks not evaluated` when any was, so that nothing not evaluated looks
+ * passed. Not escaped.
  */
-export function verdictExtras(input: Pick<ReportInput, 'suppressed' | 'errors' | 'errorCount' | 'notices'>): string[] {
+export function verdictExtras(input: Pick<ReportInput, 'suppressed' | 'errors' | 'errorCount' | 'notices'>, withErrors = true): string[] {
   const extras: string[] = []
   if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
   const errorCount = input.errorCount ?? input.errors.length
-  if (errorCount > 0) extras.push(plural(errorCount, 'error'))
+  if (withErrors && errorCount > 0) extras.push(plural(errorCount, 'error'))
   if (input.notices.some((notice) => notice.kind === 'not-evaluated')) extras.push('some checks not evaluated')
   return extras
 }
 
-/** `40 projects and 9 roles`, or the linted file for issue-setting lint. Not escaped. */
+/** Where a report lists its errors, for the verdict to point at: ` (listed above)`. */
+export type ErrorsListed = 'above' | 'below' | undefined
+
+export function listedNote(listed: ErrorsListed): string {
+  return listed === undefined ? '' : ` (listed ${listed})`
+}
+
+/**
+ * `Audit incomplete: 11 errors`: how an incomplete audit's verdict begins, in every format, before
+ * anything it found; null when the audit is complete. Not escaped (no server text).
+ */
+export function incompleteLead(input: {errors: readonly unknown[]; errorCount?: number}, what = 'Audit'): string | null {
+  if (input.errors.length === 0) return null
+  return `${what} incomplete: ${plural(input.errorCount ?? input.errors.length, 'error')}`
+}
+
+/**
+ * What an incomplete audit judged and found, after its lead: `Judged 3 projects (1 more could not be
+ * read) and 10 roles: 5 findings (1 critical, …)`, or `…: nothing found in what was judged`. `scope` is
+ * scopePhrase's, escaped for the format; the rest holds no server text.
+ */
+export function judgedPhrase(input: Pick<ReportInput, 'findings' | 'counts' | 'source'>, scope: string): string {
+  if (input.findings.length > 0) return `Judged ${scope}: ${plural(input.findings.length, 'finding')} (${severityCounts(input.findings)})`
+  const nothing = input.source.kind !== 'file' && input.counts.projects === 0 && input.counts.roles === 0
+  return `Judged ${scope}: ${nothing ? 'nothing could be judged' : 'nothing found in what was judged'}`
+}
+
+/** `1 critical, 2 high, 0 medium, 0 low, 0 info`. */
+export function severityCounts(findings: readonly Finding[]): string {
+  const counts = countBySeverity(findings)
+  return SEVERITIES.map((severity) => `${counts[severity]} ${severity}`).join(', ')
+}
+
+/**
+ * The verdict as one plain line (stylish's summary line without its mark, the JSON summary's `verdict`):
+ * an incomplete audit says so first, then what it judged and found; a complete one what it found.
+ * Escaped for a terminal (scopePhrase may hold a file name).
+ */
+export function verdictText(input: ReportInput, listed: ErrorsListed): string {
+  const scope = escapeControl(scopePhrase(input))
+  const lead = incompleteLead(input)
+  const extras = verdictExtras(input, lead === null)
+  const tail = extras.length > 0 ? `, ${extras.join(', ')}` : ''
+  if (lead !== null) return `${lead}${listedNote(listed)}. ${judgedPhrase(input, scope)}${tail}`
+  if (input.findings.length === 0) return `No findings in ${scope}${tail}`
+  return `${plural(input.findings.length, 'finding')} (${severityCounts(input.findings)}) in ${scope}${tail}`
+}
+
+/**
+ * `40 projects and 9 roles` (the projects judged, with those of an empty repository and those that
+ * could not be read: `3 projects (1 with an empty repository; 1 more could not be read)`), or the
+ * linted file for issue-setting lint. Not escaped.
+ */
 export function scopePhrase(input: Pick<ReportInput, 'counts' | 'source' | 'uninitialized'>): string {
   if (input.source.kind === 'file') return input.source.file ?? 'the issue setting'
   const empty = input.uninitialized?.length ?? 0
-  const projects = plural(input.counts.projects, 'project') + (empty > 0 ? ` (${empty} with an empty repository)` : '')
+  const notRead = input.counts.notRead ?? 0
+  const notes = [...(empty > 0 ? [`${empty} with an empty repository`] : []), ...(notRead > 0 ? [`${notRead} more could not be read`] : [])]
+  const projects = plural(input.counts.projects, 'project') + (notes.length > 0 ? ` (${notes.join('; ')})` : '')
   return `${projects} and ${plural(input.counts.roles, 'role')}`
 }
 

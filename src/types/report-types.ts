@@ -10,12 +10,12 @@
  */
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info'
 /**
- * fail: a rule that evidences the control has an active finding; not-evaluated: none has, but one could not be judged (data the server does not offer or refused, a project that could not be read, the rule turned off or failed); pass: every rule ran over everything it needs and found nothing; manual: no rule evidences it (judge it by hand).
+ * pass: every one of its rules ran over everything it needs and found nothing. fail: a rule that evidences it has a finding that counts for it, active or in the baseline, since a baseline says "known", not "accepted". exception: every one of its rules ran, and the only findings are left out by suppressions of the configuration, each listed with its justification and expiry: neither pass nor fail. not-evaluated: no finding fails it, but one of its rules could not be judged: data the server does not offer or refused, a project that could not be read, the rule turned off in the configuration, or the rule failed. manual: no rule evidences it: judge it by hand.
  *
  * This interface was referenced by `AuditReport`'s JSON-Schema
  * via the `definition` "ControlStatus".
  */
-export type ControlStatus = 'pass' | 'fail' | 'not-evaluated' | 'manual'
+export type ControlStatus = 'pass' | 'fail' | 'exception' | 'not-evaluated' | 'manual'
 
 /**
  * The JSON report of onedev-audit (`--format json`).
@@ -179,9 +179,21 @@ export interface Notice {
  */
 export interface Summary {
   /**
-   * Projects audited.
+   * false when errors kept part of the server from being audited (as the report's `complete`): the counts below are then of what was judged, not of the server, and the exit code is 2.
+   */
+  complete: boolean
+  /**
+   * The verdict as the console's summary line says it: an incomplete audit says so first (`Audit incomplete: 11 errors. Judged 0 projects and 0 roles: nothing could be judged`), then what was judged and found; never "No findings" for an incomplete audit.
+   */
+  verdict: string
+  /**
+   * Projects judged: audited projects whose setting was read.
    */
   projects: number
+  /**
+   * Audited projects whose setting could not be read (an error says why): not judged.
+   */
+  notRead: number
   /**
    * Roles audited.
    */
@@ -233,6 +245,7 @@ export interface ComplianceFramework {
   counts: {
     pass: number
     fail: number
+    exception: number
     notEvaluated: number
     manual: number
   }
@@ -277,15 +290,23 @@ export interface ComplianceControl {
    */
   approximate: boolean
   /**
-   * Active findings of its rules that count for it.
+   * Active findings of its rules that count for it (neither suppressed nor in the baseline): they fail it.
    */
   findings: number
   /**
-   * Findings of its rules left out by a suppression or the baseline: they do not fail it.
+   * Findings of its rules that count for it and are in the baseline: known, not accepted, so they fail it too.
+   */
+  baselined: number
+  /**
+   * Findings of its rules that count for it and that a suppression of the configuration leaves out: they do not fail it; with nothing else found, the control is an exception.
    */
   suppressed: number
   /**
-   * The projects with an active finding that fails it, by path.
+   * The suppressions that leave out its findings, each with its justification and expiry and how many findings it leaves out; absent when none.
+   */
+  exceptions?: ControlException[]
+  /**
+   * The projects with a finding that fails it (active or in the baseline), by path.
    */
   projects: ProjectRef[]
   /**
@@ -299,12 +320,35 @@ export interface ComplianceControl {
 }
 /**
  * This interface was referenced by `AuditReport`'s JSON-Schema
+ * via the `definition` "ControlException".
+ */
+export interface ControlException {
+  /**
+   * The rule whose findings it leaves out.
+   */
+  rule: string
+  /**
+   * Why the findings are accepted, as the suppression says.
+   */
+  justification: string
+  /**
+   * The day after which the suppression stops (YYYY-MM-DD); absent: it never expires.
+   */
+  expires?: string
+  /**
+   * How many of the control's findings it leaves out.
+   */
+  findings: number
+}
+/**
+ * This interface was referenced by `AuditReport`'s JSON-Schema
  * via the `definition` "ControlRule".
  */
 export interface ControlRule {
   id: string
-  status: 'pass' | 'fail' | 'not-evaluated'
+  status: 'pass' | 'fail' | 'exception' | 'not-evaluated'
   findings: number
+  baselined: number
   suppressed: number
   /**
    * How the rule differs from what the control asks, when it evidences it only approximately.

@@ -61,6 +61,13 @@ describe('onedev-audit access', () => {
     expect(result.stderr).toMatch(/^onedev-audit: error: no principal named "nobody" on project acme\/app \(#2\)/)
   })
 
+  it('a --branch git refuses as a branch name is one clear line and exit 2', async () => {
+    const result = await runCli(['access', '--snapshot', 'examples/snapshot.json', '--project', '2', '--branch', '/src/x.java'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe('onedev-audit: error: --branch "/src/x.java": git refuses this branch name: it begins with "/"\n')
+  })
+
   it('works from a snapshot written by collect', async () => {
     const result = await runCli(['access', '--snapshot', 'examples/snapshot.json', '--project', '3', '--principal', 'everyone'])
     expect(result.code, result.stderr).toBe(0)

@@ -167,7 +167,11 @@ describe('one error line for a failure every request shares', () => {
     expect(stylish.stdout.split('\n').filter((line) => line.startsWith('error'))).toEqual([
       `error  /~api/roles: GET /~api/roles: connection failed (ECONNREFUSED) (and ${more} more requests failed the same way)`,
     ])
-    // The summary counts the failures, not the lines they were collapsed into.
-    expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(`✔ No findings in 0 projects and 0 roles, ${more + 1} errors`)
+    // The summary says first that the audit is incomplete, counting the failures, not the lines they were collapsed into;
+    // the three projects asked for could not be read. Never a check mark or "No findings" (issue 26).
+    expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `✖ Audit incomplete: ${more + 1} errors (listed above). Judged 0 projects (3 more could not be read) and 0 roles: nothing could be judged`,
+    )
+    expect(report.summary).toMatchObject({complete: false, projects: 0, notRead: 3, findings: 0, errors: more + 1})
   }, 60_000)
 })

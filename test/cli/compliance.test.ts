@@ -4,7 +4,8 @@
  * SARIF's control tags; --framework and --fail-on-control; and the statuses a user must be able to
  * trust: a control whose rule could not run is not evaluated (the two-factor control on a server
  * without /settings/security), a contract-only server never passes a server-hardening control, a
- * suppressed finding does not fail a control, a rule turned off leaves its controls not evaluated.
+ * control whose only findings are suppressed is an exception, a baselined finding still fails its
+ * control, a rule turned off leaves its controls not evaluated.
  */
 import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
@@ -21,9 +22,10 @@ interface Control {
   id: string
   status: string
   findings: number
+  baselined: number
   suppressed: number
   projects: Array<{id: number; path: string}>
-  rules: Array<{id: string; status: string; findings: number; suppressed: number; notEvaluated?: string}>
+  rules: Array<{id: string; status: string; findings: number; baselined: number; suppressed: number; notEvaluated?: string}>
 }
 
 /** The JSON report of a scan, checked against the report schema. */
@@ -160,8 +162,8 @@ describe('a snapshot without the per-project authorizations (written before the 
     expect(statuses(stripped.report)).toEqual({...statuses(full.report), 'osps:OSPS-AC-03.01': 'not-evaluated'})
     const missing = 'the audit has no answer for 4 of 4 projects (acme, acme/app, acme/empty, legacy/tool)'
     expect(control(stripped.report, 'osps', 'OSPS-AC-03.01').rules).toEqual([
-      {id: 'access/direct-push', status: 'not-evaluated', findings: 0, suppressed: 0, primaryBranchOnly: true, notEvaluated: `GET /projects/{id}/base-authorizations: ${missing}`},
-      {id: 'branch-protection/unprotected-branch', status: 'pass', findings: 0, suppressed: 0, primaryBranchOnly: true},
+      {id: 'access/direct-push', status: 'not-evaluated', findings: 0, baselined: 0, suppressed: 0, primaryBranchOnly: true, notEvaluated: `GET /projects/{id}/base-authorizations: ${missing}`},
+      {id: 'branch-protection/unprotected-branch', status: 'pass', findings: 0, baselined: 0, suppressed: 0, primaryBranchOnly: true},
     ])
     expect(control(stripped.report, 'cis', '1.3.8').rules.find((r) => r.id === 'access/base-role-broad')).toMatchObject({status: 'not-evaluated', notEvaluated: `GET /projects/{id}/base-authorizations: ${missing}`})
     expect(stripped.report.notices).toEqual(
@@ -185,22 +187,49 @@ describe('a snapshot without the per-project authorizations (written before the 
 })
 
 describe('suppressions, the baseline and the configuration', () => {
-  it('a suppressed finding does not fail its control: it is counted apart', async () => {
+  it('a control whose only findings are suppressed is an exception, listing the justification; it does not fail', async () => {
     const before = (await scanJson(server)).report
     expect(control(before, 'cis', '1.3.3')).toMatchObject({status: 'fail', findings: 1, suppressed: 0})
     const config = join(dir, 'suppress.json')
-    await writeFile(config, JSON.stringify({suppressions: [{rule: 'server/too-many-admins', justification: 'four administrators on purpose'}]}))
+    await writeFile(config, JSON.stringify({suppressions: [{rule: 'server/too-many-admins', justification: 'four administrators on purpose', expires: '2999-12-31'}]}))
     const {report} = await scanJson(server, ['--config', config])
-    expect(control(report, 'cis', '1.3.3')).toMatchObject({status: 'pass', findings: 0, suppressed: 1, projects: []})
-    expect(control(report, 'cis', '1.3.3').rules).toEqual([{id: 'server/too-many-admins', status: 'pass', findings: 0, suppressed: 1}])
+    expect(control(report, 'cis', '1.3.3')).toMatchObject({status: 'exception', findings: 0, baselined: 0, suppressed: 1, projects: []})
+    expect(control(report, 'cis', '1.3.3').rules).toEqual([{id: 'server/too-many-admins', status: 'exception', findings: 0, baselined: 0, suppressed: 1}])
+    expect((control(report, 'cis', '1.3.3') as any).exceptions).toEqual([{rule: 'server/too-many-admins', justification: 'four administrators on purpose', expires: '2999-12-31', findings: 1}])
+    expect(report.compliance[0].counts).toEqual({pass: 0, fail: 13, exception: 1, notEvaluated: 0, manual: 99})
+
+    const stylish = await runCli(['scan', '--all-projects', '--fail-on', 'none', '--config', config], {env: serverEnv(server)})
+    expect(stylish.stdout).toContain('\nCIS SSCS v1.0: 0 pass, 13 fail, 1 exception, 0 not evaluated, 99 manual\n')
+    const markdown = (await runCli(['scan', '--all-projects', '--fail-on', 'none', '--config', config, '--format', 'markdown'], {env: serverEnv(server)})).stdout
+    expect(markdown).toContain(
+      '| 1.3.3 | Ensure minimum number of administrators are set for the organization | exception: "four administrators on purpose" (until 2999-12-31; 1 finding of server/too-many-admins) | 0 (1 suppressed) |',
+    )
   }, 60_000)
 
-  it('a baselined finding does not fail its control either', async () => {
+  it('a baselined finding still fails its control: a baseline says "known", not "accepted"', async () => {
     const baseline = join(dir, 'baseline.json')
     await runCli(['scan', '--all-projects', '--format', 'json', '--fail-on', 'none', '--update-baseline', baseline], {env: serverEnv(server)})
-    const {report} = await scanJson(server, ['--baseline', baseline])
-    expect(report.compliance.flatMap((f: any) => f.controls.filter((c: any) => c.status === 'fail'))).toEqual([])
-    expect(control(report, 'osps', 'OSPS-BR-01.03')).toMatchObject({status: 'pass', findings: 0, suppressed: 12})
+    const {report, code} = await scanJson(server, ['--baseline', baseline])
+    expect(code).toBe(0)
+    expect(report.findings).toEqual([])
+    expect(report.compliance.map((f: any) => [f.framework, f.counts])).toEqual([
+      ['cis', {pass: 0, fail: 14, exception: 0, notEvaluated: 0, manual: 99}],
+      ['osps', {pass: 0, fail: 10, exception: 0, notEvaluated: 0, manual: 54}],
+    ])
+    expect(control(report, 'osps', 'OSPS-BR-01.03')).toMatchObject({status: 'fail', findings: 0, baselined: 12, suppressed: 0})
+    const failing = await runCli(['scan', '--all-projects', '--format', 'json', '--fail-on', 'none', '--baseline', baseline, '--fail-on-control'], {env: serverEnv(server)})
+    expect(failing.code).toBe(1)
+  }, 60_000)
+
+  it('the example snapshot with its own baseline: no control passes, and the console says so (issue 26)', async () => {
+    const baseline = join(dir, 'example-baseline.json')
+    await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--fail-on', 'none', '--update-baseline', baseline])
+    const result = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--baseline', baseline])
+    expect(result.code).toBe(0)
+    expect(result.stdout.trimEnd().split('\n').slice(-3, -1)).toEqual([
+      'CIS SSCS v1.0: 0 pass, 14 fail, 0 exception, 0 not evaluated, 99 manual',
+      'OSPS Baseline v2026.02.19: 0 pass, 10 fail, 0 exception, 0 not evaluated, 54 manual',
+    ])
   }, 60_000)
 
   it('a rule turned off leaves the controls it evidences not evaluated', async () => {
@@ -208,7 +237,7 @@ describe('suppressions, the baseline and the configuration', () => {
     await writeFile(config, JSON.stringify({rules: {'server/too-many-admins': 'off', 'server/plain-http-url': 'off'}}))
     const {report} = await scanJson(server, ['--config', config])
     expect(control(report, 'cis', '1.3.3')).toMatchObject({status: 'not-evaluated', findings: 0})
-    expect(control(report, 'cis', '1.3.3').rules).toEqual([{id: 'server/too-many-admins', status: 'not-evaluated', findings: 0, suppressed: 0, notEvaluated: 'turned off in the configuration'}])
+    expect(control(report, 'cis', '1.3.3').rules).toEqual([{id: 'server/too-many-admins', status: 'not-evaluated', findings: 0, baselined: 0, suppressed: 0, notEvaluated: 'turned off in the configuration'}])
     expect([control(report, 'osps', 'OSPS-BR-03.01').status, control(report, 'osps', 'OSPS-BR-03.02').status]).toEqual(['not-evaluated', 'not-evaluated'])
   }, 60_000)
 })
@@ -233,7 +262,7 @@ describe('--framework and --fail-on-control', () => {
     expect(report.compliance.map((f: any) => [f.framework, f.label, f.version])).toEqual([['osps', 'OSPS Baseline v2026.02.19', '2026.02.19']])
     const stylish = await runCli(['scan', '--all-projects', '--fail-on', 'none', '--framework', 'osps'], {env: serverEnv(server)})
     const lines = stylish.stdout.trimEnd().split('\n')
-    expect(lines.at(-2)).toMatch(/^OSPS Baseline v2026\.02\.19: 0 pass, 10 fail, 0 not evaluated, 54 manual$/)
+    expect(lines.at(-2)).toMatch(/^OSPS Baseline v2026\.02\.19: 0 pass, 10 fail, 0 exception, 0 not evaluated, 54 manual$/)
     expect(stylish.stdout).not.toContain('CIS SSCS')
     const sarifFile = join(dir, 'osps.sarif')
     await runCli(['scan', '--all-projects', '--fail-on', 'none', '--framework', 'osps', '--format', 'sarif', '--output', sarifFile], {env: serverEnv(server)})
@@ -247,9 +276,9 @@ describe('--framework and --fail-on-control', () => {
   it('both by default: the console prints a line per framework, markdown a table per framework, SARIF both tags', async () => {
     const stylish = await runCli(['scan', '--all-projects', '--fail-on', 'none'], {env: serverEnv(server)})
     const lines = stylish.stdout.trimEnd().split('\n')
-    expect(lines.slice(-3, -1)).toEqual(['CIS SSCS v1.0: 0 pass, 14 fail, 0 not evaluated, 99 manual', 'OSPS Baseline v2026.02.19: 0 pass, 10 fail, 0 not evaluated, 54 manual'])
+    expect(lines.slice(-3, -1)).toEqual(['CIS SSCS v1.0: 0 pass, 14 fail, 0 exception, 0 not evaluated, 99 manual', 'OSPS Baseline v2026.02.19: 0 pass, 10 fail, 0 exception, 0 not evaluated, 54 manual'])
     const markdown = (await runCli(['scan', '--all-projects', '--fail-on', 'none', '--format', 'markdown'], {env: serverEnv(server)})).stdout
-    expect(markdown).toContain('## Compliance\n\n### CIS SSCS v1.0\n\nCIS Software Supply Chain Security Guide 1.0: 0 pass, 14 fail, 0 not evaluated, 99 manual.\n\n| Control | Title | Status | Findings |')
+    expect(markdown).toContain('## Compliance\n\n### CIS SSCS v1.0\n\nCIS Software Supply Chain Security Guide 1.0: 0 pass, 14 fail, 0 exception, 0 not evaluated, 99 manual.\n\n| Control | Title | Status | Findings |')
     expect(markdown).toContain('| 1.1.16 | Ensure force push code to branches is denied | ✖ fail | 1 |')
     expect(markdown).toContain('### OSPS Baseline v2026.02.19')
     const sarif = JSON.parse((await runCli(['scan', '--all-projects', '--fail-on', 'none', '--format', 'sarif'], {env: serverEnv(server)})).stdout)
@@ -274,8 +303,8 @@ describe('--framework and --fail-on-control', () => {
       const result = await runCli(['scan', '--all-projects', '--format', 'json', '--fail-on', 'none', '--fail-on-control'], {env: serverEnv(hardened)})
       const report = JSON.parse(result.stdout)
       expect(report.compliance.map((f: any) => [f.framework, f.counts])).toEqual([
-        ['cis', {pass: 14, fail: 0, notEvaluated: 0, manual: 99}],
-        ['osps', {pass: 9, fail: 0, notEvaluated: 1, manual: 54}],
+        ['cis', {pass: 14, fail: 0, exception: 0, notEvaluated: 0, manual: 99}],
+        ['osps', {pass: 9, fail: 0, exception: 0, notEvaluated: 1, manual: 54}],
       ])
       // A current server has no action authorizations (OneDev 8.0.4 and earlier): the one rule of OSPS-AC-04.02 has nothing to judge.
       expect(control(report, 'osps', 'OSPS-AC-04.02').rules).toEqual([

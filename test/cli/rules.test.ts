@@ -82,7 +82,7 @@ describe('help and version', () => {
   })
 
   it('a value that is not one of a flag\'s choices is shown as given, with the choice meant; one that may be a secret is not shown', async () => {
-    const expected = (shown: string, meant = '') => `onedev-audit: error: expected --format to be one of: stylish, json, sarif, markdown, html, not ${shown}${meant} (see --help)\n`
+    const expected = (shown: string, meant = '') => `onedev-audit: error: expected --format to be one of: stylish, json, sarif, markdown, html, checkstyle, junit, not ${shown}${meant} (see --help)\n`
     const typo = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format', 'sairf'])
     expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', expected('"sairf"', '; did you mean sarif?')])
     expect((await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format=xml'])).stderr).toBe(expected('"xml"'))

@@ -240,6 +240,15 @@ describe('job secrets', () => {
     expect(projectDiff(secret('on branch "main"'), secret('on branch "release"'))[0]).toMatchObject({classification: 'neutral', aspect: 'authorization'})
   })
 
+  it('an `on branch` value is one path pattern: "-main" and "main dev" name one branch each, not every branch but main', () => {
+    // Scoped to another branch: neither wider nor narrower (neutral), never widened.
+    expect(projectDiff(secret('on branch "main"'), secret('on branch "-main"'))[0]).toMatchObject({classification: 'neutral', aspect: 'authorization'})
+    // 8.x's pattern set "-main" (every branch but main) to the current "-main" (one branch): narrowed.
+    expect(projectDiff({jobSecrets: [{name: 'deploy', authorizedBranches: '-main'}]}, secret('on branch "-main"'))[0]).toMatchObject({classification: 'strengthened'})
+    // As the 8.0.5 migration wrote 8.x's "main dev": the same reach.
+    expect(projectDiff({jobSecrets: [{name: 'deploy', authorizedBranches: 'main dev'}]}, secret('on branch "main" or on branch "dev"'))).toEqual([])
+  })
+
   it('legacy authorized branches widened', () => {
     expect(projectDiff({jobSecrets: [{name: 'deploy', authorizedBranches: 'main'}]}, {jobSecrets: [{name: 'deploy', authorizedBranches: '**'}]})).toEqual([
       {...base, change: 'changed', classification: 'weakened', aspect: 'authorization', before: 'branches "main"', after: 'branches "**"'},

@@ -1,12 +1,15 @@
 /**
- * The status of a control: fail on an active finding (suppressed and baselined ones are counted
- * apart), not-evaluated when one of its rules could not be judged (data not offered, refused, not
- * collected or unreadable, a project that could not be read, the rule turned off, not run or
- * failed), pass only when every rule ran over everything it needs, manual without rules.
+ * The status of a control: fail on an active or baselined finding, not-evaluated when one of its
+ * rules could not be judged (data not offered, refused, not collected or unreadable, a project that
+ * could not be read, the rule turned off, not run or failed), exception when its only findings are
+ * suppressed (each suppression listed), pass only when every rule ran over everything it needs and
+ * found nothing, manual without rules. What each status means is said once (CONTROL_STATUSES).
  */
+import {readFile} from 'node:fs/promises'
+
 import {describe, expect, it} from 'vitest'
 
-import {type ComplianceRule, type FrameworkMapping, judgeAudit} from '../../src/engine/compliance.js'
+import {type ComplianceRule, CONTROL_STATUSES, type FrameworkMapping, judgeAudit} from '../../src/engine/compliance.js'
 import type {AuditSettings} from '../../src/engine/rule.js'
 import type {AuditError, AuditModel, Project} from '../../src/model/types.js'
 import type {ComplianceControl, Finding, SuppressedFinding} from '../../src/types/report-types.js'
@@ -82,7 +85,7 @@ describe('a control', () => {
   it('passes only when every rule was judged over everything and found nothing; without rules it is manual', () => {
     const controls = judge()
     expect(statuses(controls)).toEqual({C1: 'pass', C2: 'pass', C3: 'pass', C4: 'manual', C5: 'pass'})
-    expect(controls.get('C4')).toEqual({id: 'C4', title: 'Inactive users are removed', tag: 'TF-C4', status: 'manual', approximate: false, findings: 0, suppressed: 0, projects: [], rules: [], note: 'judged by hand'})
+    expect(controls.get('C4')).toEqual({id: 'C4', title: 'Inactive users are removed', tag: 'TF-C4', status: 'manual', approximate: false, findings: 0, baselined: 0, suppressed: 0, projects: [], rules: [], note: 'judged by hand'})
     expect(controls.get('C2')!.approximate).toBe(true)
   })
 
@@ -98,17 +101,39 @@ describe('a control', () => {
     expect([release.get('C1')!.status, release.get('C3')!.status]).toEqual(['fail', 'pass'])
     const main = judge({findings: [branchFinding('branch/force', 1, 'acme/app', 'main')]})
     expect(main.get('C3')).toMatchObject({status: 'fail', findings: 1, projects: [{id: 1, path: 'acme/app'}]})
-    expect(main.get('C3')!.rules).toEqual([{id: 'branch/force', status: 'fail', findings: 1, suppressed: 0, primaryBranchOnly: true}])
+    expect(main.get('C3')!.rules).toEqual([{id: 'branch/force', status: 'fail', findings: 1, baselined: 0, suppressed: 0, primaryBranchOnly: true}])
   })
 
-  it('a suppressed or baselined finding does not fail it: it is counted apart', () => {
+  it('a baselined finding fails it: a baseline says "known", not "accepted"', () => {
+    const suppressed: SuppressedFinding[] = [{finding: branchFinding('branch/force', 2, 'acme/lib', 'master'), reason: {kind: 'baseline'}}]
+    const controls = judge({suppressed})
+    expect(controls.get('C1')).toMatchObject({status: 'fail', findings: 0, baselined: 1, suppressed: 0, projects: [{id: 2, path: 'acme/lib'}]})
+    expect(controls.get('C1')!.exceptions).toBeUndefined()
+    expect(controls.get('C1')!.rules[0]).toEqual({id: 'branch/force', status: 'fail', findings: 0, baselined: 1, suppressed: 0})
+  })
+
+  it('a control whose only findings are suppressed is an exception, listing each justification and expiry', () => {
     const suppressed: SuppressedFinding[] = [
-      {finding: branchFinding('branch/force', 1, 'acme/app', 'main'), reason: {kind: 'suppression', justification: 'accepted'}},
-      {finding: branchFinding('branch/force', 2, 'acme/lib', 'master'), reason: {kind: 'baseline'}},
+      {finding: branchFinding('branch/force', 1, 'acme/app', 'main'), reason: {kind: 'suppression', justification: 'accepted', expires: '2027-03-31'}},
+      {finding: branchFinding('branch/force', 2, 'acme/lib', 'master'), reason: {kind: 'suppression', justification: 'accepted', expires: '2027-03-31'}},
+      {finding: branchFinding('branch/unprotected', 2, 'acme/lib', 'dev'), reason: {kind: 'suppression', justification: 'a sandbox'}},
     ]
     const controls = judge({suppressed})
-    expect(controls.get('C1')).toMatchObject({status: 'pass', findings: 0, suppressed: 2, projects: []})
-    expect(controls.get('C1')!.rules[0]).toEqual({id: 'branch/force', status: 'pass', findings: 0, suppressed: 2})
+    expect(controls.get('C1')).toMatchObject({status: 'exception', findings: 0, baselined: 0, suppressed: 3, projects: []})
+    expect(controls.get('C1')!.exceptions).toEqual([
+      {rule: 'branch/force', justification: 'accepted', expires: '2027-03-31', findings: 2},
+      {rule: 'branch/unprotected', justification: 'a sandbox', findings: 1},
+    ])
+    expect(controls.get('C1')!.rules.map((r) => [r.id, r.status, r.suppressed])).toEqual([['branch/force', 'exception', 2], ['branch/unprotected', 'exception', 1]])
+    // On the default branch only (C3): the finding on main counts, the one on master (acme/lib's default) too.
+    expect(controls.get('C3')).toMatchObject({status: 'exception', suppressed: 2})
+  })
+
+  it('an active finding beside suppressed ones fails it; a rule not judged beside them leaves it not evaluated', () => {
+    const suppressed: SuppressedFinding[] = [{finding: branchFinding('branch/force', 1, 'acme/app', 'main'), reason: {kind: 'suppression', justification: 'accepted'}}]
+    expect(judge({suppressed, findings: [branchFinding('branch/unprotected', 2, 'acme/lib', 'master')]}).get('C1')).toMatchObject({status: 'fail', findings: 1, suppressed: 1})
+    const rules = RULES.map((r) => (r.meta.id === 'branch/unprotected' ? {...r, enabled: false} : r))
+    expect(judge({suppressed, rules}).get('C1')).toMatchObject({status: 'not-evaluated', suppressed: 1, exceptions: [{rule: 'branch/force', justification: 'accepted', findings: 1}]})
   })
 
   it('a finding is proof: it fails the control even when another of its rules could not be judged', () => {
@@ -226,7 +251,7 @@ describe('a rule that could not be judged keeps its controls from passing', () =
 describe('the result', () => {
   it('counts the statuses per framework, in the framework\'s order, with the source and the tags', () => {
     const [result] = judgeAudit([framework], {model: fullModel(), settings: SETTINGS, rules: RULES, findings: [branchFinding('branch/force', 1, 'acme/app', 'main')], suppressed: [], errors: [{kind: 'forbidden', message: 'x', path: '/~api/groups', status: 403}]})
-    expect(result!.counts).toEqual({pass: 1, fail: 2, notEvaluated: 1, manual: 1})
+    expect(result!.counts).toEqual({pass: 1, fail: 2, exception: 0, notEvaluated: 1, manual: 1})
     expect(result!.controls.map((c) => [c.id, c.tag, c.status])).toEqual([
       ['C1', 'TF-C1', 'fail'],
       ['C2', 'TF-C2', 'not-evaluated'],
@@ -235,5 +260,14 @@ describe('the result', () => {
       ['C5', 'TF-C5', 'pass'],
     ])
     expect([result!.framework, result!.label, result!.source.commit]).toEqual(['cis', 'TF v1', '0'.repeat(40)])
+  })
+})
+
+describe('what each status means, said once', () => {
+  it('names every status of the schema, in the order of the counts, and the schema says the same', async () => {
+    const schema = JSON.parse(await readFile(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'))
+    expect(CONTROL_STATUSES.map((s) => s.status)).toEqual(schema.$defs.ControlStatus.enum)
+    expect(schema.$defs.ControlStatus.description).toBe(CONTROL_STATUSES.map((s) => `${s.status}: ${s.meaning}.`).join(' '))
+    expect(Object.keys(schema.$defs.ComplianceFramework.properties.counts.properties)).toEqual(['pass', 'fail', 'exception', 'notEvaluated', 'manual'])
   })
 })

@@ -108,7 +108,11 @@ describe('admitsArbitraryBranch', () => {
   const table: Array<[string, boolean]> = [
     ['on branch "**"', true],
     ['on branch "*"', true],
-    ['on branch "-main"', true],
+    // One path pattern each (OnBranchCriteria: matchPath), not a pattern set: the branch literally named "-main".
+    ['on branch "-main"', false],
+    ['on branch "main dev"', false],
+    ['on branch "-main", "**"', true],
+    ['on branch "main **"', false],
     ['on branch "main"', false],
     ['on branch "release/*"', false],
     ['on branch "release/**"', false],
@@ -146,7 +150,7 @@ describe('admitsArbitraryBranch', () => {
     expect(arbitraryBranchTruth(parseJobMatch('on branch "main"'))).toBe('false')
   })
 
-  it('treats a branch value that is not a valid pattern set as one literal path pattern', () => {
+  it('reads a branch value with a quote in it as one literal path pattern', () => {
     expect(admitsArbitraryBranch('on branch "\\"unterminated"')).toBe(false)
   })
 

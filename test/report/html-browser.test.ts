@@ -4,18 +4,21 @@
  * page, nothing logs an error (a Content-Security-Policy violation would), hostile names stay text,
  * and the tables filter, sort and page to exactly the rows the JSON report says.
  */
+import {execFile} from 'node:child_process'
 import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
+import {promisify} from 'node:util'
 
 import type {Browser} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import type {DiffReport} from '../../src/diff/diff-types.js'
 import {textOf} from '../../src/report/chunks.js'
-import {HTML_TABLE_ROWS, htmlChunks} from '../../src/report/html.js'
+import {HTML_TABLE_ROWS, htmlChunks, topRisks} from '../../src/report/html.js'
 import type {AuditReport, Finding, Severity} from '../../src/types/report-types.js'
 import {launchChromium, openReport, screenshot, shownRows} from '../helpers/browser.js'
-import {runCli} from '../helpers/cli.js'
+import {ROOT, runCli} from '../helpers/cli.js'
+import {serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 import {finding, sampleInput} from './sample-input.js'
 
@@ -58,11 +61,37 @@ async function scanReports(args: string[], name: string): Promise<{file: string;
 
 const SEVERITY_ORDER: Severity[] = ['critical', 'high', 'medium', 'low', 'info']
 
+/** Text as the page shows it: Markdown code spans as code, without their backticks (a lone backtick stays). */
+function shown(text: string): string {
+  const parts = text.split('`')
+  return parts.map((part, i) => (i % 2 === 1 && i === parts.length - 1 ? `\`${part}` : part)).join('')
+}
+
 /** What the findings table shows of a finding: severity, rule, project (or roles, file, server), subject, message. */
 function row(f: Finding): string[] {
   const where = f.project ? f.project.path : f.role ? 'roles' : (f.file ?? 'server')
   const subject = f.subject !== '' ? f.subject : (f.role?.name ?? '')
-  return [f.severity, f.ruleId, where, subject, f.source ? `${f.message} (inherited from ${f.source.path})` : f.message]
+  return [f.severity, f.ruleId, where, subject, shown(f.source ? `${f.message} (inherited from ${f.source.path})` : f.message)]
+}
+
+/** The verdict's headline as the JSON report's summary gives it: `65 findings: 7 critical, 23 high, …`, no zeros. */
+function headline(summary: AuditReport['summary']): string {
+  const found = SEVERITY_ORDER.filter((s) => summary.bySeverity[s] > 0).map((s) => `${summary.bySeverity[s].toLocaleString('en')} ${s}`)
+  return summary.findings === 0 ? 'No findings' : `${summary.findings.toLocaleString('en')} findings: ${found.join(', ')}`
+}
+
+/** The top risks of a JSON report's findings: each line's text, as the page shows it. */
+const risks = (findings: Finding[]) => topRisks(findings).map(({finding}) => shown(finding.source ? `${finding.message} (inherited from ${finding.source.path})` : finding.message))
+const FAIL_RED = 'rgb(159, 28, 28)'
+
+/** The top of the page, in order: the header's badge, the verdict, the errors, the top risks, the findings (their tops, in pixels). */
+async function topOrder(page: import('playwright-core').Page): Promise<string[]> {
+  const ids = ['verdict', 'errors', 'top-risks', 'notices', 'about', 'findings']
+  const tops = await page.evaluate((list) => list.flatMap((id) => {
+    const node = (globalThis as any).document.getElementById(id) as {getBoundingClientRect(): {top: number}} | null
+    return node ? [[id, node.getBoundingClientRect().top] as const] : []
+  }), ids)
+  return [...tops].sort((a, b) => a[1] - b[1]).map(([id]) => id)
 }
 
 const findingsSelect = (column: number) => `section[data-table="findings"] select[data-column="${column}"]`
@@ -79,6 +108,20 @@ describe('the scan report in a browser', () => {
       const all = json.findings.map(row)
       expect(await shownRows(page, 'findings')).toEqual(all)
       expect(await page.locator('section[data-table="findings"] .pager .count').textContent()).toBe(`Showing 1–${all.length} of ${all.length} findings`)
+      // The top: how bad (in the red of the worst severity, never a green "Audit complete"), how complete, the top risks.
+      const badge = page.locator('header .status')
+      expect(await badge.textContent()).toBe(`${json.summary.bySeverity.critical} critical of ${json.summary.findings} findings`)
+      expect(await badge.evaluate((e) => (globalThis as any).getComputedStyle(e).color as string)).toBe(FAIL_RED)
+      expect(await page.locator('#verdict .headline').textContent()).toBe(headline(json.summary))
+      expect(await page.locator('#verdict p.verdict').textContent()).toBe('Audit complete: judged 4 projects (1 with an empty repository) and 10 roles with 43 enabled rules.')
+      expect(await page.locator('ol.risks .what').allTextContents()).toEqual(risks(json.findings))
+      expect(await topOrder(page)).toEqual(['verdict', 'top-risks', 'about', 'findings'])
+      // Code spans are code, in the top risks and in the rows the script renders.
+      const quoted = json.findings.filter((f) => f.message.includes('`'))
+      expect(quoted.length).toBeGreaterThan(3)
+      expect(await page.locator('section[data-table="findings"] td.msg code').count()).toBeGreaterThanOrEqual(quoted.length)
+      expect(await page.locator('ol.risks code').first().textContent()).toMatch(/^on branch "/)
+      expect(await page.getByText('Audit complete', {exact: true}).count()).toBe(0)
       await screenshot(page, 'html-report-example.png')
 
       await page.selectOption(findingsSelect(0), {label: `critical (${json.summary.bySeverity.critical})`})
@@ -127,6 +170,7 @@ describe('the scan report in a browser', () => {
         // One script runs; every other script element is a JSON data block.
         expect(await page.locator('script:not([type])').count()).toBe(1)
         expect(await page.locator('script[type]:not([type="application/json"])').count()).toBe(0)
+        expect((await page.locator('ol.risks .where').allTextContents()).some((where) => where.startsWith(`acme/${IMG}`) || where.startsWith(`legacy/${SCRIPT}`))).toBe(true)
         for (const name of [`acme/${IMG}`, `legacy/${SCRIPT}`]) {
           expect(await page.locator('section[data-table="projects"] td', {hasText: name}).first().textContent()).toBe(name)
           expect(await page.locator('section[data-table="findings"] td', {hasText: name}).count()).toBeGreaterThan(0)
@@ -224,8 +268,18 @@ describe('the compliance tables in a browser', () => {
       for (const framework of frameworks) {
         const table = `compliance-${framework.framework}`
         const judged = framework.controls.filter((c) => c.status !== 'manual')
-        const expected = judged.map((c) => [`${c.id}${c.approximate ? ' ≈' : ''}`, c.title, word(c.status), String(c.findings), String(c.suppressed)])
-        expect((await shownRows(page, table)).map((r) => r.slice(0, 5))).toEqual(expected)
+        const expected = judged.map((c) => [`${c.id}${c.approximate ? ' ≈' : ''}`, c.title, word(c.status), String(c.findings + c.baselined)])
+        const rows = await shownRows(page, table)
+        expect(rows.map((r) => [...r.slice(0, 3), r[4]])).toEqual(expected)
+        // What failed, in words: each rule's line says what it looks for (its short description), the rule id as code.
+        const found = ['Found', 'None found', 'Not evaluated', 'Found, suppressed']
+        rows.forEach((r, i) => {
+          for (const rule of judged[i]!.rules) {
+            expect(r[3]).toContain(`(${rule.id}${rule.approximate === undefined ? '' : ' ≈'})`)
+            expect(found.some((word) => r[3]!.includes(`${word}: `))).toBe(true)
+          }
+        })
+        expect(await page.locator(`section[data-table="${table}"] td.found code`).count()).toBe(judged.reduce((sum, c) => sum + c.rules.length, 0))
         // Each status in its colour.
         for (const status of ['pass', 'fail', 'not-evaluated']) {
           expect(await page.locator(`section[data-table="${table}"] .badge.b-${status}`).count()).toBe(judged.filter((c) => c.status === status).length)
@@ -244,6 +298,68 @@ describe('the compliance tables in a browser', () => {
       await context.close()
     }
   })
+})
+
+describe('the top of the page answers the reader\'s question', () => {
+  it('a small server with a project that cannot be read: "Audit incomplete" in red, what failed, then the top risks', async () => {
+    const server = await startFixtureServer()
+    try {
+      server.override('GET /projects/3/setting', {status: 500, text: 'Internal Server Error'})
+      const file = join(dir, 'live-incomplete.html')
+      const html = await runCli(['scan', '--all-projects', '--format', 'html', '--output', file, '--fail-on', 'none'], {env: serverEnv(server)})
+      expect(html.code).toBe(2)
+      const json = JSON.parse((await runCli(['scan', '--all-projects', '--format', 'json', '--fail-on', 'none'], {env: serverEnv(server)})).stdout) as AuditReport
+      expect(json.summary.errors).toBe(1)
+      const {page, requests, problems, context} = await openReport(await browser(), file, {height: 1300})
+      try {
+        const badge = page.locator('header .status')
+        expect(await badge.textContent()).toBe('Audit incomplete: 1 error')
+        expect(await badge.getAttribute('href')).toBe('#errors')
+        expect(await badge.evaluate((e) => (globalThis as any).getComputedStyle(e).color as string)).toBe(FAIL_RED)
+        expect(await page.locator('#verdict .headline').textContent()).toBe('Audit incomplete: 1 error')
+        const judged = json.summary.verdict.slice('Audit incomplete: 1 error. '.length)
+        expect(await page.locator('#verdict p.verdict').textContent()).toBe(`${judged}. What could not be read is listed right below: what follows is not the whole answer.`)
+        expect(await topOrder(page)).toEqual(['verdict', 'errors', 'top-risks', 'notices', 'about', 'findings'].filter((id) => id !== 'notices' || json.notices.length > 0))
+        expect(await page.locator('#errors li').allTextContents()).toEqual([expect.stringMatching(/^error.*projects\/3\/setting/)])
+        expect(await page.locator('ol.risks .what').allTextContents()).toEqual(risks(json.findings))
+        expect(await page.getByText(/Audit complete/).count()).toBe(0)
+        expect(requests).toEqual([])
+        expect(problems).toEqual([])
+        await screenshot(page, 'html-report-incomplete.png')
+      } finally {
+        await context.close()
+      }
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
+
+  it('the bench\'s 10,000 projects: the verdict and the top risks are the JSON report\'s, distinct rules, loaded with no problem', async () => {
+    // The offline snapshot bench/run.mjs scans (bench/html.mjs builds it the same way).
+    const snapshot = join(dir, 'bench-10000.json')
+    const build = "import {writeFile} from 'node:fs/promises'; import {snapshotOf} from './bench/diff.mjs'; import {buildProjects, buildRoles, buildSetting} from './bench/simulator.mjs'; " +
+      'await writeFile(process.argv[1], JSON.stringify(snapshotOf(buildProjects(10000), buildRoles(300), buildSetting)))'
+    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', build, snapshot], {cwd: ROOT})
+    const {file, json} = await scanReports(['scan', '--snapshot', snapshot], 'bench-10000')
+    expect(json.summary.findings).toBeGreaterThan(50_000)
+    const {page, requests, problems, context} = await openReport(await browser(), file, {height: 1100})
+    try {
+      const critical = json.summary.bySeverity.critical
+      expect(await page.locator('header .status').textContent()).toBe(`${critical.toLocaleString('en')} critical of ${json.summary.findings.toLocaleString('en')} findings`)
+      expect(await page.locator('#verdict .headline').textContent()).toBe(headline(json.summary))
+      expect(await page.locator('#verdict p.verdict').textContent()).toBe('Audit complete: judged 10000 projects and 300 roles with 43 enabled rules; some checks not evaluated.')
+      const top = topRisks(json.findings)
+      expect(new Set(top.map((t) => t.finding.ruleId)).size).toBe(5)
+      expect(await page.locator('ol.risks .what').allTextContents()).toEqual(risks(json.findings))
+      expect(await page.locator('ol.risks .more').allTextContents()).toEqual(top.filter((t) => t.more > 0).map((t) => `and ${t.more.toLocaleString('en')} more of this rule`))
+      expect(await topOrder(page)).toEqual(['verdict', 'top-risks', 'notices', 'about', 'findings'])
+      expect(requests).toEqual([])
+      expect(problems).toEqual([])
+      await screenshot(page, 'html-report-10000.png')
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
 })
 
 describe('a large report', () => {
@@ -353,7 +469,7 @@ describe('the diff report in a browser', () => {
         '2026-11-01T03:00:00.000Z',
         expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       ])
-      const changes = json.changes.map((c) => [c.classification, c.severity ?? '', c.project?.path ?? (c.role ? 'roles' : 'server'), c.message, c.ruleId ?? ''])
+      const changes = json.changes.map((c) => [c.classification, c.severity ?? '', c.project?.path ?? (c.role ? 'roles' : 'server'), shown(c.message), c.ruleId ?? ''])
       expect(await shownRows(page, 'changes')).toEqual(changes)
       // The rename: its project cell and the message that quotes it.
       expect(await page.locator('section[data-table="changes"] td', {hasText: `acme/${IMG}`}).count()).toBe(2)

@@ -9,8 +9,8 @@ import {describe, expect, test} from 'vitest'
 
 import {textOf} from '../../src/report/chunks.js'
 import {diffHtmlChunks} from '../../src/report/diff-html.js'
-import {escapeHtml, scriptJson} from '../../src/report/html-page.js'
-import {htmlChunks, ruleFamily} from '../../src/report/html.js'
+import {codeHtml, escapeHtml, scriptJson} from '../../src/report/html-page.js'
+import {htmlChunks, ruleFamily, topRisks} from '../../src/report/html.js'
 import {finding, sampleInput} from './sample-input.js'
 
 const HOSTILE = `</script><script>alert(1)</script><img src=x onerror=alert(2)>"'&\u2028\u2029\u001b[2J\u202e`
@@ -75,11 +75,66 @@ describe('the HTML report', () => {
     expect(panel).toContain('suppression of x/y matched nothing')
     expect(panel).toContain('<summary>Every notice, one by one (3)</summary>')
     expect(panel).toContain('GET /groups: not offered &lt;b&gt;')
-    expect(text).toMatch(/<p class="verdict">.*some checks not evaluated\)\.<\/p>/)
+    expect(text).toMatch(/<p class="verdict">Audit complete: .*some checks not evaluated\.<\/p>/)
     // --verbose: one by one, nothing to unfold.
     const verbose = textOf(htmlChunks(sampleInput({notices, errors: [], verbose: true})))
     expect(verbose).not.toContain('Every notice, one by one')
     expect(verbose).toContain('GET /settings/security: not offered')
+  })
+
+  test('the badge says how bad and how complete: never "Audit complete" in green beside critical findings', () => {
+    const badge = (text: string) => /<(?:a|span) class="status (tone-[a-z]+)"(?: href="([^"]*)")?>([^<]*)</.exec(text)!.slice(1)
+    // The sample: 1 critical of 5 findings, and an error: incomplete first.
+    expect(badge(textOf(htmlChunks(sampleInput())))).toEqual(['tone-bad', '#errors', 'Audit incomplete: 1 error'])
+    expect(badge(textOf(htmlChunks(sampleInput({errors: []}))))).toEqual(['tone-bad', '#top-risks', '1 critical of 5 findings'])
+    const medium = [finding({ruleId: 'a/b', severity: 'medium', subject: 's', pointer: '/x'})]
+    expect(badge(textOf(htmlChunks(sampleInput({errors: [], findings: medium}))))).toEqual(['tone-warn', '#top-risks', '1 medium finding'])
+    expect(badge(textOf(htmlChunks(sampleInput({errors: [], findings: [], notices: []}))))).toEqual(['tone-good', undefined, 'No findings'])
+    for (const input of [sampleInput(), sampleInput({errors: []})]) expect(textOf(htmlChunks(input))).not.toContain('Audit complete<')
+  })
+
+  test('the top: the verdict, then what could not be read, then the top risks, then the rest', () => {
+    const text = textOf(htmlChunks(sampleInput()))
+    const at = (marker: string) => {
+      const index = text.indexOf(marker)
+      expect(index, marker).toBeGreaterThan(0)
+      return index
+    }
+    const order = ['id="verdict"', 'id="errors"', 'id="top-risks"', 'id="notices"', 'id="about"', 'id="summary"', 'id="findings"'].map(at)
+    expect(order).toEqual([...order].sort((a, b) => a - b))
+    expect(/<section class="verdict-box tone-bad" id="verdict">\n<p class="headline">([^<]*)<\/p>\n<p class="verdict">([^<]*)<\/p>/.exec(text)!.slice(1)).toEqual([
+      'Audit incomplete: 1 error',
+      'Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed. What could not be read is listed right below: what follows is not the whole answer.',
+    ])
+  })
+
+  test('top risks: the most severe finding of each rule, most severe first, with how many more the rule found', () => {
+    const of = (ruleId: string, severity: 'critical' | 'high' | 'low', n: number) => finding({ruleId, severity, subject: `s${n}`, pointer: '/x', project: {id: n, path: `p/${n}`}})
+    const findings = [of('a/one', 'critical', 1), of('a/one', 'critical', 2), of('a/one', 'high', 3), of('b/two', 'high', 4), of('c/three', 'low', 5), of('d/four', 'low', 6), of('e/five', 'low', 7), of('f/six', 'low', 8)]
+    expect(topRisks(findings).map(({finding: f, more}) => [f.ruleId, f.subject, more])).toEqual([
+      ['a/one', 's1', 2],
+      ['b/two', 's4', 0],
+      ['c/three', 's5', 0],
+      ['d/four', 's6', 0],
+      ['e/five', 's7', 0],
+    ])
+    const text = textOf(htmlChunks(sampleInput({findings, errors: []})))
+    const risks = /<ol class="risks">\n([\s\S]*?)\n<\/ol>/.exec(text)![1]!.split('\n')
+    expect(risks).toHaveLength(5)
+    expect(risks[0]).toContain('<span class="where">p/1<span class="mono">a/one</span><span class="more">and 2 more of this rule</span></span>')
+  })
+
+  test('messages show Markdown code spans as code, never the backticks; server text inside them stays text', () => {
+    expect(codeHtml('its authorization `on branch "**"` admits `<b>`, a lone ` stays')).toBe(
+      'its authorization <code>on branch &quot;**&quot;</code> admits <code>&lt;b&gt;</code>, a lone ` stays',
+    )
+    expect(codeHtml('no code here')).toBe('no code here')
+    const message = 'Job secret "x": its authorization `on branch "**"` admits builds on branches anyone can create.'
+    const text = textOf(htmlChunks(sampleInput({errors: [], findings: [finding({ruleId: 'job-secret/broad-branches', severity: 'high', subject: 'x', pointer: '/x', message})]})))
+    // In the top risks and in the findings table's HTML rows; the script renders its rows the same way (html-browser.test.ts).
+    expect(text.split('<code>on branch &quot;**&quot;</code> admits builds').length - 1).toBe(2)
+    expect(text.replace(/<script[\s\S]*?<\/script>/g, '')).not.toContain('`on branch')
+    expect(JSON.parse(parts(text).data[0]!).columns[4]).toEqual({kind: 'text', code: true, className: 'msg'})
   })
 
   test('scriptJson: nothing inside can end the block, and it reads back as the same value', () => {

@@ -14,8 +14,12 @@ describe('JSON report', () => {
     expect(validateReportJson(report)).toEqual([])
     expect(report.$schema).toBe('https://onedev-audit.dev/schemas/report.schema.json')
     expect(report.complete).toBe(false)
+    // The summary says first that the audit is incomplete: its counts are of what was judged.
     expect(report.summary).toEqual({
+      complete: false,
+      verdict: 'Audit incomplete: 1 error. Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed',
       projects: 3,
+      notRead: 0,
       roles: 10,
       rules: 5,
       findings: 5,
@@ -41,7 +45,10 @@ describe('JSON report', () => {
     expect(validateReportJson(report)).toEqual([])
     expect(report.complete).toBe(true)
     expect(report.summary).toEqual({
+      complete: true,
+      verdict: 'No findings in 3 projects and 10 roles',
       projects: 3,
+      notRead: 0,
       roles: 10,
       rules: 5,
       findings: 0,
@@ -50,6 +57,13 @@ describe('JSON report', () => {
       uninitialized: 0,
       errors: 0,
     })
+  })
+
+  test('an audit with errors and no findings: the summary never reads as all clear', () => {
+    const report = buildJsonReport(sampleInput({findings: [], suppressed: [], notices: [], counts: {projects: 2, roles: 0, notRead: 1}}))
+    expect(validateReportJson(report)).toEqual([])
+    expect(report.summary).toMatchObject({complete: false, findings: 0, projects: 2, notRead: 1, errors: 1})
+    expect(report.summary.verdict).toBe('Audit incomplete: 1 error. Judged 2 projects (1 more could not be read) and 0 roles: nothing found in what was judged')
   })
 
   test('writes keys in one stable order and drops members the schema does not know', () => {

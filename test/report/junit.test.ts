@@ -21,13 +21,13 @@ const framework: ComplianceFramework = {
   label: 'CIS SSCS v1.0',
   version: '1.0',
   source: {repository: 'https://github.com/aquasecurity/chain-bench', commit: '936b65a', path: 'docs/guide.pdf'},
-  counts: {pass: 2, fail: 1, notEvaluated: 1, manual: 1},
+  counts: {pass: 1, fail: 1, exception: 1, notEvaluated: 1, manual: 1},
   controls: [
-    {id: '1.1.16', title: 'Ensure force push code to branches is denied', tag: 'CIS-1.1.16', status: 'fail', approximate: false, findings: 2, suppressed: 1, projects: [{id: 2, path: 'acme/web'}, {id: 9, path: `acme/${HOSTILE}`}], rules: [{id: 'branch-protection/force-push-allowed', status: 'fail', findings: 2, suppressed: 1}]},
-    {id: '1.1.17', title: 'Ensure branch deletions are denied', tag: 'CIS-1.1.17', status: 'pass', approximate: false, findings: 0, suppressed: 0, projects: [], rules: [{id: 'branch-protection/deletion-allowed', status: 'pass', findings: 0, suppressed: 0}]},
-    {id: '1.2.1', title: 'Ensure secrets are scoped', tag: 'CIS-1.2.1', status: 'pass', approximate: false, findings: 0, suppressed: 2, projects: [], rules: [{id: 'job-secret/unrestricted', status: 'pass', findings: 0, suppressed: 2}]},
-    {id: '1.3.5', title: 'Ensure MFA', tag: 'CIS-1.3.5', status: 'not-evaluated', approximate: false, findings: 0, suppressed: 0, projects: [], rules: [{id: 'server/two-factor-not-enforced', status: 'not-evaluated', findings: 0, suppressed: 0, notEvaluated: `GET /settings/security answered 403 for ${HOSTILE}`}]},
-    {id: '1.1.1', title: 'Ensure tracked', tag: 'CIS-1.1.1', status: 'manual', approximate: false, findings: 0, suppressed: 0, projects: [], rules: []},
+    {id: '1.1.16', title: 'Ensure force push code to branches is denied', tag: 'CIS-1.1.16', status: 'fail', approximate: false, findings: 1, baselined: 1, suppressed: 1, projects: [{id: 2, path: 'acme/web'}, {id: 9, path: `acme/${HOSTILE}`}], rules: [{id: 'branch-protection/force-push-allowed', status: 'fail', findings: 1, baselined: 1, suppressed: 1}]},
+    {id: '1.1.17', title: 'Ensure branch deletions are denied', tag: 'CIS-1.1.17', status: 'pass', approximate: false, findings: 0, baselined: 0, suppressed: 0, projects: [], rules: [{id: 'branch-protection/deletion-allowed', status: 'pass', findings: 0, baselined: 0, suppressed: 0}]},
+    {id: '1.2.1', title: 'Ensure secrets are scoped', tag: 'CIS-1.2.1', status: 'exception', approximate: false, findings: 0, baselined: 0, suppressed: 2, exceptions: [{rule: 'job-secret/unrestricted', justification: 'internal network, OPS-142', expires: '2027-03-31', findings: 2}], projects: [], rules: [{id: 'job-secret/unrestricted', status: 'exception', findings: 0, baselined: 0, suppressed: 2}]},
+    {id: '1.3.5', title: 'Ensure MFA', tag: 'CIS-1.3.5', status: 'not-evaluated', approximate: false, findings: 0, baselined: 0, suppressed: 0, projects: [], rules: [{id: 'server/two-factor-not-enforced', status: 'not-evaluated', findings: 0, baselined: 0, suppressed: 0, notEvaluated: `GET /settings/security answered 403 for ${HOSTILE}`}]},
+    {id: '1.1.1', title: 'Ensure tracked', tag: 'CIS-1.1.1', status: 'manual', approximate: false, findings: 0, baselined: 0, suppressed: 0, projects: [], rules: []},
   ],
 }
 
@@ -67,12 +67,12 @@ describe('scan --format junit', () => {
     ])
     // The failure lists the findings that fail it, by project, control characters shown as escapes.
     const failure = cis!.cases[0]!.text!
-    expect(failure.split('\n').slice(0, 2)).toEqual(['fails: 2 findings in 2 projects, of branch-protection/force-push-allowed (1 more suppressed or in the baseline):', ''])
+    expect(failure.split('\n').slice(0, 2)).toEqual(['fails: 2 findings in 2 projects (1 of them in the baseline: known, not accepted), of branch-protection/force-push-allowed (1 more accepted by suppressions):', ''])
     expect(failure.split('\n')).toContain('acme/web')
     expect(failure).toContain(`  critical  ${force.message} (inherited from acme)  [branch-protection/force-push-allowed]`)
     expect(failure).toContain('acme/</failure><![CDATA[x]]>]]>"\'&\\x00\\x07\\x1b[2J\\u202e\\ufffe\\uffff\\ud800<!DOCTYPE x [<!ENTITY e "y">]>&e;')
     expect(failure).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e\ufffe\uffff]/)
-    expect(cis!.cases[2]!.text).toBe('accepted exceptions: no active finding; 2 findings of its rules suppressed or in the baseline (the JSON report lists them with their reasons)')
+    expect(cis!.cases[2]!.text).toBe('exception: no finding fails it; 2 findings of its rules accepted by suppressions: job-secret/unrestricted: internal network, OPS-142 (until 2027-03-31), 2 findings')
     expect(cis!.cases[3]!.text).toMatch(/^not evaluated: server\/two-factor-not-enforced: GET \/settings\/security answered 403 for <\/failure>/)
     expect(cis!.cases[4]!.text).toBe("manual: no rule judges it from OneDev's settings; judge it by hand")
 
@@ -89,14 +89,15 @@ describe('scan --format junit', () => {
     expect(audit!.errors).toBe(1)
   })
 
-  test('a rule without findings passes, or is skipped when it could not be judged or its findings are all accepted', async () => {
-    const quiet = sampleInput({findings: [findings[3]!], errors: [], complianceDetail: {failing: new Map(), notJudged: new Map([['tag-protection/updatable', 'GET /projects/{id}/tags was not offered']])}})
+  test('a rule without findings passes, or is skipped when it could not be judged or its findings are all accepted; one with a finding in the baseline fails', async () => {
+    const quiet = sampleInput({findings: [findings[3]!], errors: [], complianceDetail: {failing: new Map(), notJudged: new Map([['branch-protection/force-push-allowed', 'GET /repositories/{id}/default-branch was not offered']])}})
     const report = await asOneDev(textOf(junitChunks(quiet).chunks))
     const rules = report.suites.find((suite) => suite.name === 'rules')!
     expect(rules.cases.map((c) => [c.name, c.status, c.text])).toEqual([
-      ['branch-protection/force-push-allowed', 'PASSED', null],
-      ['job-secret/unrestricted', 'NOT_RUN', 'accepted exceptions: no active finding; 1 finding of the rule suppressed or in the baseline (the JSON report lists them with their reasons)'],
-      ['tag-protection/updatable', 'NOT_RUN', 'not evaluated: GET /projects/{id}/tags was not offered'],
+      ['branch-protection/force-push-allowed', 'NOT_RUN', 'not evaluated: GET /repositories/{id}/default-branch was not offered'],
+      ['job-secret/unrestricted', 'NOT_RUN', 'exception: no finding fails it; 1 finding of the rule accepted by suppressions: job-secret/unrestricted: sonar token is read-only (until 2027-01-01), 1 finding'],
+      // In the baseline: known, not accepted.
+      ['tag-protection/updatable', 'NOT_PASSED', expect.stringMatching(/^1 finding \(1 medium\):\n\nacme\n/)],
       ['role/runs-any-job', 'NOT_PASSED', expect.stringContaining('Code Writer')],
       ['issue-setting/unknown-state', 'PASSED', null],
     ])
@@ -107,7 +108,7 @@ describe('scan --format junit', () => {
     const many: Finding[] = Array.from({length: JUNIT_MAX_LISTED + 5}, (_, i) =>
       finding({ruleId: 'tag-protection/updatable', severity: 'medium', subject: `v${i}`, pointer: '/tagProtections/0', project: {id: 100 + i, path: `g/p${String(i).padStart(5, '0')}`}}),
     )
-    const lines = textOf(junitChunks(sampleInput({findings: many})).chunks)
+    const lines = textOf(junitChunks(sampleInput({findings: many, suppressed: []})).chunks)
     const failure = lines.slice(lines.indexOf('<testcase name="tag-protection/updatable"'))
     expect(failure.match(/^ {2}medium {4}/gm)).toHaveLength(JUNIT_MAX_LISTED)
     expect(failure).toContain('… 5 more findings in 5 more groups (projects, roles, server): the JSON report lists them all.')

@@ -1,6 +1,8 @@
 import {describe, expect, test} from 'vitest'
 
+import {CONTROL_STATUSES} from '../../src/engine/compliance.js'
 import {formatReport} from '../../src/report/index.js'
+import {escapeMarkdown} from '../../src/util/escape.js'
 import {MARKDOWN_MAX_FINDINGS} from '../../src/report/markdown.js'
 import {finding, sampleInput} from './sample-input.js'
 
@@ -14,7 +16,13 @@ describe('markdown report', () => {
         '',
         'Server: https://onedev.example.com · onedev-audit 0.1.0, 2026-11-22T10:00:00.000Z',
         '',
-        '✖ **5 findings** in 3 projects and 10 roles (2 suppressed, 1 error).',
+        '✖ **Audit incomplete: 1 error** (listed below). Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed.',
+        '',
+        '## Errors',
+        '',
+        'Part of the server could not be audited, so what follows is not the whole answer:',
+        '',
+        '- /\\~api/projects/3/setting: the token may not read this setting (HTTP 403)',
         '',
         '| Severity | Findings |',
         '| --- | ---: |',
@@ -60,12 +68,6 @@ describe('markdown report', () => {
         '| --- | --- | --- | --- |',
         '| **info** | issue-setting/unknown-state | Closed | Message of issue-setting/unknown-state about Closed. |',
         '',
-        '## Errors',
-        '',
-        'Part of the server could not be audited:',
-        '',
-        '- /\\~api/projects/3/setting: the token may not read this setting (HTTP 403)',
-        '',
         '## Notices',
         '',
         '- suppression of job-secret/unrestricted for acme/ci expired on 2026-01-01',
@@ -87,6 +89,21 @@ describe('markdown report', () => {
     expect(text).not.toContain('## By project')
     expect(text).not.toContain('## Findings')
     expect(text).not.toContain('## Errors')
+  })
+
+  test('an audit with errors never says "No findings": the verdict says it is incomplete, the errors follow at once', () => {
+    const text = markdown(sampleInput({findings: [], suppressed: [], notices: [], counts: {projects: 0, roles: 0}, errorCount: 11}))
+    expect(text.split('\n').slice(4, 12)).toEqual([
+      '✖ **Audit incomplete: 11 errors** (listed below). Judged 0 projects and 0 roles: nothing could be judged.',
+      '',
+      '## Errors',
+      '',
+      'Part of the server could not be audited, so what follows is not the whole answer:',
+      '',
+      '- /\\~api/projects/3/setting: the token may not read this setting (HTTP 403)',
+      '',
+    ])
+    expect(text).not.toMatch(/no findings|✔/i)
   })
 
   test('renders hostile project names, subjects and messages as text', () => {
@@ -132,12 +149,17 @@ describe('markdown compliance tables', () => {
       label: 'CIS SSCS v1.0',
       version: '1.0',
       source: {repository: 'https://github.com/aquasecurity/chain-bench', commit: '936b65a3576ed5f1bc99bef5d9e7ec513a352de3', path: 'docs/guide.pdf'},
-      counts: {pass: 1, fail: 1, notEvaluated: 1, manual: 1},
+      counts: {pass: 1, fail: 1, exception: 1, notEvaluated: 1, manual: 1},
       controls: [
-        {id: '1.1.16', title: 'Ensure force push code to branches is denied', tag: 'CIS-1.1.16', status: 'fail' as const, approximate: false, findings: 2, suppressed: 1, projects: [{id: 1, path: hostile}], rules: [{id: 'branch-protection/force-push-allowed', status: 'fail' as const, findings: 2, suppressed: 1}]},
-        {id: '1.1.17', title: 'Ensure branch deletions are denied', tag: 'CIS-1.1.17', status: 'pass' as const, approximate: true, findings: 0, suppressed: 0, projects: [], rules: [{id: 'branch-protection/deletion-allowed', status: 'pass' as const, findings: 0, suppressed: 0, approximate: 'close'}]},
-        {id: '1.3.5', title: 'Ensure MFA', tag: 'CIS-1.3.5', status: 'not-evaluated' as const, approximate: false, findings: 0, suppressed: 0, projects: [], rules: [{id: 'server/two-factor-not-enforced', status: 'not-evaluated' as const, findings: 0, suppressed: 0, notEvaluated: `the rule failed: rule x failed on project ${hostile}`}]},
-        {id: '1.1.1', title: 'Ensure tracked', tag: 'CIS-1.1.1', status: 'manual' as const, approximate: false, findings: 0, suppressed: 0, projects: [], rules: []},
+        {id: '1.1.16', title: 'Ensure force push code to branches is denied', tag: 'CIS-1.1.16', status: 'fail' as const, approximate: false, findings: 2, baselined: 3, suppressed: 1, projects: [{id: 1, path: hostile}], rules: [{id: 'branch-protection/force-push-allowed', status: 'fail' as const, findings: 2, baselined: 3, suppressed: 1}]},
+        {id: '1.1.17', title: 'Ensure branch deletions are denied', tag: 'CIS-1.1.17', status: 'pass' as const, approximate: true, findings: 0, baselined: 0, suppressed: 0, projects: [], rules: [{id: 'branch-protection/deletion-allowed', status: 'pass' as const, findings: 0, baselined: 0, suppressed: 0, approximate: 'close'}]},
+        {
+          id: '1.1.9', title: 'Ensure all checks have passed', tag: 'CIS-1.1.9', status: 'exception' as const, approximate: false, findings: 0, baselined: 0, suppressed: 2,
+          exceptions: [{rule: 'branch-protection/build-not-required', justification: `no CI here ${hostile}`, expires: '2027-03-31', findings: 2}],
+          projects: [], rules: [{id: 'branch-protection/build-not-required', status: 'exception' as const, findings: 0, baselined: 0, suppressed: 2}],
+        },
+        {id: '1.3.5', title: 'Ensure MFA', tag: 'CIS-1.3.5', status: 'not-evaluated' as const, approximate: false, findings: 0, baselined: 0, suppressed: 0, projects: [], rules: [{id: 'server/two-factor-not-enforced', status: 'not-evaluated' as const, findings: 0, baselined: 0, suppressed: 0, notEvaluated: `the rule failed: rule x failed on project ${hostile}`}]},
+        {id: '1.1.1', title: 'Ensure tracked', tag: 'CIS-1.1.1', status: 'manual' as const, approximate: false, findings: 0, baselined: 0, suppressed: 0, projects: [], rules: []},
       ],
     },
   ]
@@ -150,15 +172,20 @@ describe('markdown compliance tables', () => {
       '',
       '### CIS SSCS v1.0',
       '',
-      'CIS Software Supply Chain Security Guide 1.0: 1 pass, 1 fail, 1 not evaluated, 1 manual.',
+      'CIS Software Supply Chain Security Guide 1.0: 1 pass, 1 fail, 1 exception, 1 not evaluated, 1 manual.',
       '',
       '| Control | Title | Status | Findings |',
       '| --- | --- | --- | ---: |',
-      '| 1.1.16 | Ensure force push code to branches is denied | ✖ fail | 2 (1 suppressed) |',
+      '| 1.1.16 | Ensure force push code to branches is denied | ✖ fail | 2 (3 baselined, 1 suppressed) |',
       '| 1.1.17 ≈ | Ensure branch deletions are denied | ✔ pass | 0 |',
+      '| 1.1.9 | Ensure all checks have passed | exception: "no CI here &lt;img src=x onerror=alert(1)&gt; \\| x \\|" (until 2027-03-31; 2 findings of branch-protection/build-not-required) | 0 (2 suppressed) |',
       '| 1.3.5 | Ensure MFA | not evaluated: the rule failed: rule x failed on project &lt;img src=x onerror=alert(1)&gt; \\| x \\| | 0 |',
       '',
       "1 more control is manual: no rule judges it from OneDev's settings. ≈: a rule evidences the control approximately.",
+      '',
+      'What the statuses mean:',
+      '',
+      ...CONTROL_STATUSES.map(({label, meaning}) => `- **${label}**: ${escapeMarkdown(meaning)}.`),
       '',
       '',
     ])

@@ -161,6 +161,12 @@ describe('SARIF report', () => {
     const [invocation] = run().invocations!
     expect(invocation!.executionSuccessful).toBe(false)
     expect(invocation!.toolExecutionNotifications).toEqual([
+      // First, where GitHub shows a run's problems: the audit is incomplete, and what it judged.
+      {
+        level: 'error',
+        message: {text: 'Audit incomplete: 1 error (listed below). Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed'},
+        properties: {kind: 'incomplete'},
+      },
       {level: 'error', message: {text: '/~api/projects/3/setting: the token may not read this setting (HTTP 403)'}, properties: {kind: 'forbidden'}},
       {level: 'warning', message: {text: 'suppression of job-secret/unrestricted for acme/ci expired on 2026-01-01'}, properties: {kind: 'suppression-expired'}},
     ])

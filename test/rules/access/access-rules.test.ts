@@ -73,10 +73,30 @@ ruleTester(directPush, {
 const secretProject = (authorization: string, protections = [REVIEWED]) =>
   project({id: 1, path: 'app', branchProtections: protections.map((p) => ({...p, preventCreation: true})), jobSecrets: [{name: 'deploy', authorization}]})
 
+const legacySecretProject = (authorizedBranches: string) =>
+  project({id: 1, path: 'app', branchProtections: [{...REVIEWED, preventCreation: true}], jobSecrets: [{name: 'deploy', authorizedBranches}]})
+
 ruleTester(secretReachable, {
   valid: [
     {name: 'scoped to a reviewed main', model: accessModel({projects: [secretProject('on branch "main"')], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}})},
     {name: 'any branch, but nobody writes', model: accessModel({projects: [secretProject('on branch "**"')], groups: [], users: [], base: {1: [3]}})},
+    // An `on branch` value is one path pattern (OneDev's OnBranchCriteria: matchPath), not a pattern set:
+    // `-main` names the branch "-main" and `main dev` the branch "main dev", so dev (unreviewed) gets neither.
+    {
+      name: 'on branch "-main" never admits dev',
+      model: accessModel({projects: [secretProject('on branch "-main"')], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
+      settings: {branches: ['main', 'dev']},
+    },
+    // Creation prevented for `**`; `/src/**/*.java` matches only names beginning with "/", which git refuses.
+    {
+      name: 'no route through a branch git cannot create (/src/x/y/x.java)',
+      model: accessModel({projects: [secretProject('on branch "/src/**/*.java"', [{...REVIEWED, branches: '**'}])], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
+    },
+    {
+      name: 'on branch "main dev" admits neither main nor dev',
+      model: accessModel({projects: [secretProject('on branch "main dev"')], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
+      settings: {branches: ['main', 'dev']},
+    },
   ],
   invalid: [
     {
@@ -88,6 +108,23 @@ ruleTester(secretReachable, {
       name: 'main without review, for every logged-in user',
       model: accessModel({projects: [secretProject('on branch "main"', [])], groups: [], users: [], base: {1: [2]}}),
       findings: [{subject: 'deploy', severity: 'critical', messageIncludes: 'push a build spec change to branch "main"'}],
+    },
+    {
+      name: 'a route through a branch git accepts, where creation is not prevented for it',
+      model: accessModel({projects: [secretProject('on branch "src/**/*.java"', [{...REVIEWED, branches: 'main'}])], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
+      findings: [{subject: 'deploy', severity: 'high', messageIncludes: 'create a branch such as "src/x/y/x.java"'}],
+    },
+    {
+      name: '8.x authorizedBranches "main dev" stays a pattern set: dev, unreviewed, admits it',
+      model: accessModel({projects: [legacySecretProject('main dev')], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
+      settings: {branches: ['main', 'dev']},
+      findings: [{subject: 'deploy', severity: 'high', pointer: '/buildSetting/jobSecrets/0/authorizedBranches', messageIncludes: 'push a build spec change to branch "dev"'}],
+    },
+    {
+      name: '8.x authorizedBranches "-main" stays a pattern set: every branch but main',
+      model: accessModel({projects: [legacySecretProject('-main')], groups: GROUPS, users: [], groupGrants: {1: [[2, 2]]}}),
+      settings: {branches: ['main', 'dev']},
+      findings: [{subject: 'deploy', severity: 'high', messageIncludes: 'push a build spec change to branch "dev"'}],
     },
   ],
 })

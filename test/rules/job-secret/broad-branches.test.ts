@@ -27,6 +27,9 @@ ruleTester(rule, {
     {name: 'legacy release/*', model: legacy('release/*')},
     {name: 'legacy main and release/**', model: legacy('main release/**')},
     {name: 'unparsable authorization (left to the server, not judged here)', model: current('on branch')},
+    // OneDev judges each `on branch` value with matchPath: one path pattern, never a pattern set.
+    {name: 'current on branch "-main": one pattern, the branch literally named -main', model: current('on branch "-main"')},
+    {name: 'current on branch "main dev": one pattern, a branch literally named "main dev"', model: current('on branch "main dev"')},
   ],
   invalid: [
     {
