@@ -33,7 +33,7 @@ import {safeServerUrl} from '../util/server-url.js'
 import {CONTROL_STATUSES} from '../engine/compliance.js'
 import {complianceCounts, exceptionText, STATUS_TEXT} from './compliance.js'
 import {type ShownNotice, shownNotices} from './notices.js'
-import {countBySeverity, incompleteLead, judgedPhrase, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras} from './summary.js'
+import {countBySeverity, findingNoun, incompleteLead, judgedPhrase, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
 
 /** Rows of each table written as HTML (for reading without JavaScript); the script shows them all. */
@@ -81,7 +81,8 @@ function badgeOf(input: ReportInput, counts: SeverityCounts): Badge {
   if (lead !== null) return {text: lead, tone: 'bad', href: '#errors'}
   const worst = worstSeverity(counts)
   if (worst === undefined) {
-    return verdictExtras(input).includes('some checks not evaluated') ? {text: 'No findings; some checks not evaluated', tone: 'warn', href: '#notices'} : {text: 'No findings', tone: 'good'}
+    const none = `No ${findingNoun(input)}s`
+    return verdictExtras(input).includes('some checks not evaluated') ? {text: `${none}; some checks not evaluated`, tone: 'warn', href: '#notices'} : {text: none, tone: 'good'}
   }
   const tone = worst === 'critical' || worst === 'high' ? 'bad' : worst === 'medium' ? 'warn' : 'info'
   const total = input.findings.length
@@ -96,7 +97,8 @@ function verdictHtml(input: ReportInput, counts: SeverityCounts, badge: Badge): 
   const scope = html(scopePhrase(input))
   const lead = incompleteLead(input)
   const found = SEVERITIES.filter((severity) => counts[severity] > 0).map((severity) => `${number(counts[severity])} ${severity}`)
-  const findings = input.findings.length === 0 ? 'No findings' : `${number(input.findings.length)} ${input.findings.length === 1 ? 'finding' : 'findings'}: ${found.join(', ')}`
+  const noun = findingNoun(input)
+  const findings = input.findings.length === 0 ? `No ${noun}s` : `${number(input.findings.length)} ${input.findings.length === 1 ? noun : `${noun}s`}: ${found.join(', ')}`
   let headline: string
   let body: string
   if (lead !== null) {

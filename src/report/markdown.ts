@@ -11,7 +11,7 @@ import {complianceCounts, exceptionText} from './compliance.js'
 import type {ReportInput} from './input.js'
 import type {ComplianceControl, ControlStatus, Finding} from '../types/report-types.js'
 import {shownNotices} from './notices.js'
-import {countBySeverity, incompleteLead, judgedPhrase, plural, scopePhrase, verdictExtras} from './summary.js'
+import {countBySeverity, findingNoun, incompleteLead, judgedPhrase, plural, scopePhrase, verdictExtras} from './summary.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {groupFindings, messageOf, subjectOf} from './stylish.js'
 
@@ -104,7 +104,8 @@ function* markdownLines(input: ReportInput): Generator<string, void, undefined> 
   } else {
     const extras = verdictExtras(input)
     const tail = extras.length > 0 ? ` (${extras.join(', ')})` : ''
-    yield input.findings.length === 0 ? `✔ **No findings** in ${scope}${tail}.` : `✖ **${plural(input.findings.length, 'finding')}** in ${scope}${tail}.`
+    const noun = findingNoun(input)
+    yield input.findings.length === 0 ? `✔ **No ${noun}s** in ${scope}${tail}.` : `✖ **${plural(input.findings.length, noun)}** in ${scope}${tail}.`
     yield ''
   }
 

@@ -41,11 +41,29 @@ export function plural(count: number, singular: string, pluralForm = `${singular
  */
 export function verdictExtras(input: Pick<ReportInput, 'suppressed' | 'errors' | 'errorCount' | 'notices'>, withErrors = true): string[] {
   const extras: string[] = []
-  if (input.suppressed.length > 0) extras.push(`${input.suppressed.length} suppressed`)
+  const baselined = baselinedCount(input)
+  // A baseline says "known", not "accepted": its findings are counted as such, never as suppressed.
+  if (input.suppressed.length > baselined) extras.push(`${input.suppressed.length - baselined} suppressed`)
+  if (baselined > 0) extras.push(`${baselined} already in the baseline`)
   const errorCount = input.errorCount ?? input.errors.length
   if (withErrors && errorCount > 0) extras.push(plural(errorCount, 'error'))
   if (input.notices.some((notice) => notice.kind === 'not-evaluated')) extras.push('some checks not evaluated')
   return extras
+}
+
+/** How many findings the baseline left out (known, not accepted). */
+export function baselinedCount(input: Pick<ReportInput, 'suppressed'>): number {
+  let count = 0
+  for (const {reason} of input.suppressed) if (reason.kind === 'baseline') count++
+  return count
+}
+
+/**
+ * `finding`, or `new finding` when a baseline left known ones out: a scan against a baseline reports
+ * what is new, and says so, so that "No findings" never stands for "nothing known".
+ */
+export function findingNoun(input: Pick<ReportInput, 'suppressed'>): string {
+  return baselinedCount(input) > 0 ? 'new finding' : 'finding'
 }
 
 /** Where a report lists its errors, for the verdict to point at: ` (listed above)`. */
@@ -69,8 +87,8 @@ export function incompleteLead(input: {errors: readonly unknown[]; errorCount?: 
  * read) and 10 roles: 5 findings (1 critical, …)`, or `…: nothing found in what was judged`. `scope` is
  * scopePhrase's, escaped for the format; the rest holds no server text.
  */
-export function judgedPhrase(input: Pick<ReportInput, 'findings' | 'counts' | 'source'>, scope: string): string {
-  if (input.findings.length > 0) return `Judged ${scope}: ${plural(input.findings.length, 'finding')} (${severityCounts(input.findings)})`
+export function judgedPhrase(input: Pick<ReportInput, 'findings' | 'suppressed' | 'counts' | 'source'>, scope: string): string {
+  if (input.findings.length > 0) return `Judged ${scope}: ${plural(input.findings.length, findingNoun(input))} (${severityCounts(input.findings)})`
   const nothing = input.source.kind !== 'file' && input.counts.projects === 0 && input.counts.roles === 0
   return `Judged ${scope}: ${nothing ? 'nothing could be judged' : 'nothing found in what was judged'}`
 }
@@ -92,8 +110,9 @@ export function verdictText(input: ReportInput, listed: ErrorsListed): string {
   const extras = verdictExtras(input, lead === null)
   const tail = extras.length > 0 ? `, ${extras.join(', ')}` : ''
   if (lead !== null) return `${lead}${listedNote(listed)}. ${judgedPhrase(input, scope)}${tail}`
-  if (input.findings.length === 0) return `No findings in ${scope}${tail}`
-  return `${plural(input.findings.length, 'finding')} (${severityCounts(input.findings)}) in ${scope}${tail}`
+  const noun = findingNoun(input)
+  if (input.findings.length === 0) return `No ${noun}s in ${scope}${tail}`
+  return `${plural(input.findings.length, noun)} (${severityCounts(input.findings)}) in ${scope}${tail}`
 }
 
 /**

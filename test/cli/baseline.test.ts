@@ -83,6 +83,19 @@ describe('baseline', () => {
     expect(third.report.findings.map((f: any) => f.fingerprint)).toEqual([dropped.fingerprint])
   })
 
+  it('against a baseline, the verdict says "new" and counts the known findings apart, never "No findings" or "suppressed"', async () => {
+    const baseline = join(dir, 'known.baseline.json')
+    const first = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--update-baseline', baseline])
+    expect(first.code).toBe(0)
+    const known = JSON.parse(await readFile(baseline, 'utf8')).findings.length
+    const console = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--baseline', baseline])
+    expect(console.code).toBe(0)
+    expect(console.stdout.trimEnd().split('\n').at(-1)).toBe(`✔ No new findings in 4 projects (1 with an empty repository) and 10 roles, ${known} already in the baseline`)
+    const markdown = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--baseline', baseline, '--format', 'markdown'])
+    expect(markdown.stdout).toContain(`✔ **No new findings** in 4 projects (1 with an empty repository) and 10 roles (${known} already in the baseline).`)
+    expect(console.stdout + markdown.stdout).not.toMatch(/No findings|suppressed/)
+  })
+
   it('--update-baseline of an incomplete audit still exits 2', async () => {
     const snapshot = JSON.parse(await readFile(SNAPSHOT, 'utf8'))
     snapshot.projects[1].setting.branchProtections[0].enabled = 'yes'

@@ -89,7 +89,9 @@ describe('the HTML report', () => {
     expect(badge(textOf(htmlChunks(sampleInput({errors: []}))))).toEqual(['tone-bad', '#top-risks', '1 critical of 5 findings'])
     const medium = [finding({ruleId: 'a/b', severity: 'medium', subject: 's', pointer: '/x'})]
     expect(badge(textOf(htmlChunks(sampleInput({errors: [], findings: medium}))))).toEqual(['tone-warn', '#top-risks', '1 medium finding'])
-    expect(badge(textOf(htmlChunks(sampleInput({errors: [], findings: [], notices: []}))))).toEqual(['tone-good', undefined, 'No findings'])
+    expect(badge(textOf(htmlChunks(sampleInput({errors: [], findings: [], notices: [], suppressed: []}))))).toEqual(['tone-good', undefined, 'No findings'])
+    // The sample's baseline left a known finding out: nothing new, never "No findings".
+    expect(badge(textOf(htmlChunks(sampleInput({errors: [], findings: [], notices: []}))))).toEqual(['tone-good', undefined, 'No new findings'])
     for (const input of [sampleInput(), sampleInput({errors: []})]) expect(textOf(htmlChunks(input))).not.toContain('Audit complete<')
   })
 
@@ -104,7 +106,7 @@ describe('the HTML report', () => {
     expect(order).toEqual([...order].sort((a, b) => a - b))
     expect(/<section class="verdict-box tone-bad" id="verdict">\n<p class="headline">([^<]*)<\/p>\n<p class="verdict">([^<]*)<\/p>/.exec(text)!.slice(1)).toEqual([
       'Audit incomplete: 1 error',
-      'Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed. What could not be read is listed right below: what follows is not the whole answer.',
+      'Judged 3 projects and 10 roles: 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline. What could not be read is listed right below: what follows is not the whole answer.',
     ])
   })
 

@@ -17,7 +17,7 @@ describe('JSON report', () => {
     // The summary says first that the audit is incomplete: its counts are of what was judged.
     expect(report.summary).toEqual({
       complete: false,
-      verdict: 'Audit incomplete: 1 error. Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed',
+      verdict: 'Audit incomplete: 1 error. Judged 3 projects and 10 roles: 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline',
       projects: 3,
       notRead: 0,
       roles: 10,

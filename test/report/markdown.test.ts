@@ -16,7 +16,7 @@ describe('markdown report', () => {
         '',
         'Server: https://onedev.example.com · onedev-audit 0.1.0, 2026-11-22T10:00:00.000Z',
         '',
-        '✖ **Audit incomplete: 1 error** (listed below). Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed.',
+        '✖ **Audit incomplete: 1 error** (listed below). Judged 3 projects and 10 roles: 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline.',
         '',
         '## Errors',
         '',

@@ -164,7 +164,7 @@ describe('SARIF report', () => {
       // First, where GitHub shows a run's problems: the audit is incomplete, and what it judged.
       {
         level: 'error',
-        message: {text: 'Audit incomplete: 1 error (listed below). Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed'},
+        message: {text: 'Audit incomplete: 1 error (listed below). Judged 3 projects and 10 roles: 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline'},
         properties: {kind: 'incomplete'},
       },
       {level: 'error', message: {text: '/~api/projects/3/setting: the token may not read this setting (HTTP 403)'}, properties: {kind: 'forbidden'}},

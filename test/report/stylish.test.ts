@@ -26,7 +26,7 @@ describe('stylish report', () => {
         '',
         'notice  suppression of job-secret/unrestricted for acme/ci expired on 2026-01-01',
         '',
-        '✖ Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed',
+        '✖ Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles: 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline',
         '',
       ].join('\n'),
     )
@@ -44,7 +44,7 @@ describe('stylish report', () => {
     expect(lines[11]).toBe('  \x1b[90minfo\x1b[0m      Closed  Message of issue-setting/unknown-state about Closed.  \x1b[2missue-setting/unknown-state\x1b[0m')
     expect(lines[13]).toBe('\x1b[31merror\x1b[0m  /~api/projects/3/setting: the token may not read this setting (HTTP 403)')
     expect(lines[15]).toBe('\x1b[33mnotice\x1b[0m  suppression of job-secret/unrestricted for acme/ci expired on 2026-01-01')
-    expect(lines[17]).toBe('\x1b[31m✖\x1b[0m Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles: 5 findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 2 suppressed')
+    expect(lines[17]).toBe('\x1b[31m✖\x1b[0m Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles: 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline')
   })
 
   test('says there are no findings, with singular counts', () => {
