@@ -105,7 +105,7 @@ function controlOutcome(control: ComplianceControl, failing: readonly Finding[] 
     }
     case 'manual':
       // The mapping's notes of manual controls start with "Manual:" themselves.
-      return {kind: 'skipped', message: `manual: ${note?.replace(/^Manual:\s*/, '') ?? "no rule judges it from OneDev's settings"}; judge it by hand`}
+      return {kind: 'skipped', message: `manual: ${note?.replace(/^Manual:\s*/, '').replace(/\.$/, '') ?? "no rule judges it from OneDev's settings"}; judge it by hand`}
     default: {
       const unknown: never = control.status
       throw new Error(`unknown control status: ${String(unknown)}`)
