@@ -66,6 +66,22 @@ export abstract class AuditCommand extends Command {
   }
 
   /**
+   * A command that reads a server's projects or a snapshot names what to read once: `--snapshot PATH`
+   * (every audited project of it), `--project ID` (repeatable), or `--all-projects`. One line
+   * (UsageError) otherwise. `verb` says what the command does with a snapshot's projects (`evaluates`,
+   * `notifies`); `nothing` is the line when none is given.
+   * Not oclif's `exclusive`: it would also refuse an ONEDEV_URL exported in the environment.
+   */
+  protected checkProjectSelection(flags: {snapshot?: string; project?: number[]; 'all-projects'?: boolean}, verb: string, nothing: string): void {
+    const projects = flags['all-projects'] === true || (flags.project?.length ?? 0) > 0
+    if (flags.snapshot && projects) {
+      throw new UsageError(`--snapshot ${verb} every audited project of the snapshot: it cannot be combined with --project or --all-projects (use the configuration's projects.include/exclude to narrow it)`)
+    }
+    if (!flags.snapshot && !projects) throw new UsageError(nothing)
+    if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
+  }
+
+  /**
    * Runs after every command, before oclif ends the process: a non-zero exit code goes through
    * `process.exit`, which would cut off whatever a slow reader (a pipe, CI's log collector) had not
    * yet taken of a large report.

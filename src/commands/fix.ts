@@ -52,9 +52,7 @@ Exit codes: planning: 0 nothing to change, 1 the plan has changes, 2 error (or a
       throw new UsageError(`--${flags.plan !== undefined ? 'plan' : 'undo'} uses the file as it is: it cannot be combined with --project, --all-projects, --snapshot, --rule, --suggestions or --output`)
     }
     if (flags.plan === undefined && flags.undo === undefined) {
-      if (!selecting) throw new UsageError('nothing to plan: give --project ID (repeatable), --all-projects or --snapshot PATH; or --plan PLAN or --undo UNDO')
-      if (flags.snapshot !== undefined && (flags['all-projects'] || flags.project?.length)) throw new UsageError('--snapshot plans for every audited project of the snapshot: it cannot be combined with --project or --all-projects')
-      if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
+      this.checkProjectSelection(flags, 'plans for', 'nothing to plan: give --project ID (repeatable), --all-projects or --snapshot PATH; or --plan PLAN or --undo UNDO')
       if (flags.snapshot !== undefined && flags.apply) throw new UsageError('--apply sends to a server: write the plan from the snapshot with --output, review it, then apply it with --plan PLAN --apply')
     }
     if (flags['undo-output'] !== undefined && !flags.apply) throw new UsageError('--undo-output names the undo record --apply writes: give --apply')

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {AuditCommand} from '../cli/base-command.js'
-import {EXIT, UsageError} from '../cli/errors.js'
+import {EXIT} from '../cli/errors.js'
 import {commonFlags, refFlags, serverFlags} from '../cli/flags.js'
 
 const SEVERITY_OPTIONS = ['critical', 'high', 'medium', 'low', 'info'] as const
@@ -46,13 +46,7 @@ Exit codes: 0 nothing to do (or, with --apply, everything done); 1 something to 
     const {flags} = await this.parse(Notify)
     this.debugEnabled = flags.debug
     this.refuseSecretFlags(flags)
-    if (flags.snapshot && (flags['all-projects'] || flags.project?.length)) {
-      throw new UsageError('--snapshot notifies every audited project of the snapshot: it cannot be combined with --project or --all-projects (use the configuration\'s projects.include/exclude to narrow it)')
-    }
-    if (!flags.snapshot && !flags['all-projects'] && !flags.project?.length) {
-      throw new UsageError('nothing to notify: give --project ID (repeatable) or --all-projects, or --snapshot PATH')
-    }
-    if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
+    this.checkProjectSelection(flags, 'notifies', 'nothing to notify: give --project ID (repeatable) or --all-projects, or --snapshot PATH')
     // The HTTP client, the rules and the issue logic load only now: --help never loads them.
     const {runNotify} = await import('../cli/notify.js')
     const code = await runNotify(flags, {out: (line) => process.stdout.write(`${line}\n`), say: (line) => this.say(line), debug: this.debugLine})

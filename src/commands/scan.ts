@@ -68,14 +68,7 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
     const {flags} = await this.parse(Scan)
     this.debugEnabled = flags.debug
     this.refuseSecretFlags(flags)
-    // Not oclif's `exclusive`: it would also refuse an ONEDEV_URL exported in the environment.
-    if (flags.snapshot && (flags['all-projects'] || flags.project?.length)) {
-      throw new UsageError('--snapshot evaluates every audited project of the snapshot: it cannot be combined with --project or --all-projects (use the configuration\'s projects.include/exclude to narrow it)')
-    }
-    if (!flags.snapshot && !flags['all-projects'] && !flags.project?.length) {
-      throw new UsageError('nothing to audit: give --project ID (repeatable) or --all-projects, or --snapshot FILE')
-    }
-    if (flags['all-projects'] && flags.project?.length) throw new UsageError('--project and --all-projects cannot be combined')
+    this.checkProjectSelection(flags, 'evaluates', 'nothing to audit: give --project ID (repeatable) or --all-projects, or --snapshot FILE')
     const snapshotRoot = flags.format === 'checkstyle' ? await checkstyleRoot(flags.snapshot) : undefined
     await checkWritable(flags.output)
     await checkWritable(flags['update-baseline'], '--update-baseline')
