@@ -15,7 +15,7 @@ import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import {redactServerText} from '../model/redact.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
-import {ApiError, failureReason, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
+import {ApiError, failureReason, type ApiClient, type ClientOptions, type PagingOptions, type Query, type Schedule} from './types.js'
 import {oneLine} from '../util/escape.js'
 import {createLimiter} from '../util/limit.js'
 
@@ -647,10 +647,14 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
-  async function getJson(path: string, query?: Query): Promise<unknown> {
-    const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
-    if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
-    if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
+  async function getJson(path: string, query?: Query, schedule: Schedule = (request) => request()): Promise<unknown> {
+    // The slot `schedule` gives is held until the answer is read and judged, not while it is parsed.
+    const {answer, path: at} = await schedule(async () => {
+      const exchanged = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
+      if (exchanged.answer.status !== 200) throw failedAnswer('GET', exchanged.path, exchanged.answer, path)
+      if (isHtml(exchanged.answer, true)) throw fail(htmlError('GET', exchanged.path, exchanged.answer))
+      return exchanged
+    })
     try {
       // An empty or blank body is no JSON either: JSON.parse refuses it.
       return JSON.parse(answer.body.toString('utf8')) as unknown
@@ -680,7 +684,7 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   async function paged(path: string, query?: Query, pagingOptions?: PagingOptions): Promise<unknown[]> {
-    const schedule = pagingOptions?.schedule ?? (<T>(request: () => Promise<T>) => request())
+    const schedule = pagingOptions?.schedule
     const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pagingOptions?.pageSize ?? MAX_PAGE_SIZE)))
     const maxPages = pagingOptions?.maxPages ?? 10_000
     // Read when needed: the first page may settle the prefix (the probe).
@@ -697,7 +701,7 @@ export function createClient(options: ClientOptions): ApiClient {
           path: at(),
         })
       }
-      const data = await schedule(() => getJson(path, {...query, offset: page * pageSize, count: pageSize}))
+      const data = await getJson(path, {...query, offset: page * pageSize, count: pageSize}, schedule)
       if (!Array.isArray(data)) {
         throw fail({kind: 'invalid-payload', message: `GET ${at()}: expected a JSON array, got ${typeof data === 'object' ? (data === null ? 'null' : 'an object') : typeof data}`, path: at(), status: 200})
       }

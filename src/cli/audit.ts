@@ -22,6 +22,7 @@ import {noticeLine, shownNotices} from '../report/notices.js'
 import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
+import {createLane} from '../util/lane.js'
 import {builtinFrameworks} from './frameworks.js'
 import {collapseErrors, errorLines, exitCodeFor, UsageError} from './errors.js'
 import type {FailOn} from './flags.js'
@@ -103,6 +104,8 @@ export function judgeOnArrival(prepared: Prepared, scopes: RuleScope[]): Arrival
   const evaluator = new ArrivalEvaluator({
     rules: activeRules(prepared, scopes),
     settings: prepared.settings,
+    // Projects are judged between reads, one at a time, and the collection ingests on the same lane.
+    lane: createLane(),
     onJudged: (findings, projectRaw) => {
       // Findings in the server data document are located at the end: the document is not whole yet.
       const inProjects = findings.filter((f) => f.document === undefined && f.file === undefined)
