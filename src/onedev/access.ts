@@ -33,7 +33,7 @@ import type {AuditModel, JobSecret, Project, Role} from '../model/types.js'
 import type {CheckedRef} from './checked-refs.js'
 import {branchTruth, type JobMatchExpression, type SecretAuthorizationAssessment} from './job-match.js'
 import {pathMatcher} from './matchers.js'
-import {tryParsePatternSet} from './pattern-set.js'
+import {type PatternSet, tryParsePatternSet} from './pattern-set.js'
 import {type BranchHierarchy, type EffectiveBranchProtection, effectiveBranchProtectionWhen, effectiveFileProtection, type ProtectionSemantics} from './protection.js'
 import {canForcePush} from './protection-judgement.js'
 import {hasReviewers} from './review-requirement.js'
@@ -287,14 +287,19 @@ export function principalsOf(index: AccessIndex, chain: ChainAuthorizations, ext
   const groupName = (id: number) => index.groups.get(id)?.name ?? `group #${id}`
   const base = chain.base.flatMap((entry) => grantOf(entry, 'base'))
   const computeGroupGrants = (groupId: number, source: Grant['source']) => chain.group.filter((e) => e.authorization.groupId === groupId).flatMap((e) => grantOf(e, source, groupName(groupId)))
-  // A group's grants are the same for the group and each member listed (read-only, so shared).
+  // A group's grants are the same for the group and each member listed (read-only, so shared): the
+  // chain's group authorizations taken apart by group in one pass, in their order.
   const byGroup = new Map<number, Grant[]>()
-  const groupGrants = (groupId: number, source: Grant['source'] = 'group'): Grant[] => {
-    if (source !== 'group') return computeGroupGrants(groupId, source)
-    let known = byGroup.get(groupId)
-    if (!known) byGroup.set(groupId, (known = computeGroupGrants(groupId, source)))
-    return known
+  for (const entry of chain.group) {
+    const id = entry.authorization.groupId
+    if (id === undefined) continue
+    const grants = grantOf(entry, 'group', groupName(id))
+    const known = byGroup.get(id)
+    if (known) known.push(...grants)
+    else byGroup.set(id, grants)
   }
+  const noGrants: Grant[] = []
+  const groupGrants = (groupId: number, source: Grant['source'] = 'group'): Grant[] => (source === 'group' ? (byGroup.get(groupId) ?? noGrants) : computeGroupGrants(groupId, source))
   const loginGroup = defaultLoginGroup(data)
   const everyoneAdmin = everyoneIsAdministrator(data)
   const everyoneGrants = [...base, ...(loginGroup ? groupGrants(loginGroup.id, 'default-login-group') : [])]
@@ -407,17 +412,19 @@ export function branchAccess(hierarchy: BranchHierarchy, branch: string, princip
 
 // ---------------------------------------------------------------- job secrets
 
-function patternMatches(pattern: string, branch: string): boolean {
-  const set = tryParsePatternSet(pattern)
+/** `sets`: the pattern sets parsed so far, by text (one judgement asks the same patterns for every branch and secret). */
+function patternMatches(pattern: string, branch: string, sets: Map<string, PatternSet | null>): boolean {
+  let set = sets.get(pattern)
+  if (set === undefined) sets.set(pattern, (set = tryParsePatternSet(pattern)))
   return set ? set.matches(branch, pathMatcher) : pathMatcher(pattern, branch)
 }
 
 /** Whether a job secret's authorization may admit a build on `branch` (unknown counts as yes: the safer reading). */
-function secretAdmitsBranch(assessment: SecretAuthorizationAssessment, branch: string): boolean {
+function secretAdmitsBranch(assessment: SecretAuthorizationAssessment, branch: string, sets: Map<string, PatternSet | null>): boolean {
   if (assessment.breadth === 'invalid') return false
   if (assessment.breadth === 'any-job' || assessment.text === null) return true
   if (assessment.patternSet) return assessment.patternSet.matches(branch, pathMatcher)
-  return assessment.expression ? branchTruth(assessment.expression, (patterns) => patterns.some((p) => patternMatches(p, branch))) !== 'false' : false
+  return assessment.expression ? branchTruth(assessment.expression, (patterns) => patterns.some((p) => patternMatches(p, branch, sets))) !== 'false' : false
 }
 
 /** A generic new branch name, and one per wildcard branch pattern of the authorization: names a pusher could create. */
@@ -460,14 +467,15 @@ export function secretReach(
   assess: (secret: JobSecret) => SecretAuthorizationAssessment,
 ): SecretReach[] {
   const existing = new Set(branches.map((b) => b.name))
+  const sets = new Map<string, PatternSet | null>()
   return [project, ...ancestors].flatMap((owner) =>
     (owner.setting?.jobSecrets ?? []).map((secret) => {
       const assessment = assess(secret)
       return {
         secret,
         owner,
-        branches: branches.filter((ref) => secretAdmitsBranch(assessment, ref.name)).map((ref) => ref.name),
-        newBranches: newBranchCandidates(assessment).filter((name) => !existing.has(name) && secretAdmitsBranch(assessment, name)),
+        branches: branches.filter((ref) => secretAdmitsBranch(assessment, ref.name, sets)).map((ref) => ref.name),
+        newBranches: newBranchCandidates(assessment).filter((name) => !existing.has(name) && secretAdmitsBranch(assessment, name, sets)),
       }
     }),
   )
