@@ -33,8 +33,8 @@ export interface Simulator {
 
 export function startSimulator(options?: SimulatorOptions): Promise<Simulator>
 export function inFlightOf(log: readonly number[]): InFlight
-/** The runs of a client in a request log file's text, told apart by a pause of `gapMs` (default 50) with nothing in flight. */
-export function runsOfLog(text: string, gapMs?: number): InFlight[]
+/** The runs of a client in a request log file's text, told apart by a pause of `gapMs` (default 50) with nothing in flight, or starting at each request whose URL matches `start`. */
+export function runsOfLog(text: string, gapMs?: number, start?: RegExp): InFlight[]
 export function buildProjects(count: number): Array<{id: number; parentId: number | null; name: string; path: string}>
 export function buildAccess(options: {projects: Array<{id: number; parentId: number | null}>; roles: number; users?: number; groups?: number}): {
   users: Array<{id: number; name: string; disabled: boolean; type: string}>

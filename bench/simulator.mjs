@@ -5,11 +5,12 @@
  * notification), R roles, a fixed latency per request, and a request counter.
  *
  *   node bench/simulator.mjs [--projects 2000] [--roles 300] [--users 300] [--groups 40] [--latency 10] [--port 0] [--padding-kb 0] [--log FILE] [--contract-only]
- *   node bench/simulator.mjs --in-flight FILE   (reads a log: each run's requests, span and mean requests in flight)
+ *   node bench/simulator.mjs --in-flight FILE [--gap 50] [--run-start REGEX]   (reads a log: each run's requests, span and mean requests in flight)
  *
  * `--log FILE` appends one line per request answered: `arrival answer status url` (ms on this
  * process's clock), from which `--in-flight FILE` tells, for each run of a client (requests separated
- * by 50 ms or more with nothing in flight), how many requests were in flight on average.
+ * by `--gap` ms or more with nothing in flight, or starting at each request whose URL matches
+ * `--run-start`, such as '^/~api/projects\?offset=0&'), how many requests were in flight on average.
  * `--padding-kb K` adds about K KB of saved issue queries to every project's setting: payloads the
  * size of a project with a long history of settings (the default ones are about 1 KB).
  * `--contract-only` starts it as a server that speaks only the contract (roles, projects, settings).
@@ -226,19 +227,23 @@ export function inFlightOf(log) {
 /**
  * The runs in a request log (`--log FILE`, one line `arrival answer status url` per request, several
  * runs of a client one after the other): requests sorted by arrival, a new run after `gapMs` or more
- * with nothing in flight. Each run as inFlightOf says.
+ * with nothing in flight, or at each request whose URL matches `start` (on a busy host a client
+ * starved of CPU leaves pauses inside its own run). Each run as inFlightOf says.
  */
-export function runsOfLog(text, gapMs = 50) {
-  const pairs = text
+export function runsOfLog(text, gapMs = 50, start) {
+  const requests = text
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => line.split(' ', 2).map(Number))
+    .map((line) => {
+      const [arrived, answered, , url] = line.split(' ', 4)
+      return [Number(arrived), Number(answered), url ?? '']
+    })
     .sort((a, b) => a[0] - b[0])
   const runs = []
   let current = []
   let busyUntil = Number.NEGATIVE_INFINITY
-  for (const [arrived, answered] of pairs) {
-    if (current.length > 0 && arrived - busyUntil >= gapMs) {
+  for (const [arrived, answered, url] of requests) {
+    if (current.length > 0 && (arrived - busyUntil >= gapMs || start?.test(url))) {
       runs.push(inFlightOf(current))
       current = []
     }
@@ -484,11 +489,14 @@ if (isMain) {
       log: {type: 'string'},
       'contract-only': {type: 'boolean', default: false},
       'in-flight': {type: 'string'},
+      gap: {type: 'string', default: '50'},
+      'run-start': {type: 'string'},
     },
   })
   if (values['in-flight'] !== undefined) {
     const {readFileSync} = await import('node:fs')
-    for (const run of runsOfLog(readFileSync(values['in-flight'], 'utf8'))) process.stdout.write(`${JSON.stringify(run)}\n`)
+    const start = values['run-start'] === undefined ? undefined : new RegExp(values['run-start'])
+    for (const run of runsOfLog(readFileSync(values['in-flight'], 'utf8'), Number(values.gap), start)) process.stdout.write(`${JSON.stringify(run)}\n`)
     process.exit(0)
   }
   const simulator = await startSimulator({

@@ -140,6 +140,9 @@ describe('requests in flight, from a request log', () => {
       {requests: 2, spanMs: 15, meanInFlight: 20 / 15},
       {requests: 2, spanMs: 12, meanInFlight: 20 / 12},
     ])
+    // A client starved of CPU pauses inside its own run: runs told apart by their first request instead.
+    const starved = ['0.000 10.000 200 /~api/projects?offset=0&count=100', '100.000 110.000 200 /~api/projects/1/setting', '200.000 210.000 200 /~api/projects?offset=0&count=100', '']
+    expect(runsOfLog(starved.join('\n'), Number.POSITIVE_INFINITY, /^\/~api\/projects\?offset=0&/).map((run) => run.requests)).toEqual([2, 1])
   })
 
   it('the simulator writes the log (--log) as it answers', async () => {
