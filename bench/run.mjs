@@ -22,9 +22,9 @@
  */
 import {fork, spawn} from 'node:child_process'
 import {Buffer} from 'node:buffer'
-import {dirname, join} from 'node:path'
+import {dirname, join, resolve as resolvePath} from 'node:path'
 import {performance} from 'node:perf_hooks'
-import {fileURLToPath} from 'node:url'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 import {parseArgs} from 'node:util'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -33,6 +33,8 @@ const USER = 'bench'
 const SECRET = 'bench-token-not-a-secret'
 const PAGE_SIZE = 100
 const PHASES = ['baselinecontract', 'clicontract', 'baseline', 'client', 'contract', 'noaccess', 'audit', 'clinoaccess', 'cli']
+/** The phases that run the CLI (bin/run.js): --vs-root runs each again with another build's CLI. */
+const CLI_PHASES = ['clicontract', 'clinoaccess', 'cli']
 const PHASE_LABELS = {
   baselinecontract: '(a0) bare undici, contract only',
   clicontract: '(c0) CLI scan, contract only',
@@ -83,6 +85,8 @@ const {values: flags} = parseArgs({
     'fix-latency': {type: 'string', default: '10'},
     phases: {type: 'string'},
     'live-only': {type: 'boolean', default: false},
+    'vs-root': {type: 'string'},
+    'cli-root': {type: 'string'},
     arrival: {type: 'boolean', default: false},
     'arrival-sizes': {type: 'string', default: '2000,10000'},
     'arrival-padding-kb': {type: 'string', default: '0,8'},
@@ -240,8 +244,10 @@ async function cliPhase(url, concurrency) {
     const output = join(dir, 'report.sarif')
     const started = performance.now()
     // bin/run.js as a user starts it, its argv this phase's.
-    process.argv = [process.execPath, join(ROOT, 'bin', 'run.js'), 'scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)]
-    await import('../bin/run.js')
+    // --cli-root: another checkout's build (bench/run.mjs --vs-root), in the same phase process.
+    const bin = join(flags['cli-root'] ? resolvePath(flags['cli-root']) : ROOT, 'bin', 'run.js')
+    process.argv = [process.execPath, bin, 'scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)]
+    await import(pathToFileURL(bin).href)
     return {wallMs: performance.now() - started, sarif: JSON.parse(await readFile(output, 'utf8'))}
   })
   const notifications = sarif.runs[0].invocations?.[0]?.toolExecutionNotifications ?? []
@@ -375,9 +381,12 @@ function askWith(child, request) {
   })
 }
 
+/** `phase:vs` runs `phase` with the CLI of --vs-root. */
 function runPhase(phase, url, concurrency, env = {}) {
   const started = performance.now()
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--phase', phase, '--url', url, '--concurrency', String(concurrency)], {
+  const [name, vs] = phase.split(':')
+  const root = vs === undefined ? [] : ['--cli-root', resolvePath(flags['vs-root'])]
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--phase', name, '--url', url, '--concurrency', String(concurrency), ...root], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {...process.env, ...env},
   })
@@ -604,15 +613,18 @@ async function main() {
   const concurrency = Number(flags.concurrency)
   const runs = Math.max(1, Number(flags.runs))
   // --phases baseline,cli: only those (the 10,000-project, 50 ms case takes minutes per phase).
-  const phases = flags.phases ? PHASES.filter((phase) => flags.phases.split(',').includes(phase)) : PHASES
+  let phases = flags.phases ? PHASES.filter((phase) => flags.phases.split(',').includes(phase)) : PHASES
   const unknown = flags.phases ? flags.phases.split(',').filter((phase) => !PHASES.includes(phase)) : []
   if (unknown.length > 0 || phases.length === 0) throw new Error(`--phases: unknown phase ${unknown.join(', ') || '(none given)'}; the phases are ${PHASES.join(', ')}`)
+  const all = phases.length === PHASES.length
+  // --vs-root DIR: each CLI phase is run a second time, right after, with the CLI of DIR (another build).
+  if (flags['vs-root']) phases = phases.flatMap((phase) => (CLI_PHASES.includes(phase) ? [phase, `${phase}:vs`] : [phase]))
   const simulator = await startSimulator(options)
   const results = Object.fromEntries(phases.map((phase) => [phase, []]))
   try {
     for (let run = 0; run < runs; run++) {
       for (const phase of phases) {
-        await askWith(simulator.child, {type: 'reset', ...(PHASE_SERVER[phase] ?? CURRENT_SERVER)})
+        await askWith(simulator.child, {type: 'reset', ...(PHASE_SERVER[phase.split(':')[0]] ?? CURRENT_SERVER)})
         const result = await runPhase(phase, simulator.url, concurrency)
         const stats = await ask(simulator.child, 'stats')
         results[phase].push({...result, requests: stats.requests, serverMaxInFlight: stats.maxInFlight, meanInFlight: stats.meanInFlight})
@@ -652,7 +664,6 @@ async function main() {
       accessFindings: list[0].accessFindings,
     }
   }
-  const all = phases.length === PHASES.length
   if (all) checkAccessEvaluated(summary)
   const {baseline, audit, client, cli} = summary
   const ratio = (a, b) => (a && b ? a.wallMs / b.wallMs : undefined)
@@ -690,7 +701,7 @@ async function main() {
     `${''.padEnd(35)}wall       process    cpu        cpu/project  requests  floor      wall/floor  in flight (max)  loop p99   peak RSS`,
     ...phases.map((phase) => {
       const r = summary[phase]
-      return `${PHASE_LABELS[phase].padEnd(34)} ${ms(r.wallMs).padEnd(10)} ${ms(r.processMs).padEnd(10)} ${ms(r.cpuMs).padEnd(10)} ${`${r.cpuPerProjectMs.toFixed(2)} ms`.padEnd(12)} ${String(r.requests).padEnd(9)} ${ms(r.floorMs).padEnd(10)} ${(r.wallMs / r.floorMs).toFixed(2).padEnd(11)} ${`${r.meanInFlight.toFixed(1)} (${r.serverMaxInFlight})`.padEnd(16)} ${`${r.loopDelayP99Ms.toFixed(1)} ms`.padEnd(9)} ${r.maxRssMb.toFixed(0)} MB`
+      return `${labelOf(phase).padEnd(34)} ${ms(r.wallMs).padEnd(10)} ${ms(r.processMs).padEnd(10)} ${ms(r.cpuMs).padEnd(10)} ${`${r.cpuPerProjectMs.toFixed(2)} ms`.padEnd(12)} ${String(r.requests).padEnd(9)} ${ms(r.floorMs).padEnd(10)} ${(r.wallMs / r.floorMs).toFixed(2).padEnd(11)} ${`${r.meanInFlight.toFixed(1)} (${r.serverMaxInFlight})`.padEnd(16)} ${`${r.loopDelayP99Ms.toFixed(1)} ms`.padEnd(9)} ${r.maxRssMb.toFixed(0)} MB`
     }),
     '',
     ...(audit ? [`audit / floor:    ${report.auditToFloor.toFixed(2)}x   (floor = requests x latency / concurrency; not reachable on 2 shared cores)`] : []),
@@ -707,13 +718,21 @@ async function main() {
   process.stdout.write(`${lines.join('\n')}\n`)
 }
 
+/** A phase's label; `phase:vs` is the phase with the CLI of --vs-root. */
+function labelOf(phase) {
+  const [name, vs] = phase.split(':')
+  return vs === undefined ? PHASE_LABELS[name] : `${PHASE_LABELS[name].slice(0, PHASE_LABELS[name].indexOf(')') + 1)} --vs-root build`
+}
+
 /**
  * Whole processes (spawn to exit), each scan against the bare client of the same run: the median of
  * the per-run ratios, (c0) / (a0) on a server that speaks only the contract, (c) / (a) on a current one.
  */
 function pairedRatios(results) {
   const paired = (a, b) => (results[a] && results[b] ? median(results[a].map((r, i) => r.processMs / results[b][i].processMs)) : undefined)
-  return {cliContractToBaseline: paired('clicontract', 'baselinecontract'), cliToBaseline: paired('cli', 'baseline')}
+  const cpu = (a, b) => (results[a] && results[b] ? median(results[a].map((r, i) => r.cpuMs / results[b][i].cpuMs)) : undefined)
+  const vs = Object.fromEntries(CLI_PHASES.filter((phase) => results[`${phase}:vs`]).map((phase) => [phase, {process: paired(phase, `${phase}:vs`), cpu: cpu(phase, `${phase}:vs`)}]))
+  return {cliContractToBaseline: paired('clicontract', 'baselinecontract'), cliToBaseline: paired('cli', 'baseline'), vs}
 }
 
 /** Issue 28's targets, for the phases that ran: scans against the bare client, against the floor, and the requests in flight. */
@@ -729,6 +748,7 @@ function liveTargetLines(paired, summary, concurrency) {
     rows.push(targetRow(`${label} whole process / floor`, `${(r.processMs / r.floorMs).toFixed(2)}x`, '<= 1.1x', r.processMs / r.floorMs <= 1.1))
     rows.push(targetRow(`${label} mean requests in flight at the server`, inFlight(r), `>= ${(concurrency * 14) / 16}`, r.meanInFlight >= (concurrency * 14) / 16))
   }
+  for (const [phase, ratio] of Object.entries(paired.vs)) rows.push(`  ${labelOf(phase)} / the --vs-root build: whole process ${ratio.process.toFixed(2)}x, CPU ${ratio.cpu.toFixed(2)}x (paired per run)`)
   if (rows.length === 0) return []
   const bare = ['baselinecontract', 'baseline'].filter((phase) => summary[phase]).map((phase) => `${PHASE_LABELS[phase]}: ${inFlight(summary[phase])} in flight, ${(summary[phase].processMs / summary[phase].floorMs).toFixed(2)}x the floor`)
   return ['', 'targets (issue 28; 1.1x the floor is for 5,000 projects at 50 ms, concurrency 32):', ...rows, ...(bare.length > 0 ? [`  the bare client on the same run: ${bare.join('; ')}`] : [])]
