@@ -36,9 +36,9 @@ export interface ArrivalOptions {
    */
   onJudged?: (findings: readonly Finding[], projectRaw: (id: number) => unknown) => void
   /**
-   * Where projects are judged, one per task, when there is nothing more urgent to do (the lane's
-   * `later` tasks): a burst of projects ready at once (all those loaded when the roles come in)
-   * never keeps an answer waiting. Without one, a project is judged as soon as it is ready.
+   * Where projects are judged, one per task, as the lane's `later` tasks (they take turns with the
+   * collection's own work): a burst of projects ready at once (all those loaded when the roles come
+   * in) never keeps an answer waiting. Without one, a project is judged as soon as it is ready.
    */
   lane?: Lane
 }

@@ -27,11 +27,13 @@ describe('createLane', () => {
     expect(lane.waiting).toBe(0)
   })
 
-  it('runs `later` tasks only when no other task waits, each kind in order', async () => {
+  it('gives `later` tasks every other turn while both kinds wait, each kind in order, and all turns to whichever kind waits alone', async () => {
     const lane = createLane()
     const log: string[] = []
-    await Promise.all([lane.run(() => log.push('judge 1'), {later: true}), lane.run(() => log.push('ingest 1')), lane.run(() => log.push('judge 2'), {later: true}), lane.run(() => log.push('ingest 2'))])
-    expect(log).toEqual(['ingest 1', 'ingest 2', 'judge 1', 'judge 2'])
+    const later = (name: string) => lane.run(() => log.push(name), {later: true})
+    const first = (name: string) => lane.run(() => log.push(name))
+    await Promise.all([later('judge 1'), first('ingest 1'), later('judge 2'), first('ingest 2'), first('ingest 3'), first('ingest 4'), later('judge 3'), later('judge 4'), later('judge 5')])
+    expect(log).toEqual(['ingest 1', 'judge 1', 'ingest 2', 'judge 2', 'ingest 3', 'judge 3', 'ingest 4', 'judge 4', 'judge 5'])
   })
 
   it("settles each task's promise with its value or its exception, and goes on after a task that throws", async () => {
