@@ -1,6 +1,9 @@
 import {Buffer} from 'node:buffer'
+import {spawn} from 'node:child_process'
 import {createServer as createHttpServer} from 'node:http'
 import {connect, type Socket} from 'node:net'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {
   backoffDelay,
@@ -14,6 +17,7 @@ import {SECRET_QUOTED} from '../../src/model/redact.js'
 import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
 import type {AuditError} from '../../src/model/types.js'
+import {ROOT} from '../helpers/cli.js'
 import {closedPort, startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
 
 const roles = Array.from({length: 250}, (_, i) => ({id: i + 1, name: `role-${String(i + 1).padStart(3, '0')}`, manageProject: false}))
@@ -178,6 +182,34 @@ describe('requests', () => {
     expect((error as ApiError).error.kind).toBe('config')
     expect((error as ApiError).message).not.toContain('hunter2')
   })
+})
+
+describe('what a live run loads', () => {
+  it("without a proxy, undici's Agent alone, not its whole API; through a proxy, its index (the proxy agent needs it)", async () => {
+    // A fresh process, as a scan starts: which of undici's modules the built client loaded, after one request.
+    const script = [
+      `const {createClient} = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'src', 'api', 'client.js')).href)})`,
+      `const client = createClient({baseUrl: ${JSON.stringify(server.url)}, apiPrefix: '/~api', user: ${JSON.stringify(server.user)}, secret: ${JSON.stringify(server.secret)}})`,
+      "await client.getJson('/projects/1')",
+      'await client.close()',
+      "const loaded = Object.keys((await import('node:module')).createRequire(import.meta.url).cache).filter((file) => file.includes('/undici/'))",
+      "console.log(JSON.stringify({modules: loaded.length, index: loaded.some((file) => file.endsWith('/undici/index.js'))}))",
+    ].join('\n')
+    const run = (env: Record<string, string>) =>
+      new Promise<{modules: number; index: boolean}>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script], {env: {...process.env, HTTP_PROXY: '', HTTPS_PROXY: '', http_proxy: '', https_proxy: '', ...env}, stdio: ['ignore', 'pipe', 'inherit']})
+        let output = ''
+        child.stdout.on('data', (chunk) => (output += chunk))
+        child.on('error', reject)
+        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as {modules: number; index: boolean}) : reject(new Error(`exit ${code}`))))
+      })
+    const direct = await run({})
+    expect(direct.index).toBe(false)
+    expect(direct.modules).toBeLessThan(40)
+    // A proxy that the target host is exempt from: the proxy agent is made (and undici's index loaded), and goes direct.
+    const proxied = await run({HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1'})
+    expect(proxied.index).toBe(true)
+  }, 30_000)
 })
 
 describe('proxy', () => {
