@@ -10,6 +10,7 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {requestList, withoutTimestamps} from '../../bench/same.mjs'
 import {inFlightOf, runsOfLog, type Simulator, startSimulator} from '../../bench/simulator.mjs'
 import {ROOT, runCli} from '../helpers/cli.js'
 
@@ -158,5 +159,20 @@ describe('requests in flight, from a request log', () => {
     } finally {
       await rm(dir, {recursive: true, force: true})
     }
+  })
+})
+
+describe('bench/same.mjs: the same reports and requests as another build', () => {
+  it('compares reports with their timestamps blanked, and nothing else', () => {
+    const report = (at: string, findings: number) => JSON.stringify({generatedAt: at, server: {collectedAt: at}, runs: [{invocations: [{startTimeUtc: at, endTimeUtc: at}]}], findings}, null, 2)
+    expect(withoutTimestamps(report('2026-11-26T20:00:00.000Z', 3))).toBe(withoutTimestamps(report('2026-11-27T09:30:00.000Z', 3)))
+    expect(withoutTimestamps(report('2026-11-26T20:00:00.000Z', 3))).not.toBe(withoutTimestamps(report('2026-11-26T20:00:00.000Z', 4)))
+    // A finding's text that happens to hold the word is not touched.
+    expect(withoutTimestamps('{"message": "generatedAt 2026"}')).toBe('{"message": "generatedAt 2026"}')
+  })
+
+  it('compares requests in any order, each counted', () => {
+    expect(requestList(['/b', '/a', '/b'])).toEqual(requestList(['/b', '/b', '/a']))
+    expect(requestList(['/a', '/b'])).not.toEqual(requestList(['/a', '/b', '/b']))
   })
 })
