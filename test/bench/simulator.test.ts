@@ -10,7 +10,7 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {requestList, withoutTimestamps} from '../../bench/same.mjs'
+import {contractRequestList, requestList, withoutTimestamps} from '../../bench/same.mjs'
 import {inFlightOf, runsOfLog, type Simulator, startSimulator} from '../../bench/simulator.mjs'
 import {ROOT, runCli} from '../helpers/cli.js'
 
@@ -171,8 +171,12 @@ describe('bench/same.mjs: the same reports and requests as another build', () =>
     expect(withoutTimestamps('{"message": "generatedAt 2026"}')).toBe('{"message": "generatedAt 2026"}')
   })
 
-  it('compares requests in any order, each counted', () => {
+  it('compares requests in any order, each counted; against a contract server, the endpoints it lacks by template', () => {
     expect(requestList(['/b', '/a', '/b'])).toEqual(requestList(['/b', '/b', '/a']))
     expect(requestList(['/a', '/b'])).not.toEqual(requestList(['/a', '/b', '/b']))
+    const run = (tags: number[]) => ['/~api/roles?offset=0&count=100', '/~api/projects/3/setting', ...tags.map((id) => `/~api/repositories/${id}/tags`)]
+    expect(contractRequestList(run([1, 2]))).toEqual(contractRequestList(run([4, 1, 7])))
+    expect(contractRequestList(run([1]))).toEqual(['/~api/projects/3/setting', '/~api/roles?offset=0&count=100', 'not offered: /~api/repositories/{id}/tags'])
+    expect(contractRequestList(run([]))).not.toEqual(contractRequestList(run([1])))
   })
 })
