@@ -26,9 +26,9 @@
  */
 import {fork, spawn} from 'node:child_process'
 import {Buffer} from 'node:buffer'
-import {dirname, join} from 'node:path'
+import {dirname, join, resolve as resolvePath} from 'node:path'
 import {performance} from 'node:perf_hooks'
-import {fileURLToPath} from 'node:url'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 import {parseArgs} from 'node:util'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -36,8 +36,12 @@ const PREFIX = '/~api'
 const USER = 'bench'
 const SECRET = 'bench-token-not-a-secret'
 const PAGE_SIZE = 100
-const PHASES = ['baseline', 'client', 'contract', 'noaccess', 'audit', 'clinoaccess', 'cli']
+const PHASES = ['baselinecontract', 'clicontract', 'baseline', 'client', 'contract', 'noaccess', 'audit', 'clinoaccess', 'cli']
+/** The phases that run the CLI (bin/run.js): --vs-root runs each again with another build's CLI. */
+const CLI_PHASES = ['clicontract', 'clinoaccess', 'cli']
 const PHASE_LABELS = {
+  baselinecontract: '(a0) bare undici, contract only',
+  clicontract: '(c0) CLI scan, contract only',
   baseline: '(a) bare undici',
   client: '(a2) audit client',
   contract: '(b0) collect, contract only',
@@ -54,11 +58,13 @@ const PHASE_LABELS = {
  * (b) - (b1), in collection alone, and (c) - (c1) in the whole scan, evaluation of the access rules
  * included. Every other phase runs against a current server that answers everything.
  */
-const PHASE_SERVER = {contract: {repositories: false, access: false}, noaccess: {repositories: true, access: false}, clinoaccess: {repositories: true, access: false}}
+const PHASE_SERVER = {baselinecontract: {repositories: false, access: false}, clicontract: {repositories: false, access: false}, contract: {repositories: false, access: false}, noaccess: {repositories: true, access: false}, clinoaccess: {repositories: true, access: false}}
 const CURRENT_SERVER = {repositories: true, access: true}
 /** The audit's optional server-wide endpoints that are neither listings nor per group or user (src/api/admin-data.ts). */
 const ADMIN_SETTINGS = ['/settings/job-executors', '/settings/groovy-scripts', '/settings/system', '/settings/authenticator', '/sso-providers']
 const ROOT = join(HERE, '..')
+/** How often the phases sample their event loop's delay (watchEventLoop). */
+const LOOP_INTERVAL_MS = 10
 
 const {values: flags} = parseArgs({
   options: {
@@ -88,6 +94,8 @@ const {values: flags} = parseArgs({
     'notify-latency': {type: 'string', default: '10'},
     phases: {type: 'string'},
     'live-only': {type: 'boolean', default: false},
+    'vs-root': {type: 'string'},
+    'cli-root': {type: 'string'},
     arrival: {type: 'boolean', default: false},
     'arrival-sizes': {type: 'string', default: '2000,10000'},
     'arrival-padding-kb': {type: 'string', default: '0,8'},
@@ -144,9 +152,12 @@ async function readServer(get, paged) {
   await Promise.all([security, memberships, defaultGroup, tokens, ...ADMIN_SETTINGS.map(get)])
 }
 
-/** Every project read by `concurrency` workers, beside the server-wide reads. */
-async function readAll(get, paged, concurrency) {
-  const server = readServer(get, paged)
+/**
+ * Every project read by `concurrency` workers, beside the server-wide reads; against a server that
+ * speaks only the contract (`contract`), what the audit reads of it: roles, projects and settings.
+ */
+async function readAll(get, paged, concurrency, contract = false) {
+  const server = contract ? undefined : readServer(get, paged)
   const [roles, projects] = await Promise.all([paged('/roles'), paged('/projects')])
   let next = 0
   let settings = 0
@@ -154,7 +165,8 @@ async function readAll(get, paged, concurrency) {
     Array.from({length: concurrency}, async () => {
       while (next < projects.length) {
         const project = projects[next++]
-        await readProject(get, project.id)
+        if (contract) await get(`/projects/${project.id}/setting`)
+        else await readProject(get, project.id)
         settings++
       }
     }),
@@ -164,7 +176,7 @@ async function readAll(get, paged, concurrency) {
 }
 
 /** (a) The baseline: a bare undici client doing the same fetches at the same concurrency. */
-async function baselinePhase(url, concurrency) {
+async function baselinePhase(url, concurrency, contract = false) {
   const {Agent} = await import('undici')
   const agent = new Agent({connections: concurrency, keepAliveTimeout: 10_000})
   const origin = new URL(url).origin
@@ -185,7 +197,7 @@ async function baselinePhase(url, concurrency) {
     }
   }
   const started = performance.now()
-  const read = await readAll(get, paged, concurrency)
+  const read = await readAll(get, paged, concurrency, contract)
   const wallMs = performance.now() - started
   await agent.close()
   return {wallMs, ...read}
@@ -241,8 +253,10 @@ async function cliPhase(url, concurrency) {
     const output = join(dir, 'report.sarif')
     const started = performance.now()
     // bin/run.js as a user starts it, its argv this phase's.
-    process.argv = [process.execPath, join(ROOT, 'bin', 'run.js'), 'scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)]
-    await import('../bin/run.js')
+    // --cli-root: another checkout's build (bench/run.mjs --vs-root), in the same phase process.
+    const bin = join(flags['cli-root'] ? resolvePath(flags['cli-root']) : ROOT, 'bin', 'run.js')
+    process.argv = [process.execPath, bin, 'scan', '--all-projects', '--format', 'sarif', '--output', output, '--fail-on', 'none', '--concurrency', String(concurrency)]
+    await import(pathToFileURL(bin).href)
     return {wallMs: performance.now() - started, sarif: JSON.parse(await readFile(output, 'utf8'))}
   })
   const notifications = sarif.runs[0].invocations?.[0]?.toolExecutionNotifications ?? []
@@ -267,16 +281,74 @@ async function cliPhase(url, concurrency) {
 const ACCESS_RULE = /^(access|server)\/|^role\/unused$/
 
 if (flags.phase) {
-  const phases = {baseline: baselinePhase, client: clientPhase, contract: auditPhase, noaccess: auditPhase, audit: auditPhase, clinoaccess: cliPhase, cli: cliPhase}
+  const phases = {baselinecontract: (url, concurrency) => baselinePhase(url, concurrency, true), clicontract: cliPhase, baseline: baselinePhase, client: clientPhase, contract: auditPhase, noaccess: auditPhase, audit: auditPhase, clinoaccess: cliPhase, cli: cliPhase}
   const run = phases[flags.phase]
   if (!run || !flags.url) throw new Error('usage: --phase baseline|client|audit --url URL --concurrency C')
+  const loop = await watchEventLoop()
   const cpuBefore = process.cpuUsage()
   const result = await run(flags.url, Number(flags.concurrency))
   const cpu = process.cpuUsage(cpuBefore)
   result.cpuMs = (cpu.user + cpu.system) / 1000
+  Object.assign(result, loop.stop())
   result.maxRssMb = process.resourceUsage().maxRSS / 1024
   process.stdout.write(`${JSON.stringify(result)}\n`)
   process.exit(0)
+}
+
+/**
+ * The event loop's delay while requests are in flight: a timer every LOOP_INTERVAL_MS in the phase's
+ * process (as perf_hooks.monitorEventLoopDelay samples it) records how late it fires, and only the
+ * samples between the first request undici creates and the last answer it completes count, so that
+ * start-up, the final evaluation and the report, which block the loop with no request waiting, do
+ * not. Also the requests in flight as the client sees them (created, not yet completed), over time.
+ */
+async function watchEventLoop() {
+  const channels = await import('node:diagnostics_channel')
+  const samples = []
+  let first
+  let last
+  let open = 0
+  let openSince = 0
+  let openArea = 0
+  const moved = (delta) => {
+    const now = performance.now()
+    openArea += open * (now - openSince)
+    openSince = now
+    open += delta
+    return now
+  }
+  const created = () => {
+    const now = moved(1)
+    first ??= now
+  }
+  const completed = () => {
+    last = moved(-1)
+  }
+  channels.subscribe('undici:request:create', created)
+  channels.subscribe('undici:request:trailers', completed)
+  channels.subscribe('undici:request:error', completed)
+  let expected = performance.now() + LOOP_INTERVAL_MS
+  const timer = setInterval(() => {
+    const now = performance.now()
+    samples.push(now, Math.max(0, now - expected))
+    expected = now + LOOP_INTERVAL_MS
+  }, LOOP_INTERVAL_MS)
+  return {
+    stop() {
+      clearInterval(timer)
+      channels.unsubscribe('undici:request:create', created)
+      channels.unsubscribe('undici:request:trailers', completed)
+      channels.unsubscribe('undici:request:error', completed)
+      const delays = []
+      for (let i = 0; i < samples.length; i += 2) if (first !== undefined && samples[i] >= first && samples[i] <= last) delays.push(samples[i + 1])
+      delays.sort((a, b) => a - b)
+      return {
+        loopDelayP99Ms: delays.length === 0 ? 0 : delays[Math.min(delays.length - 1, Math.floor(delays.length * 0.99))],
+        loopDelayMaxMs: delays.at(-1) ?? 0,
+        clientInFlight: first === undefined || last <= first ? 0 : openArea / (last - first),
+      }
+    },
+  }
 }
 
 // ---- driver ------------------------------------------------------------------------------------
@@ -318,9 +390,12 @@ function askWith(child, request) {
   })
 }
 
+/** `phase:vs` runs `phase` with the CLI of --vs-root. */
 function runPhase(phase, url, concurrency, env = {}) {
   const started = performance.now()
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--phase', phase, '--url', url, '--concurrency', String(concurrency)], {
+  const [name, vs] = phase.split(':')
+  const root = vs === undefined ? [] : ['--cli-root', resolvePath(flags['vs-root'])]
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--phase', name, '--url', url, '--concurrency', String(concurrency), ...root], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {...process.env, ...env},
   })
@@ -405,7 +480,7 @@ async function offlineBenchIn(dir, projectCount, roleCount, runs) {
   const quiet = join(dir, 'rules-off.json')
   await writeFile(quiet, JSON.stringify({rules: Object.fromEntries(builtinRules.map((rule) => [rule.meta.id, 'off']))}))
   const scan = (format, output, ...extra) => ['bin/run.js', 'scan', '--snapshot', file, '--format', format, '--output', join(dir, output), '--fail-on', 'none', ...extra]
-  const samples = {nodeMs: [], versionMs: [], versionRatio: [], exampleMs: [], exampleRatio: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: []}
+  const samples = {nodeMs: [], versionMs: [], versionRatio: [], exampleMs: [], exampleRatio: [], jsonMs: [], sarifMs: [], evaluateMs: [], readMs: [], quietMs: [], parseMs: [], parseRatio: []}
   let findings = 0
   // Not timed: on Node 22 and later, the first start of a build fills Node's compile cache (bin/run.js).
   await timeCommand(['bin/run.js', 'scan', '--snapshot', 'examples/snapshot.json', '--fail-on', 'none'])
@@ -424,6 +499,10 @@ async function offlineBenchIn(dir, projectCount, roleCount, runs) {
     samples.jsonMs.push(json.ms)
     samples.readMs.push(Number(/read the snapshot: .* in (\d+)ms/.exec(json.stderr)?.[1] ?? Number.NaN))
     samples.evaluateMs.push(Number(/evaluated .* in (\d+)ms/.exec(json.stderr)?.[1] ?? Number.NaN))
+    // Issue 28's yardstick: JSON.parse of the same file in a process of its own, started right after the scan.
+    const parse = (await timeCommand(['-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`])).ms
+    samples.parseMs.push(parse)
+    samples.parseRatio.push(json.ms / parse)
     samples.sarifMs.push((await timeCommand(scan('sarif', 'r.sarif'))).ms)
     samples.quietMs.push((await timeCommand(scan('json', 'q.json', '--config', quiet))).ms)
     findings = Number(/: (\d+) findings?/.exec(json.stderr)?.[1] ?? 0)
@@ -445,6 +524,8 @@ async function offlineBenchIn(dir, projectCount, roleCount, runs) {
     readMs: median(samples.readMs),
     evaluateMs: median(samples.evaluateMs),
     rulesOffMs: median(samples.quietMs),
+    parseMs: median(samples.parseMs),
+    jsonToParse: median(samples.parseRatio),
     maxRssMb,
     jsonRssMb,
     rulesOffRssMb: quietRssMb,
@@ -561,18 +642,21 @@ async function main() {
   const concurrency = Number(flags.concurrency)
   const runs = Math.max(1, Number(flags.runs))
   // --phases baseline,cli: only those (the 10,000-project, 50 ms case takes minutes per phase).
-  const phases = flags.phases ? PHASES.filter((phase) => flags.phases.split(',').includes(phase)) : PHASES
+  let phases = flags.phases ? PHASES.filter((phase) => flags.phases.split(',').includes(phase)) : PHASES
   const unknown = flags.phases ? flags.phases.split(',').filter((phase) => !PHASES.includes(phase)) : []
   if (unknown.length > 0 || phases.length === 0) throw new Error(`--phases: unknown phase ${unknown.join(', ') || '(none given)'}; the phases are ${PHASES.join(', ')}`)
+  const all = phases.length === PHASES.length
+  // --vs-root DIR: each CLI phase is run a second time, right after, with the CLI of DIR (another build).
+  if (flags['vs-root']) phases = phases.flatMap((phase) => (CLI_PHASES.includes(phase) ? [phase, `${phase}:vs`] : [phase]))
   const simulator = await startSimulator(options)
   const results = Object.fromEntries(phases.map((phase) => [phase, []]))
   try {
     for (let run = 0; run < runs; run++) {
       for (const phase of phases) {
-        await askWith(simulator.child, {type: 'reset', ...(PHASE_SERVER[phase] ?? CURRENT_SERVER)})
+        await askWith(simulator.child, {type: 'reset', ...(PHASE_SERVER[phase.split(':')[0]] ?? CURRENT_SERVER)})
         const result = await runPhase(phase, simulator.url, concurrency)
         const stats = await ask(simulator.child, 'stats')
-        results[phase].push({...result, requests: stats.requests, serverMaxInFlight: stats.maxInFlight})
+        results[phase].push({...result, requests: stats.requests, serverMaxInFlight: stats.maxInFlight, meanInFlight: stats.meanInFlight})
       }
     }
   } finally {
@@ -591,6 +675,11 @@ async function main() {
       requests,
       floorMs,
       serverMaxInFlight: Math.max(...list.map((r) => r.serverMaxInFlight)),
+      meanInFlight: median(list.map((r) => r.meanInFlight)),
+      clientInFlight: median(list.map((r) => r.clientInFlight)),
+      loopDelayP99Ms: median(list.map((r) => r.loopDelayP99Ms)),
+      loopDelayMaxMs: Math.max(...list.map((r) => r.loopDelayMaxMs)),
+      cpuPerProjectMs: median(list.map((r) => r.cpuMs / Number(flags.projects))),
       maxRssMb: Math.max(...list.map((r) => r.maxRssMb)),
       projects: list[0].projects,
       roles: list[0].roles,
@@ -604,7 +693,6 @@ async function main() {
       accessFindings: list[0].accessFindings,
     }
   }
-  const all = phases.length === PHASES.length
   if (all) checkAccessEvaluated(summary)
   const {baseline, audit, client, cli} = summary
   const ratio = (a, b) => (a && b ? a.wallMs / b.wallMs : undefined)
@@ -622,6 +710,7 @@ async function main() {
     baselineToFloor: baseline && baseline.wallMs / baseline.floorMs,
     cliToFloor: cli && cli.wallMs / cli.floorMs,
     cliToBaseline: ratio(cli, baseline),
+    paired: pairedRatios(results),
     phases: summary,
   }
   const offline = flags['live-only'] ? undefined : await offlineBench(Number(flags['offline-projects']), Number(flags.roles), runs)
@@ -640,10 +729,10 @@ async function main() {
   const lines = [
     `onedev-audit bench: ${report.projects} projects, ${report.roles} roles, latency ${latency} ms, concurrency ${concurrency}, median of ${runs} run(s)`,
     '',
-    `${''.padEnd(35)}wall       process    cpu        requests  floor      wall/floor  peak RSS   server max in flight`,
+    `${''.padEnd(35)}wall       process    cpu        cpu/project  requests  floor      wall/floor  in flight (max)  loop p99   peak RSS`,
     ...phases.map((phase) => {
       const r = summary[phase]
-      return `${PHASE_LABELS[phase].padEnd(34)} ${ms(r.wallMs).padEnd(10)} ${ms(r.processMs).padEnd(10)} ${ms(r.cpuMs).padEnd(10)} ${String(r.requests).padEnd(9)} ${ms(r.floorMs).padEnd(10)} ${(r.wallMs / r.floorMs).toFixed(2).padEnd(11)} ${`${r.maxRssMb.toFixed(0)} MB`.padEnd(10)} ${r.serverMaxInFlight}`
+      return `${labelOf(phase).padEnd(34)} ${ms(r.wallMs).padEnd(10)} ${ms(r.processMs).padEnd(10)} ${ms(r.cpuMs).padEnd(10)} ${`${r.cpuPerProjectMs.toFixed(2)} ms`.padEnd(12)} ${String(r.requests).padEnd(9)} ${ms(r.floorMs).padEnd(10)} ${(r.wallMs / r.floorMs).toFixed(2).padEnd(11)} ${`${r.meanInFlight.toFixed(1)} (${r.serverMaxInFlight})`.padEnd(16)} ${`${r.loopDelayP99Ms.toFixed(1)} ms`.padEnd(9)} ${r.maxRssMb.toFixed(0)} MB`
     }),
     '',
     ...(audit ? [`audit / floor:    ${report.auditToFloor.toFixed(2)}x   (floor = requests x latency / concurrency; not reachable on 2 shared cores)`] : []),
@@ -651,6 +740,7 @@ async function main() {
     ...(cli ? [`full CLI / floor: ${report.cliToFloor.toFixed(2)}x   full CLI / baseline: ${report.cliToBaseline?.toFixed(2) ?? '-'}x   (${cli.findings} findings in the SARIF report)`] : []),
     ...(audit ? [`audit read ${audit.projects} projects, ${audit.settings} settings, ${audit.roles} roles, ${audit.errors} error(s)${audit.firstError ? `: ${audit.firstError}` : ''}`] : []),
     ...(all ? costLines(summary, report.projects, ms) : []),
+    ...liveTargetLines(report.paired, summary, concurrency),
     ...(offline ? ['', ...offlineLines(offline, runs)] : []),
     ...(report.html ? ['', ...htmlModule.htmlLines(report.html, runs)] : []),
     ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
@@ -659,6 +749,42 @@ async function main() {
     ...(report.notify ? ['', ...(await import('./notify.mjs')).notifyLines(report.notify, runs)] : []),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+/** A phase's label; `phase:vs` is the phase with the CLI of --vs-root. */
+function labelOf(phase) {
+  const [name, vs] = phase.split(':')
+  return vs === undefined ? PHASE_LABELS[name] : `${PHASE_LABELS[name].slice(0, PHASE_LABELS[name].indexOf(')') + 1)} --vs-root build`
+}
+
+/**
+ * Whole processes (spawn to exit), each scan against the bare client of the same run: the median of
+ * the per-run ratios, (c0) / (a0) on a server that speaks only the contract, (c) / (a) on a current one.
+ */
+function pairedRatios(results) {
+  const paired = (a, b) => (results[a] && results[b] ? median(results[a].map((r, i) => r.processMs / results[b][i].processMs)) : undefined)
+  const cpu = (a, b) => (results[a] && results[b] ? median(results[a].map((r, i) => r.cpuMs / results[b][i].cpuMs)) : undefined)
+  const vs = Object.fromEntries(CLI_PHASES.filter((phase) => results[`${phase}:vs`]).map((phase) => [phase, {process: paired(phase, `${phase}:vs`), cpu: cpu(phase, `${phase}:vs`)}]))
+  return {cliContractToBaseline: paired('clicontract', 'baselinecontract'), cliToBaseline: paired('cli', 'baseline'), vs}
+}
+
+/** Issue 28's targets, for the phases that ran: scans against the bare client, against the floor, and the requests in flight. */
+function liveTargetLines(paired, summary, concurrency) {
+  const rows = []
+  const inFlight = (r) => `${r.meanInFlight.toFixed(1)} of ${concurrency}`
+  if (paired.cliContractToBaseline !== undefined) rows.push(targetRow('(c0) / (a0), whole processes, paired', `${paired.cliContractToBaseline.toFixed(2)}x`, '<= 1.3x', paired.cliContractToBaseline <= 1.3))
+  if (paired.cliToBaseline !== undefined) rows.push(targetRow('(c) / (a), whole processes, paired', `${paired.cliToBaseline.toFixed(2)}x`, '<= 1.3x', paired.cliToBaseline <= 1.3))
+  for (const phase of ['clicontract', 'cli']) {
+    const r = summary[phase]
+    if (!r) continue
+    const label = phase === 'cli' ? '(c)' : '(c0)'
+    rows.push(targetRow(`${label} whole process / floor`, `${(r.processMs / r.floorMs).toFixed(2)}x`, '<= 1.1x', r.processMs / r.floorMs <= 1.1))
+    rows.push(targetRow(`${label} mean requests in flight at the server`, inFlight(r), `>= ${(concurrency * 14) / 16}`, r.meanInFlight >= (concurrency * 14) / 16))
+  }
+  for (const [phase, ratio] of Object.entries(paired.vs)) rows.push(`  ${labelOf(phase)} / the --vs-root build: whole process ${ratio.process.toFixed(2)}x, CPU ${ratio.cpu.toFixed(2)}x (paired per run)`)
+  if (rows.length === 0) return []
+  const bare = ['baselinecontract', 'baseline'].filter((phase) => summary[phase]).map((phase) => `${PHASE_LABELS[phase]}: ${inFlight(summary[phase])} in flight, ${(summary[phase].processMs / summary[phase].floorMs).toFixed(2)}x the floor`)
+  return ['', 'targets (issue 28; 1.1x the floor is for 5,000 projects at 50 ms, concurrency 32):', ...rows, ...(bare.length > 0 ? [`  the bare client on the same run: ${bare.join('; ')}`] : [])]
 }
 
 /** What default branches and tags (issue 10) and access data (issues 11, 14) cost: the same run, before and after. */
@@ -703,6 +829,9 @@ function offlineLines(offline, runs) {
     'targets (issue 12):',
     targetRow(`offline scan of ${offline.projects} projects, spawn to exit, JSON`, ms(offline.jsonMs), '<= 1500 ms', offline.jsonMs <= 1500),
     targetRow('its peak RSS', `${offline.jsonRssMb.toFixed(0)} MB`, '<= 200 MB', offline.jsonRssMb <= 200),
+    '',
+    `target (issue 28): the JSON scan against JSON.parse of the snapshot in a process of its own (${ms(offline.parseMs)}), spawn to exit, paired per run:`,
+    targetRow('scan --format json / JSON.parse', `${offline.jsonToParse.toFixed(2)}x`, '<= 6x', offline.jsonToParse <= 6),
     '',
     "start-up targets (issue 21, on Node 20; they replace issue 12's 2.5x for the example):",
     targetRow('scan --snapshot examples/snapshot.json / node -e 0', `${offline.exampleToNode.toFixed(2)}x`, '<= 3x', offline.exampleToNode <= 3),

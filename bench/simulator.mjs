@@ -4,14 +4,20 @@
  * team → repo), realistic current-shape settings (a few protections, job secrets, webhooks, a Slack
  * notification), R roles, a fixed latency per request, and a request counter.
  *
- *   node bench/simulator.mjs [--projects 2000] [--roles 300] [--users 300] [--groups 40] [--latency 10] [--port 0] [--padding-kb 0]
+ *   node bench/simulator.mjs [--projects 2000] [--roles 300] [--users 300] [--groups 40] [--latency 10] [--port 0] [--padding-kb 0] [--log FILE] [--contract-only]
+ *   node bench/simulator.mjs --in-flight FILE [--gap 50] [--run-start REGEX]   (reads a log: each run's requests, span and mean requests in flight)
  *
+ * `--log FILE` appends one line per request answered: `arrival answer status url` (ms on this
+ * process's clock), from which `--in-flight FILE` tells, for each run of a client (requests separated
+ * by `--gap` ms or more with nothing in flight, or starting at each request whose URL matches
+ * `--run-start`, such as '^/~api/projects\?offset=0&'), how many requests were in flight on average.
  * `--padding-kb K` adds about K KB of saved issue queries to every project's setting: payloads the
  * size of a project with a long history of settings (the default ones are about 1 KB).
+ * `--contract-only` starts it as a server that speaks only the contract (roles, projects, settings).
  *
  * Prints one JSON line `{"url": ..., "prefix": "/~api"}` on stdout once listening. When started
  * with an IPC channel (child_process.fork), it answers messages `{type: 'stats'}` with
- * `{type: 'stats', requests, maxInFlight}` and `{type: 'reset', repositories?, access?}` (the toggles)
+ * `{type: 'stats', requests, maxInFlight, meanInFlight, spanMs}` (since the last reset) and `{type: 'reset', repositories?, access?}` (the toggles)
  * with `{type: 'reset'}`.
  * Serves GET /~api/roles and /~api/projects (offset/count paging, count > 100 → 406),
  * /~api/projects/{id} and /~api/projects/{id}/setting, /~api/repositories/{id}/default-branch,
@@ -19,7 +25,9 @@
  * /users, /groups, memberships, authorizations, access tokens, executors, ...); any Basic
  * credentials are accepted, none → 401.
  */
+import {createWriteStream} from 'node:fs'
 import {createServer} from 'node:http'
+import {performance} from 'node:perf_hooks'
 import {pathToFileURL} from 'node:url'
 import {parseArgs} from 'node:util'
 
@@ -197,6 +205,55 @@ export function repositoryOf(id) {
   return {defaultBranch, branches: [defaultBranch, 'develop'], tags: ['v1.0.0', 'v1.1.0']}
 }
 
+/**
+ * Requests in flight over time, from a request log (`stats.log`: arrival and answer times in ms, in
+ * pairs): the requests, the span from the first arrival to the last answer, and the mean number in
+ * flight over that span (the time every request spent at the server, summed, divided by the span).
+ */
+export function inFlightOf(log) {
+  let first = Number.POSITIVE_INFINITY
+  let last = Number.NEGATIVE_INFINITY
+  let busy = 0
+  for (let i = 0; i + 1 < log.length; i += 2) {
+    first = Math.min(first, log[i])
+    last = Math.max(last, log[i + 1])
+    busy += log[i + 1] - log[i]
+  }
+  const requests = Math.floor(log.length / 2)
+  const spanMs = requests === 0 ? 0 : last - first
+  return {requests, spanMs, meanInFlight: spanMs > 0 ? busy / spanMs : 0}
+}
+
+/**
+ * The runs in a request log (`--log FILE`, one line `arrival answer status url` per request, several
+ * runs of a client one after the other): requests sorted by arrival, a new run after `gapMs` or more
+ * with nothing in flight, or at each request whose URL matches `start` (on a busy host a client
+ * starved of CPU leaves pauses inside its own run). Each run as inFlightOf says.
+ */
+export function runsOfLog(text, gapMs = 50, start) {
+  const requests = text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const [arrived, answered, , url] = line.split(' ', 4)
+      return [Number(arrived), Number(answered), url ?? '']
+    })
+    .sort((a, b) => a[0] - b[0])
+  const runs = []
+  let current = []
+  let busyUntil = Number.NEGATIVE_INFINITY
+  for (const [arrived, answered, url] of requests) {
+    if (current.length > 0 && (arrived - busyUntil >= gapMs || start?.test(url))) {
+      runs.push(inFlightOf(current))
+      current = []
+    }
+    current.push(arrived, answered)
+    busyUntil = Math.max(busyUntil, answered)
+  }
+  if (current.length > 0) runs.push(inFlightOf(current))
+  return runs
+}
+
 const pad = (n) => String(n).padStart(4, '0')
 
 /**
@@ -319,7 +376,7 @@ export function buildAccess({projects, roles: roleCount, users: userCount = 300,
  * `access: false` answers 404 for the access and administration endpoints (buildAccess), as a server
  * that offers none of them. `record: true` keeps every request's path and query in `stats.paths`.
  */
-export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, users: userCount = 300, groups: groupCount = 40, latency = 10, port = 0, repositories = true, access = true, record = false, paddingKb = 0} = {}) {
+export function startSimulator({projects: projectCount = 2000, roles: roleCount = 300, users: userCount = 300, groups: groupCount = 40, latency = 10, port = 0, repositories = true, access = true, record = false, paddingKb = 0, log} = {}) {
   const projects = buildProjects(projectCount)
   const byId = new Map(projects.map((p) => [p.id, p]))
   // Pre-serialized, like a server answering from its cache: latency is the only cost we simulate.
@@ -327,8 +384,9 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
   const roles = buildRoles(roleCount)
   const accessData = buildAccess({projects, roles: roleCount, users: userCount, groups: groupCount})
   const accessPayloads = new Map([...accessData.payloads].map(([path, payload]) => [path, payload === null ? null : JSON.stringify(payload, null, 2)]))
-  const stats = {requests: 0, inFlight: 0, maxInFlight: 0, paths: []}
+  const stats = {requests: 0, inFlight: 0, maxInFlight: 0, paths: [], log: []}
   const state = {repositories, access}
+  const logFile = log ? createWriteStream(log, {flags: 'a'}) : undefined
 
   function answer(request) {
     const url = new URL(request.url ?? '/', 'http://sim')
@@ -364,6 +422,7 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
   }
 
   const server = createServer((request, response) => {
+    const arrived = performance.now()
     stats.requests++
     if (record) stats.paths.push(request.url ?? '')
     stats.inFlight++
@@ -379,6 +438,10 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
       else if (result.html !== undefined) send(response, result.status, 'text/html', result.html)
       else send(response, result.status, 'text/plain', result.text)
       stats.inFlight--
+      // The request log: when each request arrived and when its answer was sent (ms), for requests in flight over time.
+      const answered = performance.now()
+      stats.log.push(arrived, answered)
+      logFile?.write(`${arrived.toFixed(3)} ${answered.toFixed(3)} ${result.status} ${request.url ?? ''}\n`)
     }, latency)
   })
   server.keepAliveTimeout = 30_000
@@ -400,11 +463,12 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
         reset() {
           stats.requests = 0
           stats.paths = []
+          stats.log = []
           stats.maxInFlight = stats.inFlight
         },
         close: () => new Promise((done) => {
           server.closeAllConnections()
-          server.close(done)
+          server.close(() => (logFile ? logFile.end(done) : done()))
         }),
       })
     })
@@ -422,8 +486,19 @@ if (isMain) {
       latency: {type: 'string', default: '10'},
       port: {type: 'string', default: '0'},
       'padding-kb': {type: 'string', default: '0'},
+      log: {type: 'string'},
+      'contract-only': {type: 'boolean', default: false},
+      'in-flight': {type: 'string'},
+      gap: {type: 'string', default: '50'},
+      'run-start': {type: 'string'},
     },
   })
+  if (values['in-flight'] !== undefined) {
+    const {readFileSync} = await import('node:fs')
+    const start = values['run-start'] === undefined ? undefined : new RegExp(values['run-start'])
+    for (const run of runsOfLog(readFileSync(values['in-flight'], 'utf8'), Number(values.gap), start)) process.stdout.write(`${JSON.stringify(run)}\n`)
+    process.exit(0)
+  }
   const simulator = await startSimulator({
     projects: Number(values.projects),
     roles: Number(values.roles),
@@ -432,11 +507,16 @@ if (isMain) {
     latency: Number(values.latency),
     port: Number(values.port),
     paddingKb: Number(values['padding-kb']),
+    ...(values.log !== undefined ? {log: values.log} : {}),
+    ...(values['contract-only'] ? {repositories: false, access: false} : {}),
   })
   process.stdout.write(`${JSON.stringify({url: simulator.url, prefix: simulator.prefix})}\n`)
+  // Stopped from outside: the request log is written out first.
+  process.once('SIGTERM', () => simulator.close().then(() => process.exit(0)))
+  process.once('SIGINT', () => simulator.close().then(() => process.exit(0)))
   if (process.send) {
     process.on('message', (message) => {
-      if (message?.type === 'stats') process.send({type: 'stats', requests: simulator.stats.requests, maxInFlight: simulator.stats.maxInFlight})
+      if (message?.type === 'stats') process.send({type: 'stats', ...inFlightOf(simulator.stats.log), requests: simulator.stats.requests, maxInFlight: simulator.stats.maxInFlight})
       else if (message?.type === 'reset') {
         simulator.reset()
         if (typeof message.repositories === 'boolean') simulator.setRepositories(message.repositories)

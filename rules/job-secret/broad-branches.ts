@@ -3,7 +3,7 @@
  * or (current servers, `authorization: null`) any job at all, including pull requests from forks.
  */
 import {defineRule, type FindingDraft, oneLevelLower, type Severity} from '../../src/engine/rule.js'
-import type {JobSecret, Project} from '../../src/model/types.js'
+import type {JobSecret, Project, SecretAuthorization} from '../../src/model/types.js'
 import type {SecretAuthorizationAssessment} from '../../src/onedev/job-match.js'
 import {narrowSecretFix} from '../support/fixes.js'
 import {reportedOwners} from '../../src/onedev/url.js'
@@ -20,7 +20,7 @@ function why(secret: JobSecret, assessment: SecretAuthorizationAssessment): stri
   return `its authorization \`${assessment.text}\` admits builds on branches anyone can create: anyone who can push a branch can run a job that reads it`
 }
 
-function draft(secret: JobSecret, assessment: SecretAuthorizationAssessment, owner: Project, project: Project): FindingDraft | null {
+function draft(secret: JobSecret, assessment: SecretAuthorizationAssessment, owner: Project, project: Project, assess: (authorization: SecretAuthorization) => SecretAuthorizationAssessment): FindingDraft | null {
   if (assessment.breadth !== 'any-job' && assessment.breadth !== 'arbitrary-branches') return null
   const base: Severity = assessment.breadth === 'any-job' ? 'critical' : 'high'
   const inherited = owner.id === project.id ? '' : ` (inherited from ${owner.path})`
@@ -35,7 +35,7 @@ function draft(secret: JobSecret, assessment: SecretAuthorizationAssessment, own
     pointer: secret.authorization.pointer,
     severity: secret.archived ? oneLevelLower(base) : base,
     ...(owner.id === project.id ? {} : {sourceProjectId: owner.id, key: `from:${owner.path}`}),
-    fixes: narrowSecretFix(owner, secret),
+    fixes: narrowSecretFix(owner, secret, assess),
   }
 }
 
@@ -77,10 +77,12 @@ export default defineRule({
     const {project, ancestors} = context
     const owners = reportedOwners(project, ancestors, context.audited)
     const drafts: FindingDraft[] = []
+    // Assessed once per distinct text in the run (the secrets' own, and the narrowed one a fix suggests).
+    const assess = (authorization: SecretAuthorization) => context.facts.server.secretAuthorization(authorization)
     for (const owner of [project, ...ancestors]) {
       if (!owners.has(owner.id)) continue
       for (const secret of owner.setting?.jobSecrets ?? []) {
-        const found = draft(secret, context.facts.server.secretAuthorization(secret.authorization), owner, project)
+        const found = draft(secret, assess(secret.authorization), owner, project, assess)
         if (found) drafts.push(found)
       }
     }

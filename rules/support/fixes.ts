@@ -6,8 +6,8 @@
 import {DEFAULT_NEW_PROTECTIONS, type FixDraft, type FixEdit, type FixKind} from '../../src/engine/fix.js'
 import type {ProjectContext} from '../../src/engine/rule.js'
 import {hasPointer, joinPointer, resolvePointer} from '../../src/model/pointer.js'
-import type {BranchProtection, JobSecret, PayloadGeneration, Project, TagProtection} from '../../src/model/types.js'
-import {parseJobMatch, quoteJobMatchValue} from '../../src/onedev/job-match.js'
+import type {BranchProtection, JobSecret, PayloadGeneration, Project, SecretAuthorization, TagProtection} from '../../src/model/types.js'
+import {parseJobMatch, quoteJobMatchValue, type SecretAuthorizationAssessment} from '../../src/onedev/job-match.js'
 import {pathMatcher} from '../../src/onedev/matchers.js'
 import {quotePattern} from '../../src/onedev/pattern-set.js'
 import type {Located, ParsedProtection} from '../../src/onedev/protection.js'
@@ -167,7 +167,7 @@ export function newTagProtectionFixes(ctx: Context, tags: readonly string[]): Fi
  * `authorizedBranches: main` (8.x) or `authorization: on branch "main"`. A suggestion: builds of other
  * branches that use the secret stop getting it.
  */
-export function narrowSecretFix(owner: Project, secret: JobSecret): FixDraft[] {
+export function narrowSecretFix(owner: Project, secret: JobSecret, assess?: (authorization: SecretAuthorization) => SecretAuthorizationAssessment): FixDraft[] {
   const branch = owner.repository?.defaultBranch
   if (!branch || WILDCARD.test(branch)) return []
   let value: string | null
@@ -175,7 +175,10 @@ export function narrowSecretFix(owner: Project, secret: JobSecret): FixDraft[] {
     value = quotePattern(branch)
   } else {
     value = `on branch ${quoteJobMatchValue(branch)}`
-    const parsed = parseJobMatch(value)
+    // The same few default branches recur across thousands of projects: a run's facts (`assess`)
+    // parse each text once. Text the parser refuses fails as it always did.
+    const assessed = assess?.({kind: 'job-match', expression: value, pointer: secret.authorization.pointer}).expression
+    const parsed = assessed ?? parseJobMatch(value)
     if (parsed.type !== 'on-branch' || parsed.patterns.length !== 1 || parsed.patterns[0] !== branch) value = null
   }
   if (value === null) return []

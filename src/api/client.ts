@@ -16,7 +16,7 @@ import {STATUS_CODES} from 'node:http'
 import {Agent, EnvHttpProxyAgent, type Dispatcher} from 'undici'
 import {judgeServerAnswer} from '../model/server-text.js'
 import type {AuditError, ErrorKind} from '../model/types.js'
-import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, tooDeepError, type ApiClient, type ClientOptions, type PagingOptions, type Query} from './types.js'
+import {ApiError, DEFAULT_MAX_LISTING_BYTES, DEFAULT_MAX_LISTING_ITEMS, failureReason, tooDeepError, type ApiClient, type ClientOptions, type PagingOptions, type Query, type Schedule} from './types.js'
 import {decodeBody} from '../util/charset.js'
 import {oneLine} from '../util/escape.js'
 import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
@@ -682,15 +682,21 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
-  async function getJson(path: string, query?: Query): Promise<unknown> {
-    return (await getJsonSized(path, query)).value
+  async function getJson(path: string, query?: Query, schedule?: Schedule): Promise<unknown> {
+    return (await getJsonSized(path, query, schedule)).value
   }
 
-  /** getJson, with the size of the body it parsed. */
-  async function getJsonSized(path: string, query?: Query): Promise<{value: unknown; bytes: number}> {
-    const {answer, path: at} = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
-    if (answer.status !== 200) throw failedAnswer('GET', at, answer, path)
-    if (isHtml(answer, true)) throw fail(htmlError('GET', at, answer))
+  /**
+   * getJson, with the size of the body it parsed. The slot `schedule` gives is held until the answer
+   * is read and its status judged, not while it is decoded and parsed.
+   */
+  async function getJsonSized(path: string, query?: Query, schedule: Schedule = (request) => request()): Promise<{value: unknown; bytes: number}> {
+    const {answer, path: at} = await schedule(async () => {
+      const exchanged = await exchange({method: 'GET', path, query, limit: maxBodyBytes})
+      if (exchanged.answer.status !== 200) throw failedAnswer('GET', exchanged.path, exchanged.answer, path)
+      if (isHtml(exchanged.answer, true)) throw fail(htmlError('GET', exchanged.path, exchanged.answer))
+      return exchanged
+    })
     const text = textOf('GET', at, answer)
     let value: unknown
     try {
@@ -737,7 +743,7 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   async function paged(path: string, query?: Query, pagingOptions?: PagingOptions): Promise<unknown[]> {
-    const schedule = pagingOptions?.schedule ?? (<T>(request: () => Promise<T>) => request())
+    const schedule = pagingOptions?.schedule
     const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pagingOptions?.pageSize ?? MAX_PAGE_SIZE)))
     const maxPages = pagingOptions?.maxPages ?? 10_000
     // Read when needed: the first page may settle the prefix (the probe).
@@ -754,7 +760,7 @@ export function createClient(options: ClientOptions): ApiClient {
           path: at(),
         })
       }
-      const {value: data, bytes} = await schedule(() => getJsonSized(path, {...query, offset: page * pageSize, count: pageSize}))
+      const {value: data, bytes} = await getJsonSized(path, {...query, offset: page * pageSize, count: pageSize}, schedule)
       listedBytes += bytes
       if (listedBytes > maxListingBytes) {
         throw fail({

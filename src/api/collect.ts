@@ -19,6 +19,7 @@ import {redactServerPayload} from '../model/redact.js'
 import type {AuditError, AuditModel, Project, RepositoryInfo, RepositoryPart, Role, ServerData} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
 import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
+import {createLane, type Lane} from '../util/lane.js'
 import {createLimiter, createQueue} from '../util/limit.js'
 import {type AskAnotherSubject, EndpointVerdict, NO_OTHER_SUBJECT, NotEvaluatedLog, type OptionalFetch, type OptionalGet, type ProjectFetcher, type ServerFetcher} from './optional.js'
 import {ApiError, type ApiClient, tooDeepError} from './types.js'
@@ -53,6 +54,8 @@ export interface CollectRequest {
  * `expect` (when audited) before `add`.
  */
 export interface ArrivalHooks {
+  /** Where the hooks do their work (judging); the collection runs its own CPU work there too, so that they take turns. */
+  readonly lane?: Lane
   /** An audited project became known (listing page or asked-for id), with its parent when known. */
   expect(id: number, parentId: number | null | undefined): void
   /** No other project will be expected. */
@@ -123,6 +126,9 @@ function parseOptionalJson(text: string, path: string): unknown {
 export async function collectModel(client: ApiClient, request: CollectRequest): Promise<AuditModel> {
   const collectedAt = new Date().toISOString()
   const limit = createLimiter(Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY))
+  // The CPU work on answers (ingesting settings; judging, when the hooks judge on arrival) runs
+  // between reads, one task per turn of the event loop: one lane, shared with the hooks'.
+  const lane = request.arrival?.lane ?? createLane()
   const keep = request.filter ?? (() => true)
   // Every request takes a slot of the one limiter: at most `concurrency` in flight, whatever asks.
   // Once the collection stopped (401, Ctrl-C), queued requests are not sent: they fail as
@@ -136,7 +142,8 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
       throw error
     })
   }
-  const get = (path: string) => limit(() => send(() => client.getJson(path)))
+  // The slot is held until the answer is read, not while its body is parsed (getJson's schedule).
+  const get = (path: string) => client.getJson(path, undefined, (request) => limit(() => send(request)))
   // Listing pages go before every queued project request: the listing feeds the pipeline.
   const listingPage = <T>(request: () => Promise<T>) => limit(() => send(request), {priority: true})
   // Endpoints outside the contract (repository, access and administration endpoints): whether the
@@ -472,8 +479,9 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
     if ('error' in answer) {
       recordFailure(Group.Project, answer.error, `reading the setting of project ${oneLine(info.path, 200)} (#${id}) failed`, ref)
     } else {
-      // A freshly parsed body held nowhere else: redacted in place.
-      const ingested = await ingestProjectSetting(answer.value, ref, {owned: true})
+      // A freshly parsed body held nowhere else: redacted in place. On the lane: answers that came
+      // with this one are read, and their next requests sent, first.
+      const ingested = await lane.run(() => ingestProjectSetting(answer.value, ref, {owned: true}))
       project.setting = ingested.setting
       project.raw = ingested.raw
       for (const error of ingested.errors) record(Group.Project, error, ref)

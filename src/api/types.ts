@@ -109,19 +109,25 @@ export function tooDeepError(method: 'GET' | 'POST', path: string, status: numbe
 
 export type Query = Record<string, string | number | undefined>
 
+/** Runs a request (e.g. through a limiter): what it covers is the exchange up to the answer's body read and its status judged, never the parsing. */
+export type Schedule = <T>(request: () => Promise<T>) => Promise<T>
+
 export interface PagingOptions {
   /** Items per page, at most 100 (default 100). */
   pageSize?: number
   maxPages?: number
-  /** Runs each page's request (e.g. through a limiter); default: at once. */
-  schedule?: <T>(request: () => Promise<T>) => Promise<T>
+  /** Runs each page's request (see Schedule); default: at once. */
+  schedule?: Schedule
   /** Receives each page as it arrives; the next one is requested once it returned (or its promise settled). */
   onPage?: (items: unknown[]) => void | Promise<void>
 }
 
 export interface ApiClient {
-  /** GET {prefix}{path}: parsed JSON of a 200 answer; ApiError otherwise. */
-  getJson(path: string, query?: Query): Promise<unknown>
+  /**
+   * GET {prefix}{path}: parsed JSON of a 200 answer; ApiError otherwise. `schedule` runs the request
+   * until its answer is read and judged (a limiter's slot is free again before the body is parsed).
+   */
+  getJson(path: string, query?: Query, schedule?: Schedule): Promise<unknown>
   /**
    * GET {prefix}{path} as text; null for 204 No Content; ApiError for any other non-200. `mask`:
    * values besides the credential (a setting's secrets) that an error's text must never repeat.

@@ -18,11 +18,13 @@ import type {AuditModel} from '../model/types.js'
 import {complianceLine} from '../report/compliance.js'
 import {loadReportChunks, locationSourceFromModel, type ReportInput, type ScanFormat} from '../report/index.js'
 import {type FindingLocation, locateFindings} from '../report/locate.js'
+import type {PrettyJsonLines} from '../report/pretty-lines.js'
 import {noticeLine, shownNotices} from '../report/notices.js'
 import {verdictText} from '../report/summary.js'
 import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
+import {createLane} from '../util/lane.js'
 import {builtinFrameworks} from './frameworks.js'
 import {collapseErrors, errorLines, exitCodeFor, UsageError, writeOrSay} from './errors.js'
 import type {FailOn} from './flags.js'
@@ -103,13 +105,17 @@ export function judgeOnArrival(prepared: Prepared, scopes: RuleScope[]): Arrival
   // The bench (bench/run.mjs --arrival) measures the whole-model evaluation beside this one.
   if (plugins || process.env.ONEDEV_AUDIT_WHOLE_MODEL === '1') return undefined
   const located = new Map<Finding, FindingLocation>()
+  // An ancestor's line table serves every descendant judged while its payload is held.
+  const lineTables = new WeakMap<object, PrettyJsonLines>()
   const evaluator = new ArrivalEvaluator({
     rules: activeRules(prepared, scopes),
     settings: prepared.settings,
+    // Projects are judged between reads, one at a time, and the collection ingests on the same lane.
+    lane: createLane(),
     onJudged: (findings, projectRaw) => {
       // Findings in the server data document are located at the end: the document is not whole yet.
       const inProjects = findings.filter((f) => f.document === undefined && f.file === undefined)
-      for (const [finding, location] of locateFindings(inProjects, {projectRaw, projectPath: () => undefined, rolesRaw: undefined})) located.set(finding, location)
+      for (const [finding, location] of locateFindings(inProjects, {projectRaw, projectPath: () => undefined, rolesRaw: undefined, lineTables})) located.set(finding, location)
     },
   })
   return {evaluator, located}

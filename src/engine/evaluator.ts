@@ -25,6 +25,7 @@ import {type ActiveRule, compareFindings, describeError, type Evaluation, judge,
 import {ServerFacts} from './facts.js'
 import type {AuditSettings, Finding} from './rule.js'
 import {pushTo} from '../util/collections.js'
+import type {Lane} from '../util/lane.js'
 
 export interface ArrivalOptions {
   rules: ActiveRule[]
@@ -34,6 +35,12 @@ export interface ArrivalOptions {
    * and its ancestors') are still held: `projectRaw` answers for those. Called before any is released.
    */
   onJudged?: (findings: readonly Finding[], projectRaw: (id: number) => unknown) => void
+  /**
+   * Where projects are judged, one per task, as the lane's `later` tasks (they take turns with the
+   * collection's own work): a burst of projects ready at once (all those loaded when the roles come
+   * in) never keeps an answer waiting. Without one, a project is judged as soon as it is ready.
+   */
+  lane?: Lane
 }
 
 interface Node {
@@ -77,8 +84,15 @@ export class ArrivalEvaluator {
   private releasedCount = 0
   /** What stopped judging on arrival, if anything did (see `early`). */
   private failure: unknown = undefined
+  /** Projects ready to judge whose turn on the lane has not come yet, in the order they became ready. */
+  private readonly pending = new Set<Node>()
 
   constructor(private readonly options: ArrivalOptions) {}
+
+  /** The lane projects are judged on (ArrivalHooks.lane): the collection's CPU work takes turns with it. */
+  get lane(): Lane | undefined {
+    return this.options.lane
+  }
 
   /** How many projects were judged before `finish`. */
   get judgedOnArrival(): number {
@@ -124,7 +138,7 @@ export class ArrivalEvaluator {
     if (serverDataGrowsWithProjects(model.serverData)) return
     this.collecting = new ServerFacts(model, this.options.settings)
     this.early(() => {
-      for (const node of [...this.nodes.values()]) if (node.audited && !node.judged && this.chainLoaded(node)) this.judgeProject(node)
+      for (const node of [...this.nodes.values()]) if (node.audited && !node.judged && this.chainLoaded(node)) this.judgeSoon(node)
     })
   }
 
@@ -152,6 +166,11 @@ export class ArrivalEvaluator {
     const findings: Finding[] = []
     const errors: AuditError[] = []
     const server = serverKey(model)
+    // Projects still waiting for their turn are judged now, as they would have been.
+    this.early(() => {
+      for (const node of this.pending) this.judgeProject(node)
+    })
+    this.pending.clear()
     if (this.failure !== undefined) errors.push({kind: 'internal', message: `judging projects as they arrived failed (${describeError(this.failure)}); the projects not judged by then were judged at the end`, project: null})
     const audited = new Set(model.projects.map((p) => p.id))
     const shared = new Map([...sharedOwners(model)].map((owner) => [owner, new Map<string, number>()]))
@@ -244,15 +263,32 @@ export class ArrivalEvaluator {
       const node = stack.pop()!
       if (seen.has(node.id) || !node.project) continue
       seen.add(node.id)
-      if (node.audited && !node.judged) this.judgeProject(node)
+      if (node.audited && !node.judged) this.judgeSoon(node)
       for (const child of node.children) stack.push(this.node(child))
     }
+  }
+
+  /** Judges the project now, or in its turn on the lane. */
+  private judgeSoon(node: Node): void {
+    const lane = this.options.lane
+    if (!lane) return this.judgeProject(node)
+    if (this.pending.has(node)) return
+    this.pending.add(node)
+    void lane.run(
+      () => {
+        // Judged meanwhile (by finish), or early judging stopped: nothing to do.
+        if (!this.pending.delete(node) || this.collecting === undefined) return
+        this.early(() => this.judgeProject(node))
+      },
+      {later: true},
+    )
   }
 
   private judgeProject(node: Node): void {
     const facts = this.collecting!
     const model = facts.model
     const project = node.project!
+    this.pending.delete(node)
     node.judged = true
     if (project.setting) {
       const judged: Judged = {findings: [], keys: [], errors: []}

@@ -287,14 +287,19 @@ export function principalsOf(index: AccessIndex, chain: ChainAuthorizations, ext
   const groupName = (id: number) => index.groups.get(id)?.name ?? `group #${id}`
   const base = chain.base.flatMap((entry) => grantOf(entry, 'base'))
   const computeGroupGrants = (groupId: number, source: Grant['source']) => chain.group.filter((e) => e.authorization.groupId === groupId).flatMap((e) => grantOf(e, source, groupName(groupId)))
-  // A group's grants are the same for the group and each member listed (read-only, so shared).
+  // A group's grants are the same for the group and each member listed (read-only, so shared): the
+  // chain's group authorizations taken apart by group in one pass, in their order.
   const byGroup = new Map<number, Grant[]>()
-  const groupGrants = (groupId: number, source: Grant['source'] = 'group'): Grant[] => {
-    if (source !== 'group') return computeGroupGrants(groupId, source)
-    let known = byGroup.get(groupId)
-    if (!known) byGroup.set(groupId, (known = computeGroupGrants(groupId, source)))
-    return known
+  for (const entry of chain.group) {
+    const id = entry.authorization.groupId
+    if (id === undefined) continue
+    const grants = grantOf(entry, 'group', groupName(id))
+    const known = byGroup.get(id)
+    if (known) known.push(...grants)
+    else byGroup.set(id, grants)
   }
+  const noGrants: Grant[] = []
+  const groupGrants = (groupId: number, source: Grant['source'] = 'group'): Grant[] => (source === 'group' ? (byGroup.get(groupId) ?? noGrants) : computeGroupGrants(groupId, source))
   const loginGroup = defaultLoginGroup(data)
   const everyoneAdmin = everyoneIsAdministrator(data)
   const everyoneGrants = [...base, ...(loginGroup ? groupGrants(loginGroup.id, 'default-login-group') : [])]

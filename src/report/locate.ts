@@ -35,6 +35,12 @@ export interface LocationSource {
    * held (they may have been dropped since): used before anything else.
    */
   located?: ReadonlyMap<Finding, FindingLocation>
+  /**
+   * Line tables of project payloads kept between calls of `locateFindings`, by payload: a live scan
+   * locates project by project, and an ancestor's table is then built once, not once per descendant
+   * that points into it. A table goes with its payload.
+   */
+  lineTables?: WeakMap<object, PrettyJsonLines>
 }
 
 export interface FindingLocation {
@@ -99,12 +105,20 @@ export function createLocator(source: LocationSource | undefined): (finding: Fin
     let file = projects.get(id)
     if (!file) {
       const snapshotFile = source?.projectFile?.(id) ?? projectFilePath(path)
-      file = {uri: pathToRelativeUri(`${SNAPSHOT_ROOT}/${snapshotFile}`), snapshotFile, lines: pretty(source?.projectRaw(id))}
+      file = {uri: pathToRelativeUri(`${SNAPSHOT_ROOT}/${snapshotFile}`), snapshotFile, lines: projectLines(source?.projectRaw(id))}
       projects.set(id, file)
     }
     return file
   }
   const START = {line: 1, column: 1}
+
+  const projectLines = (raw: unknown): PrettyJsonLines | undefined => {
+    const tables = source?.lineTables
+    if (!tables || raw === null || typeof raw !== 'object') return pretty(raw)
+    let lines = tables.get(raw)
+    if (!lines) tables.set(raw, (lines = new PrettyJsonLines(raw)))
+    return lines
+  }
 
   const roleIndexOf = (roleId: number): number | undefined => {
     const index = source?.roleIndex?.(roleId)

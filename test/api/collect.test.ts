@@ -4,6 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {createClient} from '../../src/api/client.js'
 import {collectModel, type CollectRequest} from '../../src/api/collect.js'
 import type {ApiClient} from '../../src/api/types.js'
+import {createLane, type Lane} from '../../src/util/lane.js'
 import {expectNoCanary, FIXTURES_DIR} from '../helpers/canaries.js'
 import {startOneDevServer, type FixtureProject, type OneDevServer, type OneDevServerOptions} from '../helpers/onedev-server.js'
 
@@ -304,4 +305,45 @@ describe('a request waiting for an endpoint\'s verdict holds no slot of the limi
       ])
     })
   }
+})
+
+describe('answers are processed between reads, never inside their slot (issue 28)', () => {
+  it('answers that arrive together are each read, and their slots given to the next requests, before the work on any of them starts', async () => {
+    const twelve: FixtureProject[] = Array.from({length: 12}, (_, i) => ({id: 20 + i, path: `app/p${i}`, parentId: null}))
+    const {server, client} = await setup({projects: twelve, settings: settingsFor(twelve, settingFull)})
+    // The server holds each setting request until another one waits too, then answers both in one go:
+    // the two answers reach the client together. At each release: how many requests the client had sent.
+    const held: Array<() => void> = []
+    const sentAtRelease: number[] = []
+    server.setHandler('GET /projects/*/setting', async (_request, response) => {
+      await new Promise<void>((resolve) => {
+        held.push(resolve)
+        if (held.length === 2) {
+          sentAtRelease.push(client.requestCount)
+          for (const release of held.splice(0)) release()
+        }
+        // The last one, alone: answered on its own.
+        setTimeout(() => held.includes(resolve) && held.splice(held.indexOf(resolve), 1) && resolve(), 200)
+      })
+      response.writeHead(200, {'content-type': 'application/json'})
+      response.end(JSON.stringify(settingFull))
+    })
+    // The lane the collection does its work on (ArrivalHooks.lane): how many requests the client had sent when each task started.
+    const lane = createLane()
+    const sentAtWork: number[] = []
+    const watched: Lane = {
+      run: (task, options) => lane.run(() => (sentAtWork.push(client.requestCount), task()), options),
+      get waiting() {
+        return lane.waiting
+      },
+    }
+    const model = await collectModel(client, request(server, {concurrency: 2, arrival: {lane: watched, expect: () => {}, allExpected: () => {}, ready: () => {}, add: () => {}}}))
+    expect(model.errors).toEqual([])
+    expect(model.projects.map((p) => p.setting === null)).toEqual(twelve.map(() => false))
+    // Every setting was ingested on the lane, and for the pairs answered while other requests still
+    // waited, the work on the first answer started once both were read and two requests sent.
+    expect(sentAtWork).toHaveLength(12)
+    const pairs = sentAtRelease.slice(0, 3)
+    expect(pairs.map((sent, i) => sentAtWork[2 * i]! - sent)).toEqual([2, 2, 2])
+  }, 20_000)
 })

@@ -8,6 +8,7 @@ import {evaluate} from '../../src/engine/evaluate.js'
 import {ArrivalEvaluator} from '../../src/engine/evaluator.js'
 import {defineRule} from '../../src/engine/rule.js'
 import type {AuditModel, Project} from '../../src/model/types.js'
+import {createLane} from '../../src/util/lane.js'
 import {model, project, role} from '../helpers/model-builders.js'
 import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
 
@@ -185,5 +186,57 @@ describe('ArrivalEvaluator', () => {
     expect(result.errors).toEqual([
       {kind: 'internal', message: 'judging projects as they arrived failed (locating failed); the projects not judged by then were judged at the end', project: null},
     ])
+  })
+
+  describe('on a lane (issue 28): projects are judged one per turn, when no other work waits', () => {
+    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+    it('judges the projects ready at once (the roles came in after them) one per turn, and finish judges those still waiting', async () => {
+      const projects = tree()
+      const live = whole([], [])
+      const evaluator = new ArrivalEvaluator({rules, settings: DEFAULT_SETTINGS, lane: createLane()})
+      for (const p of projects) if (p.id !== 1) evaluator.expect(p.id, p.parentId)
+      evaluator.allExpected()
+      for (const p of projects) {
+        live.projectsById.set(p.id, p)
+        evaluator.add(p)
+      }
+      // Four projects are ready when the roles and server data come in: none is judged at once.
+      evaluator.ready(live)
+      expect(evaluator.judgedOnArrival).toBe(0)
+      await nextTurn()
+      expect(evaluator.judgedOnArrival).toBe(1)
+      await nextTurn()
+      expect(evaluator.judgedOnArrival).toBe(2)
+      // The other two are still waiting for their turn when the collection ends: finish judges them, the same way.
+      const audited = [2, 3, 4, 5]
+      expect(evaluator.finish(whole(projects, audited))).toEqual(evaluate(whole(tree(), audited), rules, DEFAULT_SETTINGS))
+      expect(evaluator.judgedOnArrival).toBe(4)
+      expect(evaluator.released).toBe(5)
+      // Their turns, when they come, find nothing left to do.
+      await nextTurn()
+      await nextTurn()
+      expect(evaluator.judgedOnArrival).toBe(4)
+    })
+
+    it('judges a project and the descendants it completes in turns after its arrival, and releases payloads as without a lane', async () => {
+      const projects = tree()
+      const byId = new Map(projects.map((p) => [p.id, p]))
+      const live = whole([], [])
+      const evaluator = new ArrivalEvaluator({rules, settings: DEFAULT_SETTINGS, lane: createLane()})
+      for (const id of [2, 3, 4, 5]) evaluator.expect(id, byId.get(id)!.parentId)
+      evaluator.allExpected()
+      evaluator.ready(live)
+      for (const id of [5, 3, 2, 4, 1]) {
+        live.projectsById.set(id, byId.get(id)!)
+        evaluator.add(byId.get(id)!)
+      }
+      expect(evaluator.judgedOnArrival).toBe(0)
+      expect(evaluator.holds(1)).toBe(true)
+      for (let turn = 0; turn < 4; turn++) await nextTurn()
+      expect(evaluator.judgedOnArrival).toBe(4)
+      expect([1, 2, 3, 4, 5].map((id) => evaluator.holds(id))).toEqual([false, false, false, false, false])
+      expect(evaluator.finish(whole(projects, [2, 3, 4, 5]))).toEqual(evaluate(whole(tree(), [2, 3, 4, 5]), rules, DEFAULT_SETTINGS))
+    })
   })
 })

@@ -1,6 +1,7 @@
 import {describe, expect, test} from 'vitest'
 
 import {createLocator, lineOfPointer, locateFindings, locationSourceFromModel, pathToRelativeUri, pointerTokens} from '../../src/report/locate.js'
+import type {PrettyJsonLines} from '../../src/report/pretty-lines.js'
 import {projectFilePath} from '../../src/snapshot/layout.js'
 import type {AuditModel} from '../../src/model/types.js'
 import {CHILD, CODE_WRITER, findings, ISSUE_FILE, locations, PARENT, parentRaw, rolesRaw} from './sample-input.js'
@@ -175,6 +176,18 @@ describe('createLocator', () => {
     expect(before.some((location) => location.line > 1)).toBe(true)
     const other = {...findings[1]!}
     expect(createLocator(dropped)(other).line).toBe(1)
+  })
+
+  test('line tables shared between calls (a live scan, project by project): an ancestor payload is laid out once, with the same locations', () => {
+    const lineTables = new WeakMap<object, PrettyJsonLines>()
+    const alone = findings.slice(0, 3).map(createLocator(locations))
+    // The child's findings point into the parent's payload, as a repository's point into its group's.
+    const first = locateFindings(findings.slice(0, 2), {...locations, lineTables})
+    const table = lineTables.get(parentRaw as object)
+    expect(table).toBeDefined()
+    const second = locateFindings(findings.slice(1, 3), {...locations, lineTables})
+    expect(lineTables.get(parentRaw as object)).toBe(table)
+    expect([first.get(findings[0]!), first.get(findings[1]!), second.get(findings[2]!)]).toEqual(alone)
   })
 
   test('reads locations from the model', () => {
