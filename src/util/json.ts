@@ -9,6 +9,27 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
+/**
+ * JSON with the members of every object sorted (by UTF-16 code units), no whitespace, numbers and
+ * strings as JSON.stringify writes them: RFC 8785's canonical form (JCS) of a JSON value, so equal
+ * values give equal text whatever their key order or layout. Members whose value JSON.stringify
+ * leaves out (undefined) are left out here too: the text is that of the value as written and read back.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => (omittedMember(item) ? 'null' : canonicalJson(item))).join(',')}]`
+  if (isObject(value)) {
+    return `{${Object.keys(value)
+      .filter((key) => !omittedMember(value[key]))
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+/** What JSON.stringify leaves out of an object (and writes as null in a list). */
+const omittedMember = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol'
+
 export class JsonSyntaxError extends Error {
   constructor(
     message: string,
