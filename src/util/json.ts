@@ -14,18 +14,24 @@ export function isObject(value: unknown): value is Record<string, unknown> {
  * strings as JSON.stringify writes them: RFC 8785's canonical form (JCS) of a JSON value, so equal
  * values give equal text whatever their key order or layout. Members whose value JSON.stringify
  * leaves out (undefined) are left out here too: the text is that of the value as written and read back.
+ * `known`: the text of some objects, made before by this function (an undo record rewritten as each
+ * project is settled: its projects' records, which do not change once made), used as it is.
  */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => (omittedMember(item) ? 'null' : canonicalJson(item))).join(',')}]`
-  if (isObject(value)) {
-    return `{${Object.keys(value)
+export function canonicalJson(value: unknown, known?: ReadonlyWeakMap<object, string>): string {
+  if (Array.isArray(value)) return `[${value.map((item) => (omittedMember(item) ? 'null' : canonicalJson(item, known))).join(',')}]`
+  if (!isObject(value)) return JSON.stringify(value) ?? 'null'
+  return (
+    known?.get(value) ??
+    `{${Object.keys(value)
       .filter((key) => !omittedMember(value[key]))
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key], known)}`)
       .join(',')}}`
-  }
-  return JSON.stringify(value) ?? 'null'
+  )
 }
+
+/** What canonicalJson reads of a WeakMap. */
+export type ReadonlyWeakMap<K extends object, V> = Pick<WeakMap<K, V>, 'get' | 'has'>
 
 /** What JSON.stringify leaves out of an object (and writes as null in a list). */
 const omittedMember = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol'
