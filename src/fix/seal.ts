@@ -11,7 +11,7 @@
  */
 import {createHash, createHmac, timingSafeEqual} from 'node:crypto'
 
-import {canonicalJson, type ReadonlyWeakMap} from '../util/json.js'
+import {canonicalJson, canonicalPieces, type ReadonlyWeakMap} from '../util/json.js'
 import type {FixUndo, Seal} from './undo-types.js'
 
 export const SEAL_ALGORITHM = 'HMAC-SHA-256'
@@ -37,9 +37,11 @@ export class UndoKey {
     this.id = createHash('sha256').update(KEY_ID_CONTEXT).update(this.#bytes).digest('hex').slice(0, 16)
   }
 
-  /** The HMAC-SHA-256 of `text` (UTF-8) with this key, in hexadecimal. */
-  mac(text: string): string {
-    return createHmac('sha256', this.#bytes).update(text, 'utf8').digest('hex')
+  /** The HMAC-SHA-256 of the text of `pieces` (UTF-8) with this key, in hexadecimal. */
+  mac(pieces: Iterable<string>): string {
+    const hmac = createHmac('sha256', this.#bytes)
+    for (const piece of pieces) hmac.update(piece, 'utf8')
+    return hmac.digest('hex')
   }
 
   toJSON(): string {
@@ -51,10 +53,14 @@ export class UndoKey {
   }
 }
 
-/** The text a seal covers: the context, then the record's canonical form without its seal (`known`: canonicalJson's). */
-function sealedText(record: FixUndo, known?: ReadonlyWeakMap<object, string>): string {
+/**
+ * The text a seal covers, in pieces: the context, then the record's canonical form without its seal
+ * (`known`: canonicalJson's), split down to its projects (a large record is never one string).
+ */
+function* sealedText(record: FixUndo, known?: ReadonlyWeakMap<object, string>): Generator<string, void, undefined> {
   const {seal: _seal, ...rest} = record
-  return SEAL_CONTEXT + canonicalJson(rest, known)
+  yield SEAL_CONTEXT
+  yield* canonicalPieces(rest, 2, known)
 }
 
 /** The record with its seal (a seal it had is replaced). */

@@ -30,6 +30,37 @@ export function canonicalJson(value: unknown, known?: ReadonlyWeakMap<object, st
   )
 }
 
+/**
+ * canonicalJson's text of `value` in pieces (their concatenation is that text), its objects and lists
+ * split down to `depth` levels, below which each is one piece: for a reader that consumes text piece
+ * by piece (a hash) and need not build a large value's text whole.
+ */
+export function* canonicalPieces(value: unknown, depth: number, known?: ReadonlyWeakMap<object, string>): Generator<string, void, undefined> {
+  const cached = isObject(value) ? known?.get(value) : undefined
+  if (depth <= 0 || cached !== undefined || (!Array.isArray(value) && !isObject(value))) {
+    yield cached ?? canonicalJson(value, known)
+    return
+  }
+  if (Array.isArray(value)) {
+    yield '['
+    for (const [i, item] of value.entries()) {
+      if (i > 0) yield ','
+      yield* canonicalPieces(omittedMember(item) ? null : item, depth - 1, known)
+    }
+    yield ']'
+    return
+  }
+  const keys = Object.keys(value)
+    .filter((key) => !omittedMember(value[key]))
+    .sort()
+  yield '{'
+  for (const [i, key] of keys.entries()) {
+    yield `${i > 0 ? ',' : ''}${JSON.stringify(key)}:`
+    yield* canonicalPieces(value[key], depth - 1, known)
+  }
+  yield '}'
+}
+
 /** What canonicalJson reads of a WeakMap. */
 export type ReadonlyWeakMap<K extends object, V> = Pick<WeakMap<K, V>, 'get' | 'has'>
 

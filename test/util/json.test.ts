@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {canonicalJson, findJsonSyntaxError, lineAndColumn, MAX_FILE_DEPTH, nestedDeeper, parseJson, tooDeep} from '../../src/util/json.js'
+import {canonicalJson, canonicalPieces, findJsonSyntaxError, lineAndColumn, MAX_FILE_DEPTH, nestedDeeper, parseJson, tooDeep} from '../../src/util/json.js'
 import {deeplyNested} from '../helpers/hostile.js'
 
 function messageOf(text: string): string {
@@ -92,6 +92,13 @@ describe('canonicalJson', () => {
     expect(canonicalJson(JSON.parse(input))).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}')
     const keys = JSON.parse('{"\\u20ac": 1, "\\r": 2, "\\ufb33": 3, "1": 4, "\\ud83d\\ude00": 5, "\\u0080": 6, "\\u00f6": 7}')
     expect(canonicalJson(keys)).toBe('{"\\r":2,"1":4,"\u0080":6,"ö":7,"€":1,"😀":5,"דּ":3}')
+  })
+
+  it('in pieces (canonicalPieces), at any depth, is the same text', () => {
+    const values = [{b: [{d: 1, c: [2, undefined, {z: null, y: 'é\ud800'}]}], a: null, u: undefined}, [], {}, 'x', 12345678901234567891, [[[]], {}], JSON.parse('{"__proto__": {"y": [1, {"k": true}]}}')]
+    for (const value of values) {
+      for (const depth of [0, 1, 2, 3, 9]) expect([...canonicalPieces(value, depth)].join('')).toBe(canonicalJson(value))
+    }
   })
 
   it('gives the same text for a value as for that value written by JSON.stringify and read back', () => {
