@@ -83,7 +83,8 @@ async function fixBenchIn(dir, projectCount, roleCount, runs, latencyMs, {timeCo
       // per run (one is never overwritten).
       for (const [id, text] of original) live.settings.set(id, text)
       Object.assign(live.counts, {get: 0, post: 0, other: 0})
-      const env = {ONEDEV_URL: live.url, ONEDEV_API_PREFIX: '/~api', ONEDEV_USER: 'bench', ONEDEV_TOKEN: 'bench-token-not-a-secret'}
+      // Its own configuration folder: the undo key that seals the records is made there, not in the home of whoever measures.
+      const env = {ONEDEV_URL: live.url, ONEDEV_API_PREFIX: '/~api', ONEDEV_USER: 'bench', ONEDEV_TOKEN: 'bench-token-not-a-secret', XDG_CONFIG_HOME: dir}
       const run = await timeCommand(['bin/run.js', 'fix', '--plan', planFile, '--apply', '--undo-output', join(dir, `undo-${i + 1}.json`)], {env})
       samples.applyMs.push(run.ms)
       applied = {...live.counts}

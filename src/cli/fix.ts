@@ -4,16 +4,18 @@
  */
 import {lstat} from 'node:fs/promises'
 
-import type {ApiClient} from '../api/types.js'
+import {type ApiClient, ApiError} from '../api/types.js'
 import type {Finding} from '../engine/rule.js'
 import {applySuppressions} from '../engine/suppress.js'
 import {applyProjects, type Outcome, type ProjectToApply} from '../fix/apply.js'
 import {ContextJudge} from '../fix/context-judge.js'
 import {FixFileError, planDocument, readFixFile, serverMismatch, undoDocument, writeFixFile} from '../fix/files.js'
+import {childrenOf, reachedBy} from '../fix/judge.js'
 import type {PlannedEdit} from '../fix/patch.js'
 import {type FixSelection, planFixes} from '../fix/plan.js'
 import type {FixPlan} from '../fix/plan-types.js'
 import {fieldLine, type ManualListing, manualChangeLines, outcomeLines, planLines} from '../fix/print.js'
+import {RecordSealer, type SealVerdict, type UndoKey, verdictOf} from '../fix/seal.js'
 import type {AppliedEdit, AppliedProject} from '../fix/undo.js'
 import type {FixUndo} from '../fix/undo-types.js'
 import type {AuditError, AuditModel} from '../model/types.js'
@@ -25,6 +27,7 @@ import {checkWritable, type Prepared, prepare, stopwatch} from './audit.js'
 import {errorLines, EXIT, UsageError} from './errors.js'
 import {connect, parseBaseUrl, type ServerFlags} from './server.js'
 import {readSnapshot} from './sources.js'
+import {undoKey} from './undo-key.js'
 
 export interface FixIo {
   out: (line: string) => void
@@ -108,6 +111,8 @@ export interface ApplySource {
   plan?: FixPlan
   /** The undo record, to judge what it restores; absent for a plan. */
   undo?: FixUndo
+  /** What the undo record's seal says with this run's key (an undo record only). */
+  seal?: SealVerdict
 }
 
 const judging = (prepared: Prepared) => ({rules: prepared.ruleSet.active, settings: prepared.settings})
@@ -115,12 +120,37 @@ const judging = (prepared: Prepared) => ({rules: prepared.ruleSet.active, settin
 /**
  * The projects an undo record changed and those the changes were judged on, collected live (settings,
  * repositories, ancestors; nothing server-wide beyond the roles): what its restores are judged on.
+ * A record not sealed by this user's key (`trusted` false) may have had its `judged` lists shortened
+ * to keep a project below from being judged: then every project below the record's projects, as the
+ * server's project listing has them now, is judged instead.
  */
-async function undoModel(undo: FixUndo, flags: ServerFlags, apiPrefix: string, prepared: Prepared, io: FixIo): Promise<AuditModel> {
-  const ids = [...new Set(undo.projects.flatMap((p) => [p.id, ...(p.judged ?? [])]))].sort((a, b) => a - b)
+async function undoModel(undo: FixUndo, trusted: boolean, flags: ServerFlags, apiPrefix: string, prepared: Prepared, io: FixIo): Promise<AuditModel> {
+  const changed = undo.projects.map((p) => p.id)
+  const below = trusted ? undo.projects.flatMap((p) => p.judged ?? []) : await liveDescendants(changed, {...flags, 'api-prefix': apiPrefix}, io)
+  const ids = [...new Set([...changed, ...below])].sort((a, b) => a - b)
   const {collectFromServer} = await import('./collect-source.js')
   const {model} = await collectFromServer({...flags, 'api-prefix': apiPrefix, project: ids, 'all-projects': false, concurrency: 8}, prepared, {debug: io.debug, say: io.say}, {sources: false})
   return model
+}
+
+/** Every project below `ids` in the server's project tree now (GET /projects, paged); a listing that cannot be read whole is an error: nothing is sent. */
+async function liveDescendants(ids: readonly number[], flags: ServerFlags, io: FixIo): Promise<number[]> {
+  const {client} = await connect(flags, io.debug, io.say)
+  try {
+    const {listProjects} = await import('../api/issues.js')
+    const {projects, errors} = await listProjects(client)
+    if (errors.length > 0) throw new ApiError({...errors[0]!, message: `the project listing, which says which projects inherit what the undo restores, could not be read whole (${errors[0]!.message}): nothing was sent`})
+    const children = childrenOf(projects)
+    return ids.flatMap((id) => reachedBy(id, children, () => true))
+  } finally {
+    await client.close()
+  }
+}
+
+/** What the seal of an undo record means for this run, in one line for stderr. */
+export function sealLine(file: string, verdict: SealVerdict): string {
+  if (verdict.trusted) return `onedev-audit: ${escapeControl(file)} is sealed by this user's undo key (${verdict.keyId}): its restores are judged as those of a record this tool wrote`
+  return `onedev-audit: ${escapeControl(file)} ${verdict.why}: --apply sends only its restores that bring back no finding and weaken nothing, and lists the others by hand`
 }
 
 export async function readPlanFile(path: string): Promise<ApplySource> {
@@ -149,16 +179,21 @@ class UndoWriter {
   private readonly projects: AppliedProject[] = []
   /** The project being sent, not settled yet. */
   private pending: AppliedProject | null = null
+  /** Seals every version of the record written, at the cost of what is new in it. */
+  private readonly sealer: RecordSealer
 
   constructor(
     private readonly path: string,
     private readonly meta: Parameters<typeof undoDocument>[0],
-  ) {}
+    key: UndoKey,
+  ) {
+    this.sealer = new RecordSealer(key)
+  }
 
   /** The empty record, written where nothing is: refused (nothing sent yet) when a file is there. */
   async create(): Promise<void> {
     try {
-      await writeFixFile(this.path, undoDocument(this.meta, this.projects, false), true)
+      await writeFixFile(this.path, this.sealer.seal(undoDocument(this.meta, this.projects, false)), true)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw undoExists(this.path)
       throw error
@@ -187,7 +222,7 @@ class UndoWriter {
   /** Whole unless a project is still pending (the run ended in the middle of one). */
   async write(complete: boolean): Promise<void> {
     const projects = this.pending ? [...this.projects, this.pending] : this.projects
-    await writeFixFile(this.path, undoDocument(this.meta, projects, complete && this.pending === null))
+    await writeFixFile(this.path, this.sealer.seal(undoDocument(this.meta, projects, complete && this.pending === null)))
   }
 }
 
@@ -221,6 +256,8 @@ export interface ApplyRequest {
   deadlineAt?: number
   prepared: Prepared
   undoOutput: string
+  /** Seals the undo record this run writes. */
+  key: UndoKey
   version: string
   io: FixIo
 }
@@ -244,13 +281,13 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
   const judge = source.plan
     ? ContextJudge.ofContext(source.plan.context, source.server, {...judging(request.prepared), selection: source.plan.selection, suppressed: suppressedBy(request.prepared)}, source.file === null && source.plan.source.kind === 'server')
     : source.undo
-      ? ContextJudge.ofLiveModel(await undoModel(source.undo, request.flags, apiPrefix, request.prepared, io), {...judging(request.prepared), selection: {suggestions: true, rules: []}})
+      ? ContextJudge.ofLiveModel(await undoModel(source.undo, source.seal?.trusted === true, request.flags, apiPrefix, request.prepared, io), {...judging(request.prepared), selection: {suggestions: true, rules: []}})
       : undefined
   // No abort signal and no overall deadline on the client: a request in flight is finished, never cut
   // (a POST cut after the server stored it, then its read-back and rollback, would leave the change
   // there unrecorded), so a project is never left half-done. --deadline is checked between projects.
   const {client} = await connect({...request.flags, 'api-prefix': apiPrefix, deadline: undefined}, io.debug, io.say)
-  const undo = new UndoWriter(request.undoOutput, {tool: {name: 'onedev-audit', version: request.version}, server: {url, apiPrefix}, appliedAt: new Date().toISOString(), plan: source.file})
+  const undo = new UndoWriter(request.undoOutput, {tool: {name: 'onedev-audit', version: request.version}, server: {url, apiPrefix}, appliedAt: new Date().toISOString(), plan: source.file}, request.key)
   try {
     await undo.create()
   } catch (error) {
@@ -271,6 +308,7 @@ export async function applyToServer(request: ApplyRequest): Promise<number> {
     outcomes = await applyProjects(client as ApiClient, source.projects, {
       ...(judge ? {judge} : {}),
       restoring: source.kind === 'undo',
+      unsealed: source.kind === 'undo' && source.seal?.trusted !== true,
       stopRequested: () => {
         if (interrupt.stopRequested()) return 'interrupted'
         if (unrecorded) return 'the undo record cannot be written'
@@ -324,6 +362,8 @@ export interface FixFlags extends Omit<ServerFlags, 'concurrency'> {
   undo?: string
   apply?: boolean
   'undo-output'?: string
+  /** The key file that seals and verifies undo records (else the user's own). */
+  'undo-key'?: string
   config?: string
   /** Every step left to a person, one by one (else a digest). */
   verbose?: boolean
@@ -335,6 +375,9 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   const startedAt = Date.now()
   const undoOutput = flags.apply ? await undoOutputPath(flags['undo-output'], new Date(startedAt)) : ''
   if (flags.apply) await checkWritable(undoOutput, '--undo-output')
+  // The key that seals the record an apply writes, and verifies the record an undo reads: checked
+  // (and made on a first apply) before the configuration is read and before any request.
+  const key = flags.apply || flags.undo !== undefined ? await undoKey({...(flags['undo-key'] === undefined ? {} : {file: flags['undo-key']}), create: flags.apply === true, say: io.say}) : null
   const prepared = await prepare(flags.config)
   const known = new Set(prepared.ruleSet.listing.map((r) => r.meta.id))
   const unknown = (flags.rule ?? []).find((id) => !known.has(id))
@@ -342,10 +385,12 @@ export async function runFix(flags: FixFlags, io: FixIo, version: string): Promi
   const server: ServerFlags = {...flags, concurrency: 8}
   const listing: ManualListing = flags.verbose ? 'each' : 'digest'
   const deadlineAt = flags.deadline === undefined ? undefined : startedAt + flags.deadline * 1000
-  const apply = (source: ApplySource) => applyToServer({source, flags: server, ...(deadlineAt === undefined ? {} : {deadlineAt}), prepared, undoOutput, version, io})
+  const apply = (source: ApplySource) => applyToServer({source, flags: server, ...(deadlineAt === undefined ? {} : {deadlineAt}), prepared, undoOutput, key: key!, version, io})
 
   if (flags.undo !== undefined) {
     const source = await readUndoFile(flags.undo)
+    source.seal = verdictOf(source.undo, key)
+    io.say(sealLine(flags.undo, source.seal))
     for (const project of source.projects) {
       io.out(`${escapeControl(project.path)} (#${project.id}): restore`)
       for (const edit of project.edits) io.out(`  ${fieldLine(edit as Parameters<typeof fieldLine>[0])}`)

@@ -33,7 +33,7 @@ import {redactDeep, redactText, secretsOf} from '../model/redact.js'
 import {escapeControl, oneLine} from '../util/escape.js'
 import {FileWriteError} from '../util/fs.js'
 import {isObject} from '../util/json.js'
-import {restoreMismatch} from './approval.js'
+import {describePath, restoreMismatch} from './approval.js'
 import type {ContextJudge, LiveAncestor, LiveLink} from './context-judge.js'
 import {editProblem} from './guard.js'
 import {type AppliedEdits, applyPlanned, type Expectation, operationOf, type PlannedEdit, PatchError, revertWhereHeld} from './patch.js'
@@ -89,7 +89,17 @@ export interface ApplyOptions {
    * opens the secret to every job) is left to a person, and the project's other restores are applied.
    */
   restoring?: boolean
+  /**
+   * Undoing a record that is not sealed by this user's key (src/fix/seal.ts): whoever wrote it may
+   * have written its account of the apply too, so only the restores that bring back no finding and
+   * weaken nothing are sent (ContextJudge.harmlessRestores); each other one is left to a person.
+   */
+  unsealed?: boolean
 }
+
+/** Why a restore of an unsealed record is left to a person, after what it would take away. */
+const UNSEALED =
+  "and the undo record is not sealed by this user's key (a restore that reopens a finding or weakens anything needs a record this tool wrote, or the key that sealed it); set it by hand in Project Settings if that is really wanted"
 
 /**
  * The server's words about a refused setting, with every secret of that setting masked, on one short
@@ -147,11 +157,32 @@ class Run {
       const mismatch = restoreMismatch(toApply.applied ?? [], toApply.edits)
       if (mismatch) return this.outcome(toApply, 'rejected', `the undo record is not what its apply did: ${mismatch}; nothing was sent`)
     }
-    const {sent, byHand} = this.options.restoring ? heldBack(fresh, toApply.edits) : {sent: toApply.edits, byHand: []}
+    let {sent, byHand} = this.options.restoring ? heldBack(fresh, toApply.edits) : {sent: toApply.edits, byHand: [] as string[]}
+    if (this.options.restoring && this.options.unsealed && sent.length > 0) {
+      const strict = this.strictly(toApply, fresh, sent)
+      if ('outcome' in strict) return {...strict.outcome, ...(byHand.length > 0 ? {byHand} : {})}
+      sent = strict.sent
+      byHand = [...byHand, ...strict.byHand]
+    }
     if (byHand.length === 0) return this.send(toApply, fresh)
     if (sent.length === 0) return {...this.outcome(toApply, 'by-hand', 'every restore is left to a person; nothing was sent'), byHand}
     const outcome = await this.send({...toApply, edits: sent}, fresh)
     return {...outcome, byHand}
+  }
+
+  /**
+   * The restores of a record not sealed by this user's key that may be sent (those that bring back no
+   * finding and weaken nothing), and a line for each of the others; or the outcome when none can be
+   * judged. Restores that conflict with the live setting are left to send(), which says so and sends nothing.
+   */
+  private strictly(project: ProjectToApply, fresh: unknown, edits: PlannedEdit[]): {sent: PlannedEdit[]; byHand: string[]} | {outcome: Outcome} {
+    const judge = this.options.judge
+    if (!judge) return {outcome: this.outcome(project, 'rejected', "the undo record is not sealed by this user's key, and nothing judges its restores; nothing was sent")}
+    const whole = applyPlanned(fresh, edits, editProblem)
+    if ('conflict' in whole || 'problem' in whole) return {sent: edits, byHand: []}
+    const split = judge.harmlessRestores(project.id, fresh, edits)
+    if ('error' in split) return {outcome: this.outcome(project, 'unreadable', `${split.error}; nothing was sent`)}
+    return {sent: split.sent, byHand: split.held.map(({edit, why}) => `${describePath(edit.path)}: not restored: it ${why}, ${UNSEALED}`)}
   }
 
   private async send(project: ProjectToApply, fresh: unknown): Promise<Outcome> {
@@ -215,6 +246,8 @@ class Run {
     const judge = this.options.judge
     if (!judge) return {clears: []}
     if (this.options.restoring) {
+      // An unsealed record's restores were judged before (strictly): these bring back nothing.
+      if (this.options.unsealed) return {clears: [], judged: judge.scopeOf(project.id)}
       const verdict = judge.judgeRestore(project.id, fresh, project.edits, project.applied ?? [])
       if (verdict === null) return {clears: [], judged: judge.scopeOf(project.id)}
       if ('error' in verdict) return {outcome: this.outcome(project, 'unreadable', `${verdict.error}; nothing was sent`)}

@@ -19,7 +19,9 @@
 import type {ActiveRule} from '../engine/evaluate.js'
 import type {AuditSettings, Finding} from '../engine/rule.js'
 import {ingestProjectSettingNow} from '../model/ingest.js'
+import {joinPointer, parsePointer, resolvePointer} from '../model/pointer.js'
 import type {AuditError, AuditModel, Project} from '../model/types.js'
+import {oneLine} from '../util/escape.js'
 import {describePath, editsDiffer, forwardOf, inverseOf, placed, sameEdit} from './approval.js'
 import {childrenOf, FixJudge, reachedBy} from './judge.js'
 import {cloneJson, operationOf, type PlannedEdit, planEdits} from './patch.js'
@@ -261,6 +263,47 @@ export class ContextJudge {
     return result
   }
 
+  /** Why the restores of `id` cannot be judged (a project they are judged on could not be read), or null. */
+  private unjudgeable(id: number): {error: string} | null {
+    for (const member of [id, ...this.scopeOf(id), ...this.ancestorsOf(id).map((p) => p.id)]) {
+      const why = this.unreadable.get(member)
+      if (why !== undefined) return {error: `it cannot be judged: project #${member} could not be read (${why})`}
+    }
+    return null
+  }
+
+  /** The findings of the projects of `scope`, as the model holds them. */
+  private judgeScope(scope: readonly number[]): Finding[] | {error: string} {
+    const errors: AuditError[] = []
+    const findings = scope.flatMap((member) => this.judge.judgeProject(this.model.projectsById.get(member)!, this.model, this.audited, errors).map((j) => j.finding))
+    return errors.length > 0 ? {error: errors[0]!.message} : findings
+  }
+
+  /**
+   * What sending the restores `sent` to `id` would do, the model holding `live` as its setting and
+   * `now` being the findings of `scope` with it: the setting they restore, the findings it brings back
+   * (not there now), and the first thing it weakens (diff's comparison, the unchecked names), or null.
+   */
+  private restoring(id: number, live: Project, sent: readonly PlannedEdit[], scope: readonly number[], now: readonly Finding[]): {restored: Project; created: Finding[]; weakened: string | null} | {rejected: string} | {error: string} {
+    const edited = planEdits(live.raw, sent.map(operationOf))
+    if ('problem' in edited) return {error: edited.problem}
+    const restored = ingested(live, edited.result)
+    if (!restored.setting) return {rejected: `${describePath(sent.at(-1)!.path)}: the setting it would restore is not one this onedev-audit can judge`}
+    this.put(restored)
+    let then: Finding[] | {error: string}
+    try {
+      then = this.judgeScope(scope)
+    } finally {
+      this.put(live)
+    }
+    if ('error' in then) return then
+    const present = new Set(now.map((f) => f.fingerprint))
+    const created = then.filter((f) => !present.has(f.fingerprint))
+    const settings = this.options.settings
+    const weakened = diffChangesWeakened(this.model, scope, id, live, restored, settings) ?? uncheckedNamesWeakened(live, restored, this.ancestorsOf(id), settings.protectionSemantics)
+    return {restored, created, weakened}
+  }
+
   /**
    * Whether an undo record's restores (`sent`, the reverse of `applied` as restoreMismatch checked)
    * may be sent to `id`, whose setting is `raw` now: judged with the same engine as planning, on the
@@ -268,38 +311,24 @@ export class ContextJudge {
    * comparison, the unchecked names) may be sent. One that does may be sent only when the tool itself,
    * planning from the setting it would restore (with every rule and suggestions), makes exactly the
    * recorded change again and that change clears every finding the restore brings back: an undo puts
-   * back only what a fix of this tool took away. Null when it may be sent; else why not, naming a path.
+   * back only what a fix of this tool took away. That exception takes the record's account of the
+   * apply (`applied`) as true: it is for records sealed by this user's key only (harmlessRestores
+   * judges the others). Null when it may be sent; else why not, naming a path.
    */
   judgeRestore(id: number, raw: unknown, sent: readonly PlannedEdit[], applied: readonly AppliedEdit[]): {rejected: string} | {error: string} | null {
+    const blocked = this.unjudgeable(id)
+    if (blocked) return blocked
     const scope = this.scopeOf(id)
-    for (const member of [id, ...scope, ...this.ancestorsOf(id).map((p) => p.id)]) {
-      const why = this.unreadable.get(member)
-      if (why !== undefined) return {error: `it cannot be judged: project #${member} could not be read (${why})`}
-    }
     return this.withSetting(id, raw, (live): {rejected: string} | {error: string} | null => {
-      const edited = planEdits(live.raw, sent.map(operationOf))
-      if ('problem' in edited) return {error: edited.problem}
-      const restored = ingested(live, edited.result)
-      if (!restored.setting) return {rejected: `${describePath(sent[0]!.path)}: the setting it would restore is not one this onedev-audit can judge`}
-      const judgeScope = (): Finding[] | {error: string} => {
-        const errors: AuditError[] = []
-        const findings = scope.flatMap((member) => this.judge.judgeProject(this.model.projectsById.get(member)!, this.model, this.audited, errors).map((j) => j.finding))
-        return errors.length > 0 ? {error: errors[0]!.message} : findings
-      }
-      const now = judgeScope()
-      this.put(restored)
-      const then = judgeScope()
-      this.put(live)
+      const now = this.judgeScope(scope)
       if ('error' in now) return now
-      if ('error' in then) return then
-      const present = new Set(now.map((f) => f.fingerprint))
-      const created = then.filter((f) => !present.has(f.fingerprint))
-      const settings = this.options.settings
-      const weakened =
-        diffChangesWeakened(this.model, scope, id, live, restored, settings) ?? uncheckedNamesWeakened(live, restored, this.ancestorsOf(id), settings.protectionSemantics)
+      const verdict = this.restoring(id, live, sent, scope, now)
+      if (!('restored' in verdict)) return verdict
+      const {restored, created, weakened} = verdict
       if (weakened === null && created.length === 0) return null
 
       // It takes something away: only the reverse of a change the tool would make from there.
+      const settings = this.options.settings
       const restoredPaths = new Set(sent.map((edit) => edit.path))
       const pool = applied.filter((entry) => restoredPaths.has(inverseOf(entry).path)).map((entry) => ({entry, forward: forwardOf(entry)}))
       const approved = (change: Change) => {
@@ -317,8 +346,7 @@ export class ContextJudge {
       }
       if (replanned.errors.length > 0) return {error: replanned.errors[0]!.message}
       if (pool.length > 0) {
-        const harm = weakened !== null ? `weakens what applies (${weakened})` : `would make ${created[0]!.ruleId} report "${created[0]!.subject}"`
-        return {rejected: `${describePath(pool[0]!.entry.path)}: from the setting the undo would restore, onedev-audit would not plan the change the record says was made there, and the undo ${harm}`}
+        return {rejected: `${describePath(pool[0]!.entry.path)}: from the setting the undo would restore, onedev-audit would not plan the change the record says was made there, and the undo ${harmOf(verdict)}`}
       }
       const cleared = new Set(replanned.changes.flatMap((change) => change.clears.map((f) => f.fingerprint)))
       const unexplained = created.find((f) => !cleared.has(f.fingerprint))
@@ -326,6 +354,62 @@ export class ContextJudge {
       return null
     })
   }
+
+  /**
+   * The restores of a record NOT sealed by this user's key (src/fix/seal.ts): its account of what the
+   * apply changed may have been written by anyone, so judgeRestore's exception (the reverse of a change
+   * the tool would make) is not open to it: no restore that brings back a finding or weakens anything
+   * is sent. In order, each restore is kept when it and those kept before it, restored together on the
+   * live setting `raw`, bring back no finding and weaken nothing; the others are held, each with why (words that follow "it").
+   * A restore that lies in a list where a held one adds or removes an item is held too (its path
+   * counts on that item being there, or not).
+   */
+  harmlessRestores(id: number, raw: unknown, edits: readonly PlannedEdit[]): {sent: PlannedEdit[]; held: Array<{edit: PlannedEdit; why: string}>} | {error: string} {
+    const blocked = this.unjudgeable(id)
+    if (blocked) return blocked
+    const scope = this.scopeOf(id)
+    return this.withSetting(id, raw, (live) => {
+      const now = this.judgeScope(scope)
+      if ('error' in now) return now
+      const sent: PlannedEdit[] = []
+      const held: Array<{edit: PlannedEdit; why: string}> = []
+      const moved: string[] = []
+      for (const edit of edits) {
+        const list = moved.find((path) => edit.path.startsWith(`${path}/`))
+        if (list !== undefined) {
+          held.push({edit, why: `comes after a restore that adds or removes an item of ${describePath(list)}, which is left to a person`})
+          continue
+        }
+        const verdict = this.restoring(id, live, [...sent, edit], scope, now)
+        if ('error' in verdict) return verdict
+        const harm = 'rejected' in verdict ? 'would restore a setting this onedev-audit cannot judge' : harmOf(verdict)
+        if (harm === null) {
+          sent.push(edit)
+          continue
+        }
+        held.push({edit, why: harm})
+        const itemOf = listOfItem(live.raw, edit)
+        if (itemOf !== null) moved.push(itemOf)
+      }
+      return {sent, held}
+    })
+  }
+}
+
+/** What a restore takes away, in words ("weakens what applies (…)", "would make RULE report "…""), or null when nothing. */
+function harmOf(verdict: {created: readonly Finding[]; weakened: string | null}): string | null {
+  if (verdict.weakened !== null) return `weakens what applies (${verdict.weakened})`
+  const created = verdict.created[0]
+  return created ? `would make ${created.ruleId} report "${oneLine(created.subject, 200)}"` : null
+}
+
+/** The list an edit adds an item to or removes one from (in `view`, the setting it is planned on), or null. */
+function listOfItem(view: unknown, edit: PlannedEdit): string | null {
+  if (edit.op !== 'add' && edit.op !== 'remove') return null
+  const tokens = parsePointer(edit.path)
+  if (tokens === null || tokens.length === 0) return null
+  const list = joinPointer('', ...tokens.slice(0, -1))
+  return Array.isArray(resolvePointer(view, list)) ? list : null
 }
 
 /** A project of the model with `raw` as its setting: redacted and checked again (a plan's context is a file, and what the server sends back is hostile). */

@@ -681,8 +681,11 @@ export const undoSchema: unknown = {
       "type": "string"
     },
     "undoVersion": {
-      "const": 1,
-      "description": "Format version of this file."
+      "enum": [
+        1,
+        2
+      ],
+      "description": "Format version of this file: 2 since undo records are sealed (onedev-audit versions that read only 1 refuse it with \"undo format 2 is newer than this onedev-audit reads (1): upgrade onedev-audit\" and send nothing); 1 for records written before, which are never sealed."
     },
     "tool": {
       "$ref": "#/$defs/Tool"
@@ -715,9 +718,37 @@ export const undoSchema: unknown = {
         "$ref": "#/$defs/AppliedProject"
       },
       "description": "Projects changed, in the order they were settled: those applied and verified, and those whose change was sent and could not be rolled back (`state: unknown`)."
+    },
+    "seal": {
+      "$ref": "#/$defs/Seal"
     }
   },
   "$defs": {
+    "Seal": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "algorithm",
+        "keyId",
+        "mac"
+      ],
+      "description": "Who wrote the record: an HMAC-SHA-256, keyed by the undo key of the user who ran `fix --apply` (a file of their own configuration, never in the record), over the record's canonical form (RFC 8785: every member but `seal`). `fix --undo` trusts a record only when its seal verifies with the key it is given; a record without one (written before records were sealed, or with its seal removed), sealed with another key, or changed since it was sealed is judged strictly: no restore that brings back a finding or weakens anything is sent. Made again each time the record is rewritten (before each POST, as each project is settled).",
+      "properties": {
+        "algorithm": {
+          "const": "HMAC-SHA-256"
+        },
+        "keyId": {
+          "type": "string",
+          "pattern": "^[0-9a-f]{16}$",
+          "description": "Which key sealed it: the first 16 hexadecimal digits of a SHA-256 of the key (it says nothing of the key itself)."
+        },
+        "mac": {
+          "type": "string",
+          "pattern": "^[0-9a-f]{64}$",
+          "description": "The HMAC, in hexadecimal."
+        }
+      }
+    },
     "Tool": {
       "type": "object",
       "additionalProperties": false,

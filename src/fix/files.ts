@@ -17,7 +17,8 @@ import type {AppliedProject} from './undo.js'
 import type {FixUndo} from './undo-types.js'
 
 export const PLAN_VERSION = 1
-export const UNDO_VERSION = 1
+/** 2: sealed records (src/fix/seal.ts). Versions that read only 1 refuse a 2 with one line ("newer than this onedev-audit reads: upgrade"). */
+export const UNDO_VERSION = 2
 export const PLAN_SCHEMA_URL = 'https://onedev-audit.dev/schemas/fix-plan.schema.json'
 export const UNDO_SCHEMA_URL = 'https://onedev-audit.dev/schemas/fix-undo.schema.json'
 
@@ -35,6 +36,8 @@ type Kind = 'plan' | 'undo'
 
 const VERSION_KEY = {plan: 'planVersion', undo: 'undoVersion'} as const
 const VERSION = {plan: PLAN_VERSION, undo: UNDO_VERSION} as const
+/** Older formats still read: an undo record of version 1 (never sealed) is judged as an unsealed one. */
+const OLDER: Record<Kind, readonly number[]> = {plan: [], undo: [1]}
 const WRITER = {plan: 'onedev-audit fix --output', undo: 'onedev-audit fix --apply'} as const
 
 /**
@@ -63,7 +66,7 @@ export async function readFixFile(path: string, kind: Kind): Promise<FixPlan | F
     throw new FixFileError(error instanceof Error ? error.message : String(error))
   }
   const version = isObject(document) ? document[VERSION_KEY[kind]] : undefined
-  if (version !== VERSION[kind]) {
+  if (version !== VERSION[kind] && !(typeof version === 'number' && OLDER[kind].includes(version))) {
     if (typeof version === 'number' && version > VERSION[kind]) throw new FixFileError(`${path}: ${kind} format ${version} is newer than this onedev-audit reads (${VERSION[kind]}): upgrade onedev-audit`)
     if (typeof version === 'number') throw new FixFileError(`${path}: ${kind} format ${version} is not one this onedev-audit reads (${VERSION[kind]})`)
     throw new FixFileError(`${path}: not a ${kind} file written by ${WRITER[kind]} (no ${VERSION_KEY[kind]})`)
@@ -123,7 +126,7 @@ export function planDocument(
   }
 }
 
-/** The undo record of a run so far. */
+/** The undo record of a run so far, not sealed yet (src/fix/seal.ts seals it). */
 export function undoDocument(meta: {tool: FixUndo['tool']; server: FixUndo['server']; appliedAt: string; plan: string | null}, projects: readonly AppliedProject[], complete: boolean): FixUndo {
   return {
     $schema: UNDO_SCHEMA_URL,

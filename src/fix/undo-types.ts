@@ -119,9 +119,9 @@ export type JsonValue5 = null | boolean | number | string | unknown[] | {}
 export interface FixUndo {
   $schema?: string
   /**
-   * Format version of this file.
+   * Format version of this file: 2 since undo records are sealed (onedev-audit versions that read only 1 refuse it with "undo format 2 is newer than this onedev-audit reads (1): upgrade onedev-audit" and send nothing); 1 for records written before, which are never sealed.
    */
-  undoVersion: 1
+  undoVersion: 1 | 2
   tool: Tool
   server: Server
   /**
@@ -140,6 +140,7 @@ export interface FixUndo {
    * Projects changed, in the order they were settled: those applied and verified, and those whose change was sent and could not be rolled back (`state: unknown`).
    */
   projects: AppliedProject[]
+  seal?: Seal
 }
 /**
  * This interface was referenced by `FixUndo`'s JSON-Schema
@@ -192,4 +193,21 @@ export interface AppliedEdit {
   path: Pointer
   old?: JsonValue
   new?: JsonValue1
+}
+/**
+ * Who wrote the record: an HMAC-SHA-256, keyed by the undo key of the user who ran `fix --apply` (a file of their own configuration, never in the record), over the record's canonical form (RFC 8785: every member but `seal`). `fix --undo` trusts a record only when its seal verifies with the key it is given; a record without one (written before records were sealed, or with its seal removed), sealed with another key, or changed since it was sealed is judged strictly: no restore that brings back a finding or weakens anything is sent. Made again each time the record is rewritten (before each POST, as each project is settled).
+ *
+ * This interface was referenced by `FixUndo`'s JSON-Schema
+ * via the `definition` "Seal".
+ */
+export interface Seal {
+  algorithm: 'HMAC-SHA-256'
+  /**
+   * Which key sealed it: the first 16 hexadecimal digits of a SHA-256 of the key (it says nothing of the key itself).
+   */
+  keyId: string
+  /**
+   * The HMAC, in hexadecimal.
+   */
+  mac: string
 }

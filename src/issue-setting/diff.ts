@@ -4,23 +4,11 @@
  */
 import {normalizeIssueSetting} from '../model/issue-setting.js'
 import {escapeControl} from '../util/escape.js'
-import {isObject} from '../util/json.js'
+import {canonicalJson, isObject} from '../util/json.js'
 import {transitionLabel} from './workflow.js'
 
 type Json = Record<string, unknown>
 
-
-/** JSON with sorted keys, so equal objects compare equal whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (isObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
-      .join(',')}}`
-  }
-  return JSON.stringify(value) ?? 'null'
-}
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b)
 

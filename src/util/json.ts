@@ -9,6 +9,64 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
+/**
+ * JSON with the members of every object sorted (by UTF-16 code units), no whitespace, numbers and
+ * strings as JSON.stringify writes them: RFC 8785's canonical form (JCS) of a JSON value, so equal
+ * values give equal text whatever their key order or layout. Members whose value JSON.stringify
+ * leaves out (undefined) are left out here too: the text is that of the value as written and read back.
+ * `known`: the text of some objects, made before by this function (an undo record rewritten as each
+ * project is settled: its projects' records, which do not change once made), used as it is.
+ */
+export function canonicalJson(value: unknown, known?: ReadonlyWeakMap<object, string>): string {
+  if (Array.isArray(value)) return `[${value.map((item) => (omittedMember(item) ? 'null' : canonicalJson(item, known))).join(',')}]`
+  if (!isObject(value)) return JSON.stringify(value) ?? 'null'
+  return (
+    known?.get(value) ??
+    `{${Object.keys(value)
+      .filter((key) => !omittedMember(value[key]))
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key], known)}`)
+      .join(',')}}`
+  )
+}
+
+/**
+ * canonicalJson's text of `value` in pieces (their concatenation is that text), its objects and lists
+ * split down to `depth` levels, below which each is one piece: for a reader that consumes text piece
+ * by piece (a hash) and need not build a large value's text whole.
+ */
+export function* canonicalPieces(value: unknown, depth: number, known?: ReadonlyWeakMap<object, string>): Generator<string, void, undefined> {
+  const cached = isObject(value) ? known?.get(value) : undefined
+  if (depth <= 0 || cached !== undefined || (!Array.isArray(value) && !isObject(value))) {
+    yield cached ?? canonicalJson(value, known)
+    return
+  }
+  if (Array.isArray(value)) {
+    yield '['
+    for (const [i, item] of value.entries()) {
+      if (i > 0) yield ','
+      yield* canonicalPieces(omittedMember(item) ? null : item, depth - 1, known)
+    }
+    yield ']'
+    return
+  }
+  const keys = Object.keys(value)
+    .filter((key) => !omittedMember(value[key]))
+    .sort()
+  yield '{'
+  for (const [i, key] of keys.entries()) {
+    yield `${i > 0 ? ',' : ''}${JSON.stringify(key)}:`
+    yield* canonicalPieces(value[key], depth - 1, known)
+  }
+  yield '}'
+}
+
+/** What canonicalJson reads of a WeakMap. */
+export type ReadonlyWeakMap<K extends object, V> = Pick<WeakMap<K, V>, 'get' | 'has'>
+
+/** What JSON.stringify leaves out of an object (and writes as null in a list). */
+const omittedMember = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol'
+
 export class JsonSyntaxError extends Error {
   constructor(
     message: string,

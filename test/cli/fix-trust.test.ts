@@ -9,9 +9,10 @@ import {readFile, writeFile} from 'node:fs/promises'
 
 import {describe, expect, it} from 'vitest'
 
+import {sealed} from '../../src/fix/seal.js'
 import {expectNoCanary} from '../helpers/canaries.js'
 import {runCli} from '../helpers/cli.js'
-import {fixCliSetup, readJson, rolledBackRequests, settingRequests} from '../helpers/fix-cli.js'
+import {fixCliSetup, readJson, rolledBackRequests, settingRequests, testUndoKey} from '../helpers/fix-cli.js'
 import {fixture, PARENT_SETTING, serverEnv} from '../helpers/fixture-server.js'
 import {WRITE_PATH} from '../helpers/hostile.js'
 import type {OneDevServer} from '../helpers/onedev-server.js'
@@ -208,7 +209,13 @@ describe('an undo record is judged', () => {
     return runCli(['fix', '--undo', path, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
   }
 
-  const rewritten: Array<[string, (project: any) => void, string | RegExp]> = [
+  /**
+   * Each rewrite, judged both ways: as it is (its seal no longer verifies: no restore that brings
+   * back a finding or weakens anything is sent) and sealed again with this user's key (what someone
+   * holding it could write: judged as a record this tool wrote). `strict`: the outcome of the first
+   * when it differs from `refusal`.
+   */
+  const rewritten: Array<[string, (project: any) => void, string | RegExp, RegExp?]> = [
     [
       'a restore rewritten to open another job secret to every branch is not a field the apply changed',
       (project) => Object.assign(project.restore.find((e: any) => e.path === '/buildSetting/jobSecrets/2/authorization'), WRITE_PATH.secretOpened(0, 'on branch "main"')),
@@ -232,21 +239,26 @@ describe('an undo record is judged', () => {
         project.restore.unshift(WRITE_PATH.secretOpened(0, 'on branch "main"'))
       },
       /REJECTED +acme\/app \(#2\): \/buildSetting\/jobSecrets\/0\/authorization: from the setting the undo would restore, onedev-audit would not plan the change the record says was made there, and the undo weakens what applies \(.+\); nothing was sent/,
+      /BY HAND +acme\/app \(#2\): every restore is left to a person; nothing was sent\n +by hand: \/buildSetting\/jobSecrets\/0\/authorization: not restored: it weakens what applies \(.+\), and the undo record is not sealed by this user's key/,
     ],
   ]
 
-  for (const [what, rewrite, refusal] of rewritten) {
-    it(`${what}: refused by its path, nothing sent`, async () => {
-      const server = await start()
-      const {record, after} = await applied(server)
-      rewrite(record.projects[0])
-      const result = await undone(server, record)
-      expect(result.code).toBe(2)
-      if (typeof refusal === 'string') expect(result.stdout).toContain(refusal)
-      else expect(result.stdout).toMatch(refusal)
-      expect(posts(server)).toEqual([])
-      expect(server.settings[2]).toEqual(after)
-    }, 60_000)
+  for (const [what, rewrite, refusal, strict] of rewritten) {
+    for (const resealed of [false, true]) {
+      it(`${what}${resealed ? ', sealed again with the key' : ''}: refused by its path, nothing sent`, async () => {
+        const server = await start()
+        const {record, after} = await applied(server)
+        rewrite(record.projects[0])
+        const result = await undone(server, resealed ? sealed(record, await testUndoKey()) : record)
+        expect(result.code).toBe(2)
+        expect(result.stderr).toMatch(resealed ? /is sealed by this user's undo key/ : /does not verify with this user's undo key/)
+        const expected = resealed ? refusal : (strict ?? refusal)
+        if (typeof expected === 'string') expect(result.stdout).toContain(expected)
+        else expect(result.stdout).toMatch(expected)
+        expect(posts(server)).toEqual([])
+        expect(server.settings[2]).toEqual(after)
+      }, 60_000)
+    }
   }
 
   it('the record as written is undone: its restores weaken, and the tool plans exactly that change again from what they restore', async () => {

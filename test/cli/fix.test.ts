@@ -11,13 +11,14 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {expectNoCanary} from '../helpers/canaries.js'
-import {BIN, ROOT, runCli} from '../helpers/cli.js'
+import {BIN, ROOT, runCli, testConfigHome} from '../helpers/cli.js'
 import {fixture, serverEnv} from '../helpers/fixture-server.js'
-import {FIXTURE_APPLY_REQUESTS, fixCliSetup, readJson, rolledBackRequests, settingRequests} from '../helpers/fix-cli.js'
+import {FIXTURE_APPLY_REQUESTS, fixCliSetup, readJson, rolledBackRequests, settingRequests, testUndoKey} from '../helpers/fix-cli.js'
 import type {OneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 import {defaultUndoPath} from '../../src/cli/fix.js'
 import {readFixFile} from '../../src/fix/files.js'
+import {verdictOf} from '../../src/fix/seal.js'
 import {MAY_QUOTE_A_SECRET, withheldNote} from '../../src/model/server-text.js'
 
 const {start, file} = fixCliSetup('oda-fix')
@@ -670,7 +671,7 @@ describe('a legacy server under the contract prefix', () => {
 
 /** `fix --plan PLAN --apply` in a child process, once the server has received the POST of project `id`: what it printed and how it ended. */
 async function applyUntilPost(server: OneDevServer, plan: string, undo: string, id: number) {
-  const child = spawn(process.execPath, [BIN, 'fix', '--plan', plan, '--apply', '--undo-output', undo], {cwd: ROOT, env: {...process.env, ...serverEnv(server), NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, [BIN, 'fix', '--plan', plan, '--apply', '--undo-output', undo], {cwd: ROOT, env: {...process.env, ...serverEnv(server), NO_COLOR: '1', XDG_CONFIG_HOME: await testConfigHome()}, stdio: ['ignore', 'pipe', 'pipe']})
   const output = {stdout: '', stderr: ''}
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk))
@@ -729,12 +730,15 @@ describe('Ctrl-C while applying', () => {
       restore: [{op: 'replace', path: '/branchProtections/3/preventDeletion', value: false}],
     }
     const expected = {complete: false, projects: [{id: 3, path: 'legacy/tool', state: 'verified'}, inFlight]}
-    // Written before the POST was sent, while it is pending:
+    // Written before the POST was sent, while it is pending, and sealed so:
+    const key = await testUndoKey()
     expect(await readJson(undo)).toMatchObject(expected)
+    expect(verdictOf(await readFixFile(undo, 'undo'), key)).toEqual({trusted: true, keyId: key.id})
     child.kill('SIGKILL')
     expect(await exited).toEqual({code: null, signal: 'SIGKILL'})
     const record = await readFixFile(undo, 'undo')
     expect(record).toMatchObject(expected)
+    expect(verdictOf(record, key)).toEqual({trusted: true, keyId: key.id})
     // Its restores expect the new value: where the old one is back, undoing it sends nothing.
     expect(record.projects[1]!.restore[0]!.expect[0]).toEqual({path: '/branchProtections/3/preventDeletion', value: true})
     clean(await readFile(undo, 'utf8'))

@@ -9,6 +9,8 @@ import {fileURLToPath} from 'node:url'
 
 import {expect} from 'vitest'
 
+import {tempDir} from './temp-dir.js'
+
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const BIN = join(ROOT, 'bin', 'run.js')
 
@@ -18,12 +20,23 @@ export interface CliResult {
   stderr: string
 }
 
-export function runCli(args: string[], options: {env?: Record<string, string | undefined>; input?: string; cwd?: string} = {}): Promise<CliResult> {
+let configHome: Promise<string> | undefined
+
+/**
+ * The configuration folder (XDG_CONFIG_HOME) of the CLI runs of a test file: a temporary folder of
+ * its own, so that `fix --apply` makes its undo key there, never in the home of whoever runs the tests.
+ */
+export function testConfigHome(): Promise<string> {
+  return (configHome ??= tempDir('oda-config'))
+}
+
+export async function runCli(args: string[], options: {env?: Record<string, string | undefined>; input?: string; cwd?: string} = {}): Promise<CliResult> {
   const env: Record<string, string> = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith('ONEDEV_') && name !== 'FORCE_COLOR') env[name] = value
   }
   env.NO_COLOR = '1'
+  env.XDG_CONFIG_HOME = await testConfigHome()
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name]
     else env[name] = value

@@ -7,6 +7,9 @@ import {join} from 'node:path'
 
 import {afterEach, beforeAll} from 'vitest'
 
+import {UndoKey} from '../../src/fix/seal.js'
+import {testConfigHome} from './cli.js'
+
 import {EMPTY_ACCESS, fixtureServerOptions} from './fixture-server.js'
 import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from './onedev-server.js'
 import {tempDir} from './temp-dir.js'
@@ -47,4 +50,10 @@ export const rolledBackRequests = (id: number): string[] => ['GET', 'POST', 'GET
 
 export async function readJson(path: string): Promise<any> {
   return JSON.parse(await readFile(path, 'utf8'))
+}
+
+/** The undo key `fix --apply` made for the CLI runs of this test file (in its own configuration folder, testConfigHome). */
+export async function testUndoKey(): Promise<UndoKey> {
+  const path = join(await testConfigHome(), 'onedev-audit', 'undo-key')
+  return new UndoKey(await readFile(path), path)
 }

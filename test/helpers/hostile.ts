@@ -414,6 +414,18 @@ export const WRITE_PATH = {
   },
   /** What a job secret is rotated to right after our POST (it must stay as the server has it, and never show). */
   rotatedSecret: 'CANARY-jobsecret-rotated-after-the-post-7f3a',
+  /**
+   * The hole sealed undo records close: an undo record's `applied` and `restore` lists rewritten
+   * together, as if a fix had switched Prevent Forced Push on where a person did. The tool itself would
+   * plan that very change from the state the record claims, so judging the restore cannot tell it
+   * from a record the tool wrote: only the seal can.
+   */
+  forcedPushSwitchedOff(index: number): {applied: {op: 'replace'; path: string; old: boolean; new: boolean}; restore: FileEdit} {
+    const path = `/branchProtections/${index}/preventForcedPush`
+    return {applied: {op: 'replace', path, old: false, new: true}, restore: {op: 'replace', path, value: false, expect: [{path, value: true}]}}
+  },
+  /** The undo key of someone else (an attacker's own onedev-audit, which seals what they write): 32 bytes. */
+  otherUndoKey: Buffer.from('CANARY-not-your-undo-key-7f3a-32', 'utf8'),
   /** A colleague's edit right after our POST: the web hook also sent on builds. */
   colleagueEdit(setting: {webHooks: Array<{eventTypes: string[]}>}): void {
     setting.webHooks[0]!.eventTypes.push('BUILD')

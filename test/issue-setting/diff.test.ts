@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {canonicalJson, diffSettings} from '../../src/issue-setting/diff.js'
+import {diffSettings} from '../../src/issue-setting/diff.js'
 
 const before = {
   stateSpecs: [
@@ -86,11 +86,5 @@ describe('diffSettings', () => {
   it('treats a server answer of any shape without failing', () => {
     expect(diffSettings(null, {stateSpecs: [{name: 'Open'}]})).toEqual(['+ state "Open"'])
     expect(diffSettings({stateSpecs: 'odd'}, {stateSpecs: [{name: 'Open'}]})).toEqual(['~ stateSpecs changed'])
-  })
-})
-
-describe('canonicalJson', () => {
-  it('sorts keys at every level', () => {
-    expect(canonicalJson({b: [{d: 1, c: 2}], a: null})).toBe('{"a":null,"b":[{"c":2,"d":1}]}')
   })
 })

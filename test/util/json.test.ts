@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {findJsonSyntaxError, lineAndColumn, MAX_FILE_DEPTH, nestedDeeper, parseJson, tooDeep} from '../../src/util/json.js'
+import {canonicalJson, canonicalPieces, findJsonSyntaxError, lineAndColumn, MAX_FILE_DEPTH, nestedDeeper, parseJson, tooDeep} from '../../src/util/json.js'
 import {deeplyNested} from '../helpers/hostile.js'
 
 function messageOf(text: string): string {
@@ -79,5 +79,30 @@ describe('findJsonSyntaxError', () => {
   it('counts lines and columns from 1', () => {
     expect(lineAndColumn('ab\ncd', 4)).toEqual({line: 2, column: 2})
     expect(lineAndColumn('ab', 0)).toEqual({line: 1, column: 1})
+  })
+})
+
+describe('canonicalJson', () => {
+  it('sorts keys at every level', () => {
+    expect(canonicalJson({b: [{d: 1, c: 2}], a: null})).toBe('{"a":null,"b":[{"c":2,"d":1}]}')
+  })
+
+  it('is RFC 8785 (JCS): its examples of numbers, strings and member order (sections 3.2.2 and 3.2.3)', () => {
+    const input = '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}'
+    expect(canonicalJson(JSON.parse(input))).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}')
+    const keys = JSON.parse('{"\\u20ac": 1, "\\r": 2, "\\ufb33": 3, "1": 4, "\\ud83d\\ude00": 5, "\\u0080": 6, "\\u00f6": 7}')
+    expect(canonicalJson(keys)).toBe('{"\\r":2,"1":4,"\u0080":6,"ö":7,"€":1,"😀":5,"דּ":3}')
+  })
+
+  it('in pieces (canonicalPieces), at any depth, is the same text', () => {
+    const values = [{b: [{d: 1, c: [2, undefined, {z: null, y: 'é\ud800'}]}], a: null, u: undefined}, [], {}, 'x', 12345678901234567891, [[[]], {}], JSON.parse('{"__proto__": {"y": [1, {"k": true}]}}')]
+    for (const value of values) {
+      for (const depth of [0, 1, 2, 3, 9]) expect([...canonicalPieces(value, depth)].join('')).toBe(canonicalJson(value))
+    }
+  })
+
+  it('gives the same text for a value as for that value written by JSON.stringify and read back', () => {
+    const values = [{a: undefined, b: [undefined, 1, -0, Number.NaN, 1e21], c: '\ud800 lone', ['__proto__']: {x: 1}}, JSON.parse('{"__proto__": {"y": 2}, "z": 12345678901234567891}')]
+    for (const value of values) expect(canonicalJson(value)).toBe(canonicalJson(JSON.parse(JSON.stringify(value))))
   })
 })
