@@ -4,20 +4,22 @@
  * of the commit before a change, built), on the bench's data.
  *
  *   node bench/same.mjs --base ../onedev-audit-before [--projects 2000] [--offline-projects 10000] [--formats json,sarif]
+ *       [--offline-formats json,sarif,markdown,html,junit,checkstyle,stylish] [--offline-only] [--snapshot FILE]
  *
  * - live: `scan --all-projects --concurrency 16` of both builds against one simulator (bench/simulator.mjs),
  *   once with every endpoint on and once as a server that speaks only the contract: the reports must be
  *   the same byte for byte once their timestamps are blanked, and the requests the same (each request's
  *   path and query, in any order; on the contract server, the endpoints it lacks by template, since how
  *   often each is asked before it is known not to be offered depends on timing: contractRequestList);
- * - offline: `scan --snapshot` of the bench's offline snapshot (bench/run.mjs) by both builds: the
- *   same reports.
+ * - offline: `scan --snapshot` of the bench's offline snapshot (bench/run.mjs) by both builds, in every
+ *   format (checkstyle of the same snapshot written as a folder, which it needs): the same reports;
+ *   and so for `--snapshot FILE` too (one written by collect, with access data, say).
  * Exits 1 when anything differs, naming it.
  */
 import {spawn} from 'node:child_process'
 import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
-import {dirname, join, resolve} from 'node:path'
+import {dirname, join, relative, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {parseArgs} from 'node:util'
 
@@ -26,9 +28,15 @@ import {buildProjects, buildRoles, buildSetting, startSimulator} from './simulat
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = join(HERE, '..')
 
-/** A report with its timestamps blanked: `generatedAt`, `collectedAt` and SARIF's start and end times. */
+/**
+ * A report with its timestamps blanked: `generatedAt`, `collectedAt` and SARIF's start and end times;
+ * the HTML page's `<time>` of writing; the markdown report's time after the tool's version.
+ */
 export function withoutTimestamps(text) {
-  return text.replace(/"(generatedAt|collectedAt|startTimeUtc|endTimeUtc)"(\s*):(\s*)"[^"]*"/g, '"$1"$2:$3""')
+  return text
+    .replace(/"(generatedAt|collectedAt|startTimeUtc|endTimeUtc)"(\s*):(\s*)"[^"]*"/g, '"$1"$2:$3""')
+    .replace(/<time datetime="[^"<>]*">[^<>]*<\/time>/g, '<time></time>')
+    .replace(/^(.* · onedev-audit [^,\n]*, )\d{4}-\d\d-\d\dT[\d:.]+Z$/m, '$1')
 }
 
 /** The requests of a run as a sorted list (their order depends on timing, not on what is asked). */
@@ -65,11 +73,15 @@ async function main() {
       projects: {type: 'string', default: '2000'},
       'offline-projects': {type: 'string', default: '10000'},
       formats: {type: 'string', default: 'json,sarif'},
+      'offline-formats': {type: 'string', default: 'json,sarif,markdown,html,junit,checkstyle,stylish'},
+      'offline-only': {type: 'boolean', default: false},
+      snapshot: {type: 'string'},
     },
   })
   if (!flags.base) throw new Error('usage: node bench/same.mjs --base DIR (a built checkout to compare this one with)')
   const builds = {base: resolve(flags.base), this: ROOT}
   const formats = flags.formats.split(',')
+  const offlineFormats = flags['offline-formats'].split(',')
   const dir = await mkdtemp(join(tmpdir(), 'oda-same-'))
   const differences = []
   const compare = async (what, files) => {
@@ -79,9 +91,9 @@ async function main() {
     process.stdout.write(`${same ? 'same' : 'DIFFERENT'}: ${what} (${b.length} characters)\n`)
   }
   try {
-    const simulator = await startSimulator({projects: Number(flags.projects), latency: 0, record: true})
+    const simulator = flags['offline-only'] ? undefined : await startSimulator({projects: Number(flags.projects), latency: 0, record: true})
     try {
-      for (const server of [{name: 'current server', repositories: true, access: true}, {name: 'contract only', repositories: false, access: false}]) {
+      for (const server of simulator ? [{name: 'current server', repositories: true, access: true}, {name: 'contract only', repositories: false, access: false}] : []) {
         simulator.setRepositories(server.repositories)
         simulator.setAccess(server.access)
         const env = {ONEDEV_URL: simulator.url, ONEDEV_API_PREFIX: simulator.prefix, ONEDEV_USER: 'bench', ONEDEV_TOKEN: 'bench-token-not-a-secret'}
@@ -102,7 +114,7 @@ async function main() {
         }
       }
     } finally {
-      await simulator.close()
+      await simulator?.close()
     }
     const snapshot = join(dir, 'snapshot.json')
     const projects = buildProjects(Number(flags['offline-projects']))
@@ -118,14 +130,24 @@ async function main() {
         errors: [],
       }),
     )
-    for (const format of formats) {
-      const files = []
-      for (const [name, root] of Object.entries(builds)) {
-        const file = join(dir, `${name}-offline.${format}`)
-        await run(root, ['scan', '--snapshot', snapshot, '--format', format, '--output', file, '--fail-on', 'none'], {})
-        files.push(file)
+    const snapshots = [{file: snapshot, label: `offline scan of ${projects.length} projects`}]
+    if (flags.snapshot) snapshots.push({file: resolve(flags.snapshot), label: `offline scan of ${flags.snapshot}`})
+    for (const [index, {file: input, label}] of snapshots.entries()) {
+      // checkstyle names the files of a snapshot folder: the same snapshot, as collect --output-dir writes it.
+      const folder = join(dir, `onedev-${index}`)
+      if (offlineFormats.includes('checkstyle')) {
+        const {loadSnapshot, saveSnapshotDir} = await import('../dist/src/snapshot/snapshot.js')
+        await saveSnapshotDir(await loadSnapshot(input), folder, {name: 'onedev-audit', version: 'bench'})
       }
-      await compare(`offline scan of ${projects.length} projects, ${format} report`, files)
+      for (const format of offlineFormats) {
+        const files = []
+        for (const [name, root] of Object.entries(builds)) {
+          const file = join(dir, `${name}-offline-${index}.${format}`)
+          await run(root, ['scan', '--snapshot', format === 'checkstyle' ? relative(process.cwd(), folder) : input, '--format', format, '--output', file, '--fail-on', 'none'], {})
+          files.push(file)
+        }
+        await compare(`${label}, ${format} report`, files)
+      }
     }
   } finally {
     await rm(dir, {recursive: true, force: true})

@@ -13,6 +13,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import type {JobSecret} from '../../src/model/types.js'
 import {type SecretAuthorizationAssessment, isProvablyWithin} from '../../src/onedev/job-match.js'
+import {mapped} from '../../src/util/collections.js'
 
 function describe(assessment: SecretAuthorizationAssessment, legacy: boolean): string {
   if (assessment.breadth === 'any-job') return 'any job, including pull requests from forks'
@@ -59,11 +60,11 @@ export default defineRule({
     const ownByName = new Map<string, JobSecret[]>()
     for (const secret of project.setting?.jobSecrets ?? []) ownByName.set(secret.name, [...(ownByName.get(secret.name) ?? []), secret])
     for (const [name, secrets] of ownByName) {
-      const own = secrets.map((secret) => ({secret, assessment: assess(secret)}))
+      const own = mapped(secrets, (secret) => ({secret, assessment: assess(secret)}))
       if (own.some((o) => o.assessment.breadth === 'any-job')) continue
       const judged = own.filter((o) => o.assessment.breadth !== 'invalid')
       if (judged.length === 0) continue
-      const here = judged.map((o) => describe(o.assessment, o.secret.authorization.kind === 'branches')).join(' or ')
+      const here = mapped(judged, (o) => describe(o.assessment, o.secret.authorization.kind === 'branches')).join(' or ')
       for (const ancestor of ancestors) {
         for (const inherited of ancestor.setting?.jobSecrets ?? []) {
           if (inherited.name !== name) continue

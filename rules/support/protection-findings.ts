@@ -11,6 +11,7 @@ import {hasPointer, memberPointer as memberPointerIn} from '../../src/model/poin
 import type {Project} from '../../src/model/types.js'
 import type {CheckedRef} from '../../src/onedev/checked-refs.js'
 import type {Located} from '../../src/onedev/protection.js'
+import {mapped} from '../../src/util/collections.js'
 
 export const BRANCH_PROTECTION_UI = 'Project Settings > Branch Protection'
 export const TAG_PROTECTION_UI = 'Project Settings > Tag Protection'
@@ -96,7 +97,7 @@ export function describeSources(
  * apply, never the tags themselves (a new release tag must not make a new alert) or positions.
  */
 export function tagGroupSubject(group: ProtectedTagGroup): string {
-  return group.effective.sources.map((source) => `${source.item.tags ?? ''}`).join(' + ')
+  return mapped(group.effective.sources, (source) => `${source.item.tags ?? ''}`).join(' + ')
 }
 
 /** `Tag "v1.0"` or `3 tags ("v1", "v2" and "v3")`, to start a sentence. */

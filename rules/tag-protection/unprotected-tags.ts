@@ -24,9 +24,8 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'project') return []
-    const unprotected = context.facts.checkedTags
-      .map((ref) => ref.name)
-      .filter((tag) => !context.facts.effectiveTagProtection(tag, {kind: 'others'}))
+    const unprotected: string[] = []
+    for (const {name} of context.facts.checkedTags) if (!context.facts.effectiveTagProtection(name, {kind: 'others'})) unprotected.push(name)
     if (unprotected.length === 0) return []
     // One finding for all of them: the gap is the same, and a new release tag must not open a new alert.
     const hints = nearMisses(context.facts.tagHierarchy, unprotected[0]!)

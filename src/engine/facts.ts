@@ -73,6 +73,7 @@ import {
 } from '../onedev/protection.js'
 import type {ReviewRequirement} from '../onedev/review-requirement.js'
 import type {Principal, UserMatch} from '../onedev/user-match.js'
+import {mapped} from '../util/collections.js'
 
 /** What the facts read of the audit's settings (AuditSettings in src/engine/rule.ts has them). */
 export interface FactsSettings {
@@ -263,7 +264,7 @@ export class ProjectFacts {
     for (const ref of this.checkedTags) {
       const effective = this.effectiveTagProtection(ref.name, {kind: 'others'})
       if (!effective) continue
-      const key = effective.sources.map((source) => `${source.projectId}${source.item.pointer}`).join('|')
+      const key = mapped(effective.sources, (source) => `${source.projectId}${source.item.pointer}`).join('|')
       const group = groups.get(key)
       if (group) group.tags.push(ref.name)
       else groups.set(key, {tags: [ref.name], effective})

@@ -11,6 +11,7 @@
 import type {IssueTransition} from '../model/issue-setting.js'
 import type {ActionAuthorization, ChannelNotification, JobPrivilege, Project, TagProtection, WebHook} from '../model/types.js'
 import type {Located} from '../onedev/protection.js'
+import {mapped} from '../util/collections.js'
 
 function identity(kind: string, ...parts: Array<string | null | readonly string[]>): string {
   return JSON.stringify([kind, ...parts])
@@ -43,7 +44,7 @@ export function protectionKey(patterns: string | null, userMatch: string): strin
  * on servers up to 8.1): each by its patterns and user match, and its project when inherited.
  */
 export function tagProtectionsKey(sources: ReadonlyArray<Located<Pick<TagProtection, 'tags' | 'userMatch'>>>, project: Pick<Project, 'id'>): string {
-  return sources.map((source) => ownedKey(protectionKey(source.item.tags, source.item.userMatch), {id: source.projectId, path: source.projectPath}, project)).join(' + ')
+  return mapped(sources, (source) => ownedKey(protectionKey(source.item.tags, source.item.userMatch), {id: source.projectId, path: source.projectPath}, project)).join(' + ')
 }
 
 /** A legacy build action authorization: its type and its patterns. */

@@ -9,6 +9,7 @@
  * required false, userMatch `anyone`, jobNames [], reviewRequirement null, role flags false.
  */
 import type {z} from 'zod'
+import {mapped} from '../util/collections.js'
 import {oneLine} from '../util/escape.js'
 import {isObject} from '../util/json.js'
 import * as checks from './payload-checks.js'
@@ -161,7 +162,7 @@ async function contributedSettingIssues(raw: Json): Promise<PayloadIssue[]> {
 }
 
 function contributedEntries(contributed: unknown): {key: string | number; item: unknown}[] {
-  if (Array.isArray(contributed)) return contributed.map((item, key) => ({key, item}))
+  if (Array.isArray(contributed)) return mapped(contributed, (item, key) => ({key, item}))
   if (isObject(contributed)) return Object.keys(contributed).map((key) => ({key, item: contributed[key]}))
   return []
 }
@@ -219,14 +220,14 @@ export function normalizeProjectSetting(raw: unknown): ProjectSetting {
   const scheme = secretScheme(secrets, generation)
   return {
     generation,
-    branchProtections: (setting.branchProtections ?? []).map((p, i) => branchProtection(p, joinPointer('', 'branchProtections', i))),
-    tagProtections: (setting.tagProtections ?? []).map((p, i) => tagProtection(p, joinPointer('', 'tagProtections', i))),
-    jobSecrets: secrets.map((s, i) => jobSecret(s, joinPointer('', 'buildSetting', 'jobSecrets', i), scheme)),
+    branchProtections: mapped(setting.branchProtections ?? [], (p, i) => branchProtection(p, joinPointer('', 'branchProtections', i))),
+    tagProtections: mapped(setting.tagProtections ?? [], (p, i) => tagProtection(p, joinPointer('', 'tagProtections', i))),
+    jobSecrets: mapped(secrets, (s, i) => jobSecret(s, joinPointer('', 'buildSetting', 'jobSecrets', i), scheme)),
     actionAuthorizations: has(buildSetting, 'actionAuthorizations')
-      ? (buildSetting.actionAuthorizations ?? []).map((a, i) => actionAuthorization(a, joinPointer('', 'buildSetting', 'actionAuthorizations', i)))
+      ? mapped(buildSetting.actionAuthorizations ?? [], (a, i) => actionAuthorization(a, joinPointer('', 'buildSetting', 'actionAuthorizations', i)))
       : null,
     notifications: notifications(setting),
-    webHooks: (setting.webHooks ?? []).map((w, i) => webHook(w, joinPointer('', 'webHooks', i))),
+    webHooks: mapped(setting.webHooks ?? [], (w, i) => webHook(w, joinPointer('', 'webHooks', i))),
   }
 }
 
@@ -263,7 +264,7 @@ function branchProtection(p: BranchProtectionPayload, pointer: string): BranchPr
     signaturePointer: memberPointer(p, pointer, signature),
     reviewRequirement: p.reviewRequirement ?? null,
     jobNames: p.jobNames ?? [],
-    fileProtections: (p.fileProtections ?? []).map((f, i) => fileProtection(f, joinPointer(pointer, 'fileProtections', i))),
+    fileProtections: mapped(p.fileProtections ?? [], (f, i) => fileProtection(f, joinPointer(pointer, 'fileProtections', i))),
   }
 }
 
@@ -363,7 +364,7 @@ function channelNotification(entry: NotificationEntryPayload, pointer: string, c
     channelKnown: channel !== null && channel !== 'Unknown',
     webhookUrl: hook.url,
     url: hook.facts,
-    events: NOTIFICATION_EVENTS.filter(([field]) => own(fields, field) === true).map(([, event]) => event),
+    events: mapped(NOTIFICATION_EVENTS.filter(([field]) => own(fields, field) === true), ([, event]) => event),
   }
 }
 
@@ -394,7 +395,7 @@ export function normalizeRole(r: RolePayload, index: number, raw: unknown): Role
     manageBuilds: r.manageBuilds ?? false,
     codePrivilege: r.codePrivilege ?? null,
     packPrivilege: r.packPrivilege ?? null,
-    jobPrivileges: (r.jobPrivileges ?? []).map((j, i) => jobPrivilege(j, joinPointer('', 'jobPrivileges', i))),
+    jobPrivileges: mapped(r.jobPrivileges ?? [], (j, i) => jobPrivilege(j, joinPointer('', 'jobPrivileges', i))),
     raw,
   }
 }
@@ -410,3 +411,4 @@ function jobPrivilege(j: JobPrivilegePayload, pointer: string): JobPrivilege {
     accessibleReports: j.accessibleReports ?? null,
   }
 }
+

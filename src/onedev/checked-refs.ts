@@ -15,6 +15,7 @@
  * Pure: the caller decides what to do with an unknown repository (a notice, once).
  */
 import type {RepositoryInfo} from '../model/types.js'
+import {mapped} from '../util/collections.js'
 import {pathMatcher} from './matchers.js'
 import {gitAcceptsName} from './ref-name.js'
 
@@ -57,7 +58,7 @@ function matching(existing: readonly string[], entries: readonly string[], skip:
  * means `release/**`, and a name git refuses is no branch or tag anyone can have).
  */
 function literals(entries: readonly string[], reason: string): CheckedRef[] {
-  return [...new Set(entries.filter((entry) => !hasWildcard(entry) && gitAcceptsName(entry)))].map((name) => ({name, reason}))
+  return mapped([...new Set(entries.filter((entry) => !hasWildcard(entry) && gitAcceptsName(entry)))], (name) => ({name, reason}))
 }
 
 export function checkedBranches(repository: RepositoryInfo | null | undefined, entries: readonly string[]): CheckedRef[] {

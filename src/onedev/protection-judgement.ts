@@ -8,6 +8,7 @@ import {type EffectiveBranchProtection, type Hierarchy, forcePushBlockedByReview
 import {hasReviewers, missingReviews} from './review-requirement.js'
 import {appliesTo, type Principal, type UserMatch} from './user-match.js'
 import type {BranchProtection, TagProtection} from '../model/types.js'
+import {mapped} from '../util/collections.js'
 
 export function canForcePush(effective: EffectiveBranchProtection | null, semantics: ProtectionSemantics): boolean {
   return effective === null || (!effective.preventForcedPush && !forcePushBlockedByReviews(effective, semantics))
@@ -35,7 +36,7 @@ export function weakerThanOthers(
   }
   if (forOthers.signatureRequired && !forPrincipal?.signatureRequired) weaker.push('push unsigned commits')
   const missingJobs = forOthers.jobNames.filter((job) => !(forPrincipal?.jobNames ?? []).includes(job))
-  if (missingJobs.length > 0) weaker.push(`skip the required build${missingJobs.length > 1 ? 's' : ''} ${missingJobs.map((j) => `"${j}"`).join(', ')}`)
+  if (missingJobs.length > 0) weaker.push(`skip the required build${missingJobs.length > 1 ? 's' : ''} ${mapped(missingJobs, (j) => `"${j}"`).join(', ')}`)
   return weaker
 }
 

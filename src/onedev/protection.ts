@@ -15,6 +15,7 @@
  * hierarchies and answers through the facts of src/engine/facts.ts, which derive each once per project.
  */
 import type {BranchProtection, FileProtection, Project, TagProtection} from '../model/types.js'
+import {mapped} from '../util/collections.js'
 import {pathMatcher} from './matchers.js'
 import {type PatternSet, tryParsePatternSet} from './pattern-set.js'
 import {hasReviewers, mergeReviewRequirements, type ReviewRequirement, tryParseReviewRequirement} from './review-requirement.js'
@@ -83,7 +84,7 @@ export function branchProtectionHierarchy(project: Project, ancestors: readonly 
         patterns: parse.patternSet(item.branches),
         userMatch: parse.userMatch(item.userMatch),
         reviewRequirement: parse.reviewRequirement(item.reviewRequirement),
-        fileProtections: item.fileProtections.map((file) => ({
+        fileProtections: mapped(item.fileProtections, (file) => ({
           item: file,
           projectId: owner.id,
           projectPath: owner.path,
@@ -176,16 +177,17 @@ export function effectiveBranchProtectionWhen(
 }
 
 function combineBranchProtections(sources: ParsedBranchProtection[]): EffectiveBranchProtection {
-  const items = sources.map((s) => s.item)
+  const fileProtections: ParsedFileProtection[] = []
+  for (const source of sources) for (const file of source.fileProtections) fileProtections.push(file)
   return {
     sources,
-    preventForcedPush: items.some((p) => p.preventForcedPush),
-    preventDeletion: items.some((p) => p.preventDeletion),
-    preventCreation: items.some((p) => p.preventCreation),
-    signatureRequired: items.some((p) => p.signatureRequired),
-    reviewRequirement: mergeReviewRequirements(sources.map((s) => s.reviewRequirement)),
-    jobNames: [...new Set(items.flatMap((p) => p.jobNames))],
-    fileProtections: sources.flatMap((s) => s.fileProtections),
+    preventForcedPush: sources.some((s) => s.item.preventForcedPush),
+    preventDeletion: sources.some((s) => s.item.preventDeletion),
+    preventCreation: sources.some((s) => s.item.preventCreation),
+    signatureRequired: sources.some((s) => s.item.signatureRequired),
+    reviewRequirement: mergeReviewRequirements(mapped(sources, (s) => s.reviewRequirement)),
+    jobNames: [...new Set(sources.flatMap((s) => s.item.jobNames))],
+    fileProtections,
   }
 }
 
@@ -200,13 +202,12 @@ export interface EffectiveTagProtection {
 export function effectiveTagProtection(hierarchy: Hierarchy<TagProtection>, tag: string, principal: Principal, semantics: ProtectionSemantics): EffectiveTagProtection | null {
   const sources = applying(hierarchy, tag, principal, semantics)
   if (sources.length === 0) return null
-  const items = sources.map((s) => s.item)
   return {
     sources,
-    preventUpdate: items.some((p) => p.preventUpdate),
-    preventDeletion: items.some((p) => p.preventDeletion),
-    preventCreation: items.some((p) => p.preventCreation),
-    signatureRequired: items.some((p) => p.signatureRequired),
+    preventUpdate: sources.some((s) => s.item.preventUpdate),
+    preventDeletion: sources.some((s) => s.item.preventDeletion),
+    preventCreation: sources.some((s) => s.item.preventCreation),
+    signatureRequired: sources.some((s) => s.item.signatureRequired),
   }
 }
 
@@ -227,7 +228,7 @@ export function effectiveFileProtection(effective: EffectiveBranchProtection, pa
   if (sources.length === 0) return null
   return {
     sources,
-    reviewRequirement: mergeReviewRequirements(sources.map((s) => s.reviewRequirement)),
+    reviewRequirement: mergeReviewRequirements(mapped(sources, (s) => s.reviewRequirement)),
     jobNames: [...new Set(sources.flatMap((s) => s.item.jobNames))],
   }
 }

@@ -34,7 +34,9 @@ export function effectiveNotifications(chain: Project[]): Array<Owned<ChannelNot
 
 /** Web hooks that fire for the first project of `chain`: all of them, own first. */
 export function hierarchyWebHooks(chain: Project[]): Array<Owned<WebHook>> {
-  return chain.flatMap((owner) => (owner.setting?.webHooks ?? []).map((item) => ({item, owner})))
+  const out: Array<Owned<WebHook>> = []
+  for (const owner of chain) for (const item of owner.setting?.webHooks ?? []) out.push({item, owner})
+  return out
 }
 
 /**
@@ -42,7 +44,9 @@ export function hierarchyWebHooks(chain: Project[]): Array<Owned<WebHook>> {
  * ancestor that is not audited on its own (its items would otherwise never surface).
  */
 export function reportedOwners(project: Project, ancestors: Project[], audited: ReadonlySet<number>): Set<number> {
-  return new Set([project.id, ...ancestors.filter((a) => !audited.has(a.id)).map((a) => a.id)])
+  const owners = new Set([project.id])
+  for (const ancestor of ancestors) if (!audited.has(ancestor.id)) owners.add(ancestor.id)
+  return owners
 }
 
 /** The host to name an endpoint by; never any other part of the URL. */

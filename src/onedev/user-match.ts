@@ -11,6 +11,7 @@
  * (a user named nowhere and in no named group), a named user (in no named group), and a member of
  * one named group (directly, and of no other named group; not itself a named user).
  */
+import {mapped} from '../util/collections.js'
 import {readParenValue} from './syntax.js'
 
 export class UserMatchSyntaxError extends Error {
@@ -157,8 +158,8 @@ function formatCriterion(criterion: UserCriterion): string {
 
 /** The expression in the server's own form: criteria joined by ` or `, exceptions by ` and ` after ` except `. */
 export function formatUserMatch(userMatch: UserMatch): string {
-  const criteria = userMatch.criteria.map(formatCriterion).join(' or ')
-  return userMatch.exceptions.length === 0 ? criteria : `${criteria} except ${userMatch.exceptions.map(formatCriterion).join(' and ')}`
+  const criteria = mapped(userMatch.criteria, formatCriterion).join(' or ')
+  return userMatch.exceptions.length === 0 ? criteria : `${criteria} except ${mapped(userMatch.exceptions, formatCriterion).join(' and ')}`
 }
 
 /**

@@ -169,6 +169,15 @@ describe('bench/same.mjs: the same reports and requests as another build', () =>
     expect(withoutTimestamps(report('2026-11-26T20:00:00.000Z', 3))).not.toBe(withoutTimestamps(report('2026-11-26T20:00:00.000Z', 4)))
     // A finding's text that happens to hold the word is not touched.
     expect(withoutTimestamps('{"message": "generatedAt 2026"}')).toBe('{"message": "generatedAt 2026"}')
+    // The HTML page's time of writing, and the markdown report's, after the tool's version.
+    const page = (at: string, findings: number) => `<dt>Report written</dt><dd><time datetime="${at}">${at.slice(0, 10)} ${at.slice(11, 16)} UTC</time> by onedev-audit 0.1.0</dd><p>${findings} findings</p>`
+    expect(withoutTimestamps(page('2026-11-26T20:00:00.000Z', 3))).toBe(withoutTimestamps(page('2026-11-27T09:30:00.000Z', 3)))
+    expect(withoutTimestamps(page('2026-11-26T20:00:00.000Z', 3))).not.toBe(withoutTimestamps(page('2026-11-26T20:00:00.000Z', 4)))
+    const markdown = (at: string, version: string) => `# onedev-audit report\n\nServer: https://onedev.example.com · Snapshot: s.json · collected 2026-01-01T00:00:00.000Z · onedev-audit ${version}, ${at}\n`
+    expect(withoutTimestamps(markdown('2026-11-26T20:00:00.000Z', '0.1.0'))).toBe(withoutTimestamps(markdown('2026-11-27T09:30:00.000Z', '0.1.0')))
+    expect(withoutTimestamps(markdown('2026-11-26T20:00:00.000Z', '0.1.0'))).not.toBe(withoutTimestamps(markdown('2026-11-26T20:00:00.000Z', '0.2.0')))
+    // A time inside a finding's text stays.
+    expect(withoutTimestamps('| high | token expires 2026-11-26T20:00:00.000Z |')).toBe('| high | token expires 2026-11-26T20:00:00.000Z |')
   })
 
   it('compares requests in any order, each counted; against a contract server, the endpoints it lacks by template', () => {
