@@ -121,23 +121,8 @@ async function writeChunksAtomicOrThrow(path: string, chunks: Iterable<string>, 
     return
   }
   const temp = join(dirname(target.path), `.${basename(target.path)}.${randomBytes(6).toString('hex')}.tmp`)
-  const removeTemp = () => {
-    try {
-      unlinkSync(temp)
-    } catch {
-      // Already renamed or never created.
-    }
-  }
-  // A signal nobody else handles would end the process at once: remove the file, then let it.
-  const signals = (['SIGINT', 'SIGTERM'] as const).filter((signal) => process.listenerCount(signal) === 0)
-  const onSignal = (signal: NodeJS.Signals) => {
-    for (const name of signals) process.off(name, onSignal)
-    removeTemp()
-    process.kill(process.pid, signal)
-  }
-  // Installed before the file exists: a signal right after it is created must not leave it.
-  process.once('exit', removeTemp)
-  for (const signal of signals) process.once(signal, onSignal)
+  // Tracked before the file exists: a signal right after it is created must not leave it.
+  trackTemp(temp)
   let handle: FileHandle | undefined
   try {
     handle = await open(temp, 'wx', mode)
@@ -155,9 +140,54 @@ async function writeChunksAtomicOrThrow(path: string, chunks: Iterable<string>, 
     await rm(temp, {force: true})
     throw error
   } finally {
-    process.off('exit', removeTemp)
-    for (const signal of signals) process.off(signal, onSignal)
+    untrackTemp(temp)
   }
+}
+
+/**
+ * The temporary files being written now (writeChunksAtomic), removed if the process ends before they
+ * are renamed: one `exit` listener and one handler per signal for all of them, however many files are
+ * written at once (collect --output-dir writes dozens: a listener each would trip Node's leak warning).
+ */
+const pendingTemps = new Set<string>()
+/** The signals handled while files are pending: those nobody else handles, whose default would end the process at once. */
+let handledSignals: NodeJS.Signals[] = []
+
+function removePendingTemps(): void {
+  for (const temp of pendingTemps) {
+    try {
+      unlinkSync(temp)
+    } catch {
+      // Already renamed or never created.
+    }
+  }
+  pendingTemps.clear()
+}
+
+function onSignalWhileWriting(signal: NodeJS.Signals): void {
+  stopHandling()
+  removePendingTemps()
+  process.kill(process.pid, signal)
+}
+
+function stopHandling(): void {
+  process.off('exit', removePendingTemps)
+  for (const signal of handledSignals) process.off(signal, onSignalWhileWriting)
+  handledSignals = []
+}
+
+function trackTemp(temp: string): void {
+  if (pendingTemps.size === 0) {
+    process.on('exit', removePendingTemps)
+    handledSignals = (['SIGINT', 'SIGTERM'] as const).filter((signal) => process.listenerCount(signal) === 0)
+    for (const signal of handledSignals) process.on(signal, onSignalWhileWriting)
+  }
+  pendingTemps.add(temp)
+}
+
+function untrackTemp(temp: string): void {
+  pendingTemps.delete(temp)
+  if (pendingTemps.size === 0) stopHandling()
 }
 
 async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
