@@ -91,6 +91,27 @@ describe('sealed undo records', () => {
     }
   })
 
+  it('are written as they grow with the text of their settled projects kept, byte for byte what a fresh write gives, and verify read back', async () => {
+    const dir = await tempDir('oda-seal-grow')
+    const sealer = new RecordSealer(KEY)
+    const texts = new WeakMap<object, string>()
+    const settled: AppliedProject[] = []
+    const all = record().projects as AppliedProject[]
+    for (const [i, project] of all.entries()) {
+      // Before the POST the project is pending (state unknown); settled, its record is a new object in its place.
+      for (const version of [[...settled, {...project, state: 'unknown' as const}], [...settled, project]]) {
+        const document = sealer.seal(undoDocument(META, version, i === all.length - 1 && version.at(-1) === project))
+        await writeFixFile(join(dir, 'kept.json'), document, false, texts)
+        await writeFixFile(join(dir, 'fresh.json'), document)
+        const kept = await readFile(join(dir, 'kept.json'), 'utf8')
+        expect(kept).toBe(await readFile(join(dir, 'fresh.json'), 'utf8'))
+        expect(JSON.parse(kept).projects.at(-1).state).toBe(version.at(-1)!.state)
+        expect(verdictOf(await readFixFile(join(dir, 'kept.json'), 'undo'), KEY)).toEqual({trusted: true, keyId: KEY.id})
+      }
+      settled.push(project)
+    }
+  })
+
   it('do not verify once any one thing of them changed: a value, a member name, a list item', () => {
     const original = JSON.parse(JSON.stringify(record()))
     const {seal, ...rest} = original
