@@ -62,14 +62,15 @@ function sameSettings(before: AuditModel, after: AuditModel): (id: number) => bo
   }
 }
 
-export function compareModels(before: AuditModel, after: AuditModel, settings: AuditSettings): Change[] {
+/** `unread`: projects one side could not read (diff.ts): neither added nor removed. */
+export function compareModels(before: AuditModel, after: AuditModel, settings: AuditSettings, unread: ReadonlySet<number> = new Set()): Change[] {
   const out: Change[] = []
   const unchanged = sameSettings(before, after)
   const facts = {before: new ServerFacts(before, settings), after: new ServerFacts(after, settings)}
   const beforeAudited = new Map(before.projects.map((p) => [p.id, p]))
   const afterAudited = new Map(after.projects.map((p) => [p.id, p]))
-  for (const project of after.projects) if (!beforeAudited.has(project.id)) out.push(projectAdded(project, true))
-  for (const project of before.projects) if (!afterAudited.has(project.id)) out.push(projectAdded(project, false))
+  for (const project of after.projects) if (!beforeAudited.has(project.id) && !unread.has(project.id)) out.push(projectAdded(project, true))
+  for (const project of before.projects) if (!afterAudited.has(project.id) && !unread.has(project.id)) out.push(projectAdded(project, false))
 
   // Own items (secrets, web hooks, notifications) of every audited project and of the ancestors
   // they inherit from, each project once.
@@ -97,7 +98,8 @@ export function compareModels(before: AuditModel, after: AuditModel, settings: A
     for (const p of [now, ...afterAncestors, ...beforeAncestors]) owners.add(p.id)
     const sameHierarchy =
       unchanged(now.id) && beforeAncestors.length === afterAncestors.length && afterAncestors.every((a, i) => a.id === beforeAncestors[i]!.id && unchanged(a.id))
-    if (old.setting && now.setting && !sameHierarchy) {
+    // A project below one a side could not read: what it inherits there is unknown.
+    if (old.setting && now.setting && !sameHierarchy && !unread.has(now.id)) {
       out.push(...compareProtections({before: new ProjectFacts(facts.before, old, beforeAncestors), after: new ProjectFacts(facts.after, now, afterAncestors)}, settings))
     }
   }

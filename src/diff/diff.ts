@@ -4,6 +4,7 @@
  * rules, settings and suppressions, and are matched by fingerprint. Pure: no I/O, no formatting.
  */
 import {type ActiveRule, evaluate, serverKey} from '../engine/evaluate.js'
+import {EVERYTHING, unreadData, type UnreadData, whyNotJudged} from '../engine/availability.js'
 import type {Suppression} from '../engine/config-schema.js'
 import {type AuditSettings, type Finding, SEVERITIES, type Severity} from '../engine/rule.js'
 import {applySuppressions} from '../engine/suppress.js'
@@ -148,14 +149,104 @@ function rolesUnread(model: AuditModel): boolean {
   return model.roles.length === 0 && model.errors.some((e) => e.path?.split('?')[0]!.endsWith('/roles'))
 }
 
-/** Projects whose setting one side could not read: their findings are neither new nor fixed. */
-function unreadProjects(before: AuditModel, after: AuditModel): Set<number> {
+/**
+ * Projects one side could not read: its setting (read on the other side), or the project itself, absent
+ * from a side whose project listing failed or that has an error naming it; and the projects below
+ * them, which inherit from them. They are neither added nor removed, their findings neither new nor fixed.
+ */
+function unreadProjects(before: AuditModel, after: AuditModel, unread: {before: UnreadData; after: UnreadData}): Set<number> {
   const ids = new Set<number>()
   for (const [id, project] of after.projectsById) {
     const old = before.projectsById.get(id)
     if (old && (old.setting === null) !== (project.setting === null)) ids.add(id)
   }
+  const unlisted = (model: AuditModel, data: UnreadData) => {
+    const listing = data.endpoints.has('/projects') || data.endpoints.has(EVERYTHING)
+    const named = new Set(model.errors.flatMap((error) => (error.project ? [error.project.id] : [])))
+    return (id: number) => !model.projectsById.has(id) && (listing || named.has(id))
+  }
+  const missing = {before: unlisted(before, unread.before), after: unlisted(after, unread.after)}
+  const all = new Map([...after.projectsById, ...before.projectsById])
+  for (const id of all.keys()) if (missing.before(id) || missing.after(id)) ids.add(id)
+  // Below an unread project: what it inherits is unknown on that side.
+  const below = (project: Project | undefined, seen = new Set<number>()): boolean => {
+    if (!project || project.parentId === null || seen.has(project.id)) return false
+    seen.add(project.id)
+    return ids.has(project.parentId) || below(all.get(project.parentId), seen)
+  }
+  for (const [id, project] of all) if (below(project)) ids.add(id)
   return ids
+}
+
+/** A project's repository data (default branch, branches, tags), judged project by project (repositoriesNotCompared). */
+const REPOSITORY = ['/repositories/{id}/default-branch', '/repositories/{id}/branches', '/repositories/{id}/tags']
+
+/**
+ * Gaps judged subject by subject above (the project listing, projects, their settings; roles, whose
+ * listing rolesUnread judges), not rule by rule.
+ */
+const PER_SUBJECT: ReadonlySet<string> = new Set(['/projects', '/projects/{id}', '/projects/{id}/setting', '/roles', ...REPOSITORY])
+
+/** Whether a side does not know a project's default branch (not offered, not in the snapshot, or failed for it). */
+function repositoryUnread(project: Project | undefined): boolean {
+  const repository = project?.repository
+  return !repository || repository.defaultBranch === undefined || (repository.unreadable?.length ?? 0) > 0
+}
+
+/**
+ * Projects whose repository one side knows and the other does not: the findings of rules that judge
+ * branches and tags were made on real names on one side and on assumed ones (`main`) on the other.
+ */
+function repositoriesNotCompared(before: AuditModel, after: AuditModel): Set<number> {
+  const ids = new Set<number>()
+  for (const project of after.projects) {
+    const old = before.projectsById.get(project.id)
+    if (old && repositoryUnread(old) !== repositoryUnread(project)) ids.add(project.id)
+  }
+  return ids
+}
+
+/**
+ * The rules one side could judge and the other could not (data one side read and the other did not:
+ * a server endpoint that failed, one not offered, a rule that failed): what they find on one side
+ * says nothing against the other, so their findings are neither new nor fixed. Rules neither side
+ * could judge are compared: both sides judged them on the same footing.
+ */
+function rulesNotCompared(rules: readonly ActiveRule[], unread: {before: UnreadData; after: UnreadData}, before: AuditModel, after: AuditModel): Map<string, string> {
+  const bySubject = (data: UnreadData): UnreadData => ({...data, endpoints: new Map([...data.endpoints].filter(([endpoint]) => !PER_SUBJECT.has(endpoint)))})
+  const sides = {before: bySubject(unread.before), after: bySubject(unread.after)}
+  const out = new Map<string, string>()
+  for (const {rule} of rules) {
+    const old = whyNotJudged(rule.meta, sides.before, before.serverData as Record<string, unknown> | undefined)
+    const now = whyNotJudged(rule.meta, sides.after, after.serverData as Record<string, unknown> | undefined)
+    if ((old === undefined) !== (now === undefined)) out.set(rule.meta.id, old === undefined ? `NEW: ${now}` : `OLD: ${old}`)
+  }
+  return out
+}
+
+/** The warning that says what was not compared, or none. */
+function notComparedNotice(rules: Map<string, string>, projects: Set<number>, repositories: Set<number>, before: AuditModel, after: AuditModel): Notice[] {
+  const parts: string[] = []
+  const some = (ids: Set<number>) => {
+    const named = [...ids].sort((a, b) => a - b).slice(0, 3).map((id) => {
+      const project = after.projectsById.get(id) ?? before.projectsById.get(id)
+      return project ? `${project.path} (#${id})` : `#${id}`
+    })
+    return `${named.join(', ')}${ids.size > named.length ? `, and ${ids.size - named.length} more` : ''}`
+  }
+  if (projects.size > 0) {
+    parts.push(`${projects.size} project${projects.size === 1 ? '' : 's'} that one side could not read (${some(projects)}) are neither added nor removed, and their findings neither new nor fixed`)
+  }
+  if (repositories.size > 0) {
+    parts.push(`the branch and tag findings of ${repositories.size} project${repositories.size === 1 ? '' : 's'} whose default branch one side does not know (${some(repositories)}) are neither new nor fixed`)
+  }
+  if (rules.size > 0) {
+    const [first] = [...rules]
+    const ids = [...rules.keys()].sort()
+    const listed = ids.length > 4 ? `${ids.slice(0, 4).join(', ')} and ${ids.length - 4} more` : ids.join(', ')
+    parts.push(`the findings of ${rules.size} rule${rules.size === 1 ? '' : 's'} that one side could not judge (${listed}; ${first![0]}: ${first![1]}) are neither new nor fixed`)
+  }
+  return parts.length === 0 ? [] : [{kind: 'warning', message: `not compared: ${parts.join('; ')}`}]
 }
 
 export function diffModels(input: DiffInput): DiffResult {
@@ -177,13 +268,21 @@ export function diffModels(input: DiffInput): DiffResult {
   const old = evaluateSide(asNamedIn(before, after))
   const now = evaluateSide(after)
   const findings = compareFindings(old.findings, now.findings)
-  const unread = unreadProjects(before, after)
-  if (unread.size > 0) {
-    const readable = (f: Finding) => f.project === null || !unread.has(f.project.id)
-    findings.new = findings.new.filter(readable)
-    findings.fixed = findings.fixed.filter(readable)
+  const required = input.rules.flatMap(({rule}) => rule.meta.requires ?? [])
+  const unread = {before: unreadData(before, settings, [...before.errors, ...old.errors], required), after: unreadData(after, settings, [...after.errors, ...now.errors], required)}
+  const unreadIds = unreadProjects(before, after, unread)
+  const notCompared = rulesNotCompared(input.rules, unread, before, after)
+  const repositories = repositoriesNotCompared(before, after)
+  for (const id of unreadIds) repositories.delete(id)
+  const branchRules = new Set(input.rules.filter(({rule}) => rule.meta.requires?.some((r) => REPOSITORY.includes(r))).map(({rule}) => rule.meta.id))
+  if (unreadIds.size > 0 || notCompared.size > 0 || repositories.size > 0) {
+    const comparable = (f: Finding) =>
+      !notCompared.has(f.ruleId) && (f.project === null || (!unreadIds.has(f.project.id) && !(repositories.has(f.project.id) && branchRules.has(f.ruleId))))
+    findings.new = findings.new.filter(comparable)
+    findings.fixed = findings.fixed.filter(comparable)
+    notices.push(...notComparedNotice(notCompared, unreadIds, repositories, before, after))
   }
-  const changes = compareModels(before, after, settings)
+  const changes = compareModels(before, after, settings, unreadIds)
   for (const change of changes) {
     if (change.classification === 'weakened') change.severity = severityOf(change, findings.new, input.ruleSeverities)
   }

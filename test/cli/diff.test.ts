@@ -11,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {expectNoCanary} from '../helpers/canaries.js'
 import {runCli} from '../helpers/cli.js'
 import {fixture, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
-import type {OneDevServer} from '../helpers/onedev-server.js'
+import {closedPort, type OneDevServer} from '../helpers/onedev-server.js'
 import {multitoolErrors, validateDiffJson, validateSarif} from '../helpers/sarif-validate.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -264,5 +264,22 @@ describe('diff', () => {
     const missing = await runCli(['diff', oldFile], {env: serverEnv(server)})
     expect(missing.code).toBe(2)
     expect(missing.stderr).toBe('onedev-audit: error: NEW is omitted, so the live server is compared: give --all-projects or --project ID (as OLD was collected)\n')
+  }, SLOW)
+
+  it('with a live server that cannot be reached: exit 2, incomplete first, nothing "removed" or "fixed", and what was not compared', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const result = await runCli(['diff', oldFile, '--all-projects', '--retries', '0', '--format', 'json'], {env: {ONEDEV_URL: url, ONEDEV_TOKEN: 'x'}})
+    expect(result.code).toBe(2)
+    const report = JSON.parse(result.stdout)
+    expect(validateDiffJson(report)).toEqual([])
+    expect(report.complete).toBe(false)
+    expect(report.changes).toEqual([])
+    expect(report.findings.fixed).toEqual([])
+    expect(report.findings.new).toEqual([])
+    expect(report.notices.map((n: {message: string}) => n.message)).toContainEqual(expect.stringMatching(/^not compared: \d+ projects that one side could not read \(.*\) are neither added nor removed, and their findings neither new nor fixed; the findings of \d+ rules that one side could not judge/))
+    const text = await runCli(['diff', oldFile, '--all-projects', '--retries', '0'], {env: {ONEDEV_URL: url, ONEDEV_TOKEN: 'x'}})
+    expect(text.code).toBe(2)
+    expect(text.stdout).not.toMatch(/Project .* removed\.|^fixed findings$/m)
+    expect(text.stdout).toMatch(/\n✖ Comparison incomplete: \d+ errors \(listed above\)\. No change in what both sides hold \(0 unchanged findings\)\n$/)
   }, SLOW)
 })

@@ -8,6 +8,7 @@ import type {AuditModel} from '../../src/model/types.js'
 import {builtinRules} from '../../rules/index.js'
 import {model, project, role} from '../helpers/model-builders.js'
 import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
+import {serverModel} from '../rules/server/helpers.js'
 
 async function run(before: AuditModel, after: AuditModel, overrides: Partial<DiffInput> = {}) {
   const rules = builtinRules
@@ -110,5 +111,68 @@ describe('diffModels with a side that could not read everything', () => {
     const result = await run(model({projects: [project({id: 1, webHooks: [{hasSecret: false}]})]}), after)
     expect(result.changes).toEqual([])
     expect(result.findings.fixed).toEqual([])
+  })
+
+  it('a side whose project listing failed (an unreachable server): its projects are not "removed", their findings not "fixed", and a warning says so', async () => {
+    const before = model({projects: [project({id: 1, path: 'acme/app', webHooks: [{hasSecret: false}]}), project({id: 2, path: 'acme/lib', jobSecrets: [{name: 'deploy', authorization: null}]})]})
+    const after = model()
+    after.errors.push({kind: 'network', message: 'GET /~api/projects: connection failed (ECONNREFUSED)', path: '/~api/projects'})
+    const result = await run(before, after)
+    expect(result.changes).toEqual([])
+    expect(result.findings.fixed).toEqual([])
+    expect(result.findings.new).toEqual([])
+    expect(result.notices.map((n) => n.message)).toEqual([
+      'not compared: 2 projects that one side could not read (acme/app (#1), acme/lib (#2)) are neither added nor removed, and their findings neither new nor fixed',
+    ])
+    // A project NEW did list and no longer has is removed, as before; one the listing did not reach is not.
+    const listed = model({projects: [project({id: 1, path: 'acme/app', webHooks: [{hasSecret: false}]})]})
+    const gone = await run(before, listed)
+    expect(gone.changes.map((c) => [c.subject, c.change])).toEqual([['acme/lib', 'removed']])
+    expect(gone.findings.fixed.map((f) => [f.project?.path, f.ruleId])).toEqual([
+      ['acme/lib', 'job-secret/broad-branches'],
+      ['acme/lib', 'branch-protection/unprotected-branch'],
+      ['acme/lib', 'tag-protection/unprotected-tags'],
+    ])
+    expect(gone.notices).toEqual([])
+  })
+
+  it('projects below one a side could not read: their inherited protections are not compared, nor their findings', async () => {
+    const parent = project({id: 1, path: 'acme', branchProtections: [{branches: '**', preventForcedPush: true}]})
+    const child = project({id: 2, path: 'acme/app', parentId: 1})
+    const after = model({projects: [{...project({id: 1, path: 'acme'}), setting: null, raw: null}, child]})
+    after.errors.push({kind: 'forbidden', message: '403 Forbidden', project: {id: 1, path: 'acme'}, path: '/~api/projects/1/setting', status: 403})
+    const result = await run(model({projects: [parent, child]}), after)
+    expect(result.changes).toEqual([])
+    expect(result.findings.new).toEqual([])
+    expect(result.notices.map((n) => n.message)).toEqual([
+      'not compared: 2 projects that one side could not read (acme (#1), acme/app (#2)) are neither added nor removed, and their findings neither new nor fixed',
+    ])
+  })
+
+  it('server data one side could not read: the findings of the rules that need it are neither new nor fixed; other rules still compare', async () => {
+    const scripts = '/settings/groovy-scripts'
+    const before = {...serverModel({[scripts]: [{name: 'deploy', content: ['return 1'], canBeUsedByBuildJobs: true, jobAuthorization: null}]}), roles: [role({id: 1, name: 'Dev', manageProject: true})]}
+    const after = {...serverModel({}), roles: [role({id: 1, name: 'Dev'})]}
+    after.errors.push({kind: 'timeout', message: `GET /~api${scripts}: no answer in 30 s`, path: `/~api${scripts}`})
+    const result = await run(before, after)
+    expect(result.findings.fixed.map((f) => f.ruleId)).toEqual(['role/over-privileged'])
+    expect(result.notices.map((n) => n.message)).toEqual([
+      `not compared: the findings of 1 rule that one side could not judge (server/groovy-script-unrestricted; server/groovy-script-unrestricted: NEW: GET ${scripts}: the request failed (timeout)) are neither new nor fixed`,
+    ])
+    // Read on both sides: compared as ever.
+    const read = await run(before, {...serverModel({[scripts]: []}), roles: before.roles})
+    expect(read.findings.fixed.map((f) => f.ruleId)).toEqual(['server/groovy-script-unrestricted'])
+    expect(read.notices).toEqual([])
+  })
+
+  it("a project whose default branch one side does not know: its branch findings are neither new nor fixed, its other findings compare", async () => {
+    const known = (branch: string, webHooks: Array<{hasSecret: boolean}>) => ({...project({id: 1, path: 'acme/app', webHooks}), repository: {defaultBranch: branch, branches: [branch], tags: []}})
+    const unknown = {...project({id: 1, path: 'acme/app'}), repository: {branches: null, tags: null, unreadable: ['default-branch' as const]}}
+    const result = await run(model({projects: [known('master', [{hasSecret: false}])]}), model({projects: [unknown]}))
+    expect(result.findings.fixed.map((f) => f.ruleId)).toEqual(['webhook/missing-secret'])
+    expect(result.findings.new).toEqual([])
+    expect(result.notices.map((n) => n.message)).toEqual([
+      'not compared: the branch and tag findings of 1 project whose default branch one side does not know (acme/app (#1)) are neither new nor fixed',
+    ])
   })
 })
