@@ -11,5 +11,15 @@ export async function main(dir: string): Promise<void> {
   // The commands are compiled JavaScript: never look for TypeScript sources to transpile (oclif would
   // try when NODE_ENV is development or test, loading the TypeScript compiler to read tsconfig.json).
   settings.enableAutoTranspile = false
-  await execute({dir})
+  let args = process.argv.slice(2)
+  if (args[0] === 'help' || args.includes('--help')) {
+    // Help as people ask for it (`help scan`, `scan --format json --help`, `scna --help`): loaded only then.
+    const request = await import('./help-request.js')
+    if (request.asksForHelp(args)) {
+      const help = await request.helpArguments(args, dir)
+      if (help === null) return
+      args = help
+    }
+  }
+  await execute({dir, args})
 }

@@ -81,6 +81,29 @@ describe('help and version', () => {
     expect([unknown.code, unknown.stderr]).toEqual([2, 'onedev-audit: error: unknown command "frobnicate" (see onedev-audit --help)\n'])
   })
 
+  it('help as people ask for it: `help`, `help COMMAND`, --help anywhere; help for a misspelt command is the same one line, exit 2', async () => {
+    const top = await runCli(['--help'])
+    expect(await runCli(['help'])).toMatchObject({code: 0, stdout: top.stdout, stderr: ''})
+    const scan = await runCli(['scan', '--help'])
+    for (const args of [['help', 'scan'], ['scan', '--format', 'json', '--help'], ['--help', 'scan'], ['scan', 'stray-word', '--help']]) {
+      expect(await runCli(args), args.join(' ')).toMatchObject({code: 0, stdout: scan.stdout, stderr: ''})
+    }
+    const lint = await runCli(['issue-setting', 'lint', '--help'])
+    expect(lint.stdout).toMatch(/^Check an issue-setting file/)
+    expect(await runCli(['help', 'issue-setting', 'lint'])).toMatchObject({code: 0, stdout: lint.stdout})
+    expect((await runCli(['help', 'issue-setting'])).stdout).toBe((await runCli(['issue-setting', '--help'])).stdout)
+    const line = (typed: string, meant: string) => `onedev-audit: error: unknown command "${typed}"; did you mean ${meant}? (see onedev-audit --help)\n`
+    for (const [args, typed, meant] of [
+      [['scna', '--help'], 'scna', 'scan'],
+      [['help', 'scna'], 'scna', 'scan'],
+      [['--help', 'scna'], 'scna', 'scan'],
+      [['issue-setting', 'lnt', '--help'], 'issue-setting lnt', 'issue-setting lint'],
+      [['help', 'issue-setting', 'lnt'], 'issue-setting lnt', 'issue-setting lint'],
+    ] as const) {
+      expect(await runCli([...args]), args.join(' ')).toMatchObject({code: 2, stdout: '', stderr: line(typed, meant)})
+    }
+  })
+
   it('a value that is not one of a flag\'s choices is shown as given, with the choice meant; one that may be a secret is not shown', async () => {
     const expected = (shown: string, meant = '') => `onedev-audit: error: expected --format to be one of: stylish, json, sarif, markdown, html, checkstyle, junit, not ${shown}${meant} (see --help)\n`
     const typo = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--format', 'sairf'])
