@@ -2,7 +2,7 @@
  * Applying an issue-setting file to a server, and pulling the server's setting into a file. The
  * order is fixed so that nothing is sent when anything before the send fails: read the current
  * setting (if the server offers GET), save it to the backup file, show the diff, then POST the
- * file's JSON exactly as written.
+ * file's text exactly as written.
  */
 import {ApiError, type ApiClient} from '../api/types.js'
 import {redactIssueSetting} from '../model/issue-setting.js'
@@ -67,11 +67,13 @@ export interface ApplyOutcome {
 }
 
 /**
- * Saves the server's current setting to `backup` (mode 0600), prints what changes, then POSTs
- * `body`, the file's parsed JSON untouched (the server replaces the whole setting). Throws an
- * ApiError or IssueSettingError, having sent nothing, when anything before the POST fails.
+ * Saves the server's current setting to `backup` (mode 0600), prints what changes, then POSTs the
+ * file's text as written (`text`, whose parsed value is `body`: numbers as their tokens, members in
+ * their order; the server replaces the whole setting). Throws an ApiError or IssueSettingError,
+ * having sent nothing, when anything before the POST fails.
  */
-export async function applyIssueSetting(client: ApiClient, body: unknown, options: {backup: string; io: ApplyIo}): Promise<ApplyOutcome> {
+export async function applyIssueSetting(client: ApiClient, file: {text: string; body: unknown}, options: {backup: string; io: ApplyIo}): Promise<ApplyOutcome> {
+  const {body} = file
   const {io} = options
   const before = await fetchIssueSetting(client)
   let outcome: ApplyOutcome = {backup: null, diff: null}
@@ -89,7 +91,8 @@ export async function applyIssueSetting(client: ApiClient, body: unknown, option
     else for (const line of diff) io.out(line)
     outcome = {backup: options.backup, diff}
   }
-  await client.postJson(ISSUE_SETTING_PATH, body)
+  // A byte order mark is no part of the JSON (the file was read as UTF-8, and is sent as UTF-8).
+  await client.postText(ISSUE_SETTING_PATH, file.text.replace(/^\uFEFF/, ''))
   return outcome
 }
 

@@ -3,6 +3,8 @@ import {readFile, stat} from 'node:fs/promises'
 
 import type {IssueSetting} from '../model/issue-setting.js'
 import {IssueSettingError} from './apply.js'
+import {sourceOf} from '../util/json-source.js'
+import {lineAndColumn} from '../util/json.js'
 
 /** Larger than any real workflow by far. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -32,5 +34,12 @@ export async function readIssueSettingFile(file: string): Promise<IssueSettingFi
   const {parseIssueSetting} = await import('../model/issue-setting-file.js')
   const parsed = parseIssueSetting(text, file)
   if ('error' in parsed) throw new IssueSettingError(parsed.error)
+  // The file is posted as written (applyIssueSetting): one that names a member twice means one thing
+  // to this lint (JSON.parse keeps the last) and maybe another to the server.
+  const {duplicate} = sourceOf(text)
+  if (duplicate !== null) {
+    const {line, column} = lineAndColumn(text, duplicate)
+    throw new IssueSettingError({kind: 'config', message: `${file}:${line}:${column}: a member is named twice in one object: readers differ on which one counts; keep one`})
+  }
   return {file, text, setting: parsed.setting}
 }

@@ -52,11 +52,13 @@ beforeEach(() => {
 })
 
 const posts = () => server.requests.filter((r) => r.method === 'POST')
+/** A file as readIssueSettingFile gives it: its text and its parsed value. */
+const asFile = (body: unknown) => ({text: `${JSON.stringify(body, null, 2)}\n`, body})
 
 describe('applyIssueSetting', () => {
   it('saves the current setting (0600), prints the diff, then POSTs the file exactly', async () => {
     const backup = join(dir, 'backup-1.json')
-    const outcome = await applyIssueSetting(client, file, {backup, io})
+    const outcome = await applyIssueSetting(client, asFile(file), {backup, io})
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /~api/settings/issue', 'POST /~api/settings/issue'])
     expect(JSON.parse(posts()[0]!.body)).toEqual(file)
     expect(JSON.parse(await readFile(backup, 'utf8'))).toEqual(current)
@@ -74,7 +76,7 @@ describe('applyIssueSetting', () => {
       said = []
       server.override('GET /settings/issue', {status, text: 'HTTP 404 Not Found'})
       const backup = join(dir, `never-${status}.json`)
-      expect(await applyIssueSetting(client, file, {backup, io})).toEqual({backup: null, diff: null})
+      expect(await applyIssueSetting(client, asFile(file), {backup, io})).toEqual({backup: null, diff: null})
       expect(JSON.parse(posts()[0]!.body)).toEqual(file)
       expect(said).toEqual(['onedev-audit: notice: this server has no GET /settings/issue: no backup and no diff; applying the whole file'])
       await expect(stat(backup)).rejects.toThrow()
@@ -83,14 +85,14 @@ describe('applyIssueSetting', () => {
 
   it('sends nothing when reading the current setting fails otherwise (403)', async () => {
     server.override('GET /settings/issue', {status: 403, text: 'Not authorized'})
-    const error = await applyIssueSetting(client, file, {backup: join(dir, 'b403.json'), io}).catch((e: unknown) => e)
+    const error = await applyIssueSetting(client, asFile(file), {backup: join(dir, 'b403.json'), io}).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect((error as ApiError).error).toMatchObject({kind: 'forbidden', status: 403})
     expect(posts()).toEqual([])
   })
 
   it('sends nothing when the backup cannot be written', async () => {
-    const error = await applyIssueSetting(client, file, {backup: join(dir, 'missing-dir', 'b.json'), io}).catch((e: unknown) => e)
+    const error = await applyIssueSetting(client, asFile(file), {backup: join(dir, 'missing-dir', 'b.json'), io}).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(IssueSettingError)
     expect((error as IssueSettingError).error).toEqual({kind: 'io', message: `--backup ${join(dir, 'missing-dir', 'b.json')}: cannot write the file (ENOENT: no such folder); nothing was sent`})
     expect(posts()).toEqual([])
@@ -98,18 +100,38 @@ describe('applyIssueSetting', () => {
 
   it('passes on the server\'s text/plain detail of a failed POST', async () => {
     server.override('POST /settings/issue', {status: 500, text: 'Duplicate state name: Open'})
-    const error = await applyIssueSetting(client, file, {backup: join(dir, 'b500.json'), io}).catch((e: unknown) => e)
+    const error = await applyIssueSetting(client, asFile(file), {backup: join(dir, 'b500.json'), io}).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect((error as ApiError).error).toMatchObject({kind: 'http', status: 500})
     expect((error as ApiError).message).toContain('Duplicate state name: Open')
     expect(posts()).toHaveLength(1)
   })
 
+  it('POSTs the file as written: numbers as their tokens, members in their order, no byte order mark', async () => {
+    const text = `\uFEFF{"stateSpecs": [{"name": "Open", "color": "#f0ad4e"}], "10": 1.0, "2": 12345678901234567891e0,\n "maxDays": 9007199254740993, "transitionSpecs": []}\n`
+    const path = join(dir, 'exact.json')
+    await writeFile(path, text)
+    const read = await readIssueSettingFile(path)
+    await applyIssueSetting(client, {text: read.text, body: read.setting.raw}, {backup: join(dir, 'b-exact.json'), io})
+    expect(posts()[0]!.body).toBe(text.slice(1))
+    // JSON.stringify of the parsed file would have said something else.
+    expect(JSON.stringify(JSON.parse(text.slice(1)))).toBe('{"2":12345678901234567000,"10":1,"stateSpecs":[{"name":"Open","color":"#f0ad4e"}],"maxDays":9007199254740992,"transitionSpecs":[]}')
+    await client.postJson('/settings/issue', current)
+  })
+
+  it('refuses a file that names a member twice in one object (lint and server may read it differently), naming where', async () => {
+    const path = join(dir, 'twice.json')
+    await writeFile(path, '{"stateSpecs": [{"name": "Open",\n  "name": "Closed"}], "transitionSpecs": []}\n')
+    const error = await readIssueSettingFile(path).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(IssueSettingError)
+    expect((error as IssueSettingError).error).toEqual({kind: 'config', message: `${path}:2:3: a member is named twice in one object: readers differ on which one counts; keep one`})
+  })
+
   it('redacts secret field defaults in the backup', async () => {
     const withSecret = {...current, fieldSpecs: [{'@type': 'SecretField', name: 'Key', defaultValueProvider: {'@type': 'SpecifiedDefaultValue', value: 'hunter2-secret'}}]}
     server.override('GET /settings/issue', {json: withSecret})
     const backup = join(dir, 'b-secret.json')
-    await applyIssueSetting(client, current, {backup, io})
+    await applyIssueSetting(client, asFile(current), {backup, io})
     const text = await readFile(backup, 'utf8')
     expect(text).not.toContain('hunter2')
     expect(JSON.parse(text).fieldSpecs[0].defaultValueProvider).toEqual({'@type': 'SpecifiedDefaultValue', value: '<redacted>'})

@@ -75,7 +75,7 @@ Exit codes: 0 applied (or dry run); 1 not applied: findings at or above --fail-o
 
     const {client, url} = await connect(flags, this.debugLine, (line) => this.say(line))
     try {
-      await applyIssueSetting(client, file.setting.raw, {
+      await applyIssueSetting(client, {text: file.text, body: file.setting.raw}, {
         backup,
         io: {out: (line) => process.stdout.write(`${line}\n`), say: (line) => this.say(line)},
       })
