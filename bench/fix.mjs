@@ -46,13 +46,18 @@ function settingServer(settings, latencyMs) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({server, counts, settings, url: `http://127.0.0.1:${server.address().port}`})))
 }
 
-/** `tools`: run.mjs's timeCommand, peakRssMb, median and withTempDir. */
-export function fixBench(projectCount, roleCount, runs, latencyMs, tools) {
-  return tools.withTempDir('oda-fix-bench-', (dir) => fixBenchIn(dir, projectCount, roleCount, runs, latencyMs, tools))
+/**
+ * `tools`: run.mjs's timeCommand, peakRssMb, median and withTempDir. `roots`: every project a root
+ * project (`--fix-roots`), so that one in four has a change (the simulator's tree changes one in a
+ * hundred): what a large apply costs, its undo record rewritten before and after each project.
+ */
+export function fixBench(projectCount, roleCount, runs, latencyMs, tools, roots = false) {
+  return tools.withTempDir('oda-fix-bench-', (dir) => fixBenchIn(dir, projectCount, roleCount, runs, latencyMs, tools, roots))
 }
 
-async function fixBenchIn(dir, projectCount, roleCount, runs, latencyMs, {timeCommand, peakRssMb, median}) {
-  const projects = buildProjects(projectCount)
+async function fixBenchIn(dir, projectCount, roleCount, runs, latencyMs, {timeCommand, peakRssMb, median}, roots) {
+  const tree = buildProjects(projectCount)
+  const projects = roots ? tree.map((p) => ({...p, parentId: null, path: p.name})) : tree
   const original = new Map(projects.map((p) => [p.id, JSON.stringify(buildSetting(p), null, 2)]))
   const live = await settingServer(new Map(original), latencyMs)
   try {

@@ -12,7 +12,7 @@
  *       offline snapshot as a folder, against --format json: bench/onedev-reports.mjs)
  *   node bench/run.mjs --html-only   (only the HTML report of the offline snapshot: its size, time to write, and
  *       its load and first filter in headless Chromium: bench/html.mjs; part of every run with the offline part)
- *   node bench/run.mjs --fix | --fix-only [--fix-latency 10]   (adds, or runs only, fix: planning the offline snapshot,
+ *   node bench/run.mjs --fix | --fix-only [--fix-latency 10] [--fix-roots]   (adds, or runs only, fix: planning the offline snapshot,
  *       and the requests per changed project when applying the plan: bench/fix.mjs)
  *   node bench/run.mjs --notify | --notify-only [--notify-latency 10]   (adds, or runs only, notify on the offline
  *       snapshot against a loopback issue store: dry run, opening, and a run with nothing changed: bench/notify.mjs)
@@ -89,6 +89,7 @@ const {values: flags} = parseArgs({
     fix: {type: 'boolean', default: false},
     'fix-only': {type: 'boolean', default: false},
     'fix-latency': {type: 'string', default: '10'},
+    'fix-roots': {type: 'boolean', default: false},
     notify: {type: 'boolean', default: false},
     'notify-only': {type: 'boolean', default: false},
     'notify-latency': {type: 'string', default: '10'},
@@ -663,7 +664,7 @@ async function main() {
   if (flags['fix-only']) {
     const {fixBench, fixLines} = await import('./fix.mjs')
     const runs = Math.max(1, Number(flags.runs))
-    const fix = await fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir})
+    const fix = await fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir}, flags['fix-roots'])
     process.stdout.write(flags.json ? `${JSON.stringify({fix}, null, 2)}\n` : `${fixLines(fix, runs).join('\n')}\n`)
     return
   }
@@ -762,7 +763,7 @@ async function main() {
   if (htmlModule) report.html = await htmlModule.htmlBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.reports) report.reports = await (await import('./onedev-reports.mjs')).reportsBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
-  if (flags.fix) report.fix = await (await import('./fix.mjs')).fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir})
+  if (flags.fix) report.fix = await (await import('./fix.mjs')).fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir}, flags['fix-roots'])
   if (flags.notify) report.notify = await (await import('./notify.mjs')).notifyBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['notify-latency']), concurrency, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
