@@ -7,7 +7,8 @@
 import {findProjectByPath, ISSUES_PATH, listProjects, openIssue, queryNotifyIssues, setIssueDescription, transitIssue} from '../api/issues.js'
 import {ApiError, type ApiClient} from '../api/types.js'
 import type {NotifyConfig} from '../engine/config-schema.js'
-import {evaluate, serverKey} from '../engine/evaluate.js'
+import {EVERYTHING, failedEndpoints} from '../engine/availability.js'
+import {type ActiveRule, evaluate, serverKey} from '../engine/evaluate.js'
 import {decide, findingsDigest, issueLabel, type NotifyAction, notifyTargets, type NotifyTarget, ownIssue, type ProjectRef, type WorkflowView} from '../engine/notify.js'
 import type {RuleMeta, RuleScope, Severity} from '../engine/rule.js'
 import {applyBaseline, applySuppressions, readBaseline} from '../engine/suppress.js'
@@ -104,6 +105,25 @@ function judged(model: AuditModel, errors: readonly AuditError[]): {projects: Pr
     projects: model.projects.filter((project) => whole(project.id)).map((project) => ({id: project.id, path: project.path})),
     server: !errors.some((error) => !error.project),
   }
+}
+
+/**
+ * The project rules this run could not judge everywhere: server-wide data they need could not be read
+ * (a request failed, not an endpoint the server does not offer), or the rule failed somewhere. Their
+ * findings this run say nothing of what is gone: rule id → why.
+ */
+function rulesNotJudged(model: AuditModel, errors: readonly AuditError[], rules: readonly ActiveRule[]): Map<string, string> {
+  const failed = failedEndpoints(model, errors)
+  const out = new Map<string, string>()
+  for (const {rule} of rules) {
+    if (rule.meta.scope !== 'project') continue
+    const broke = errors.find((error) => error.rule === rule.meta.id)
+    const endpoint = failed.has(EVERYTHING) ? EVERYTHING : (rule.meta.requires ?? []).flatMap((requirement) => requirement.split('#')[0]!.split(' or ')).find((name) => failed.has(name))
+    if (endpoint === EVERYTHING) out.set(rule.meta.id, 'the collection stopped')
+    else if (endpoint !== undefined) out.set(rule.meta.id, `GET ${endpoint} failed`)
+    else if (broke) out.set(rule.meta.id, 'the rule failed')
+  }
+  return out
 }
 
 /** Manual transitions that apply in a project: its own, its ancestors', then the global ones (OneDev's order). */
@@ -268,6 +288,15 @@ export async function runNotify(flags: NotifyFlags, io: NotifyIo): Promise<numbe
   timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
   const {findings, errors} = activeFindings(model, prepared, baseline)
   const complete = judged(model, errors)
+  // A finding missing because its rule could not be judged this time is not gone: no project's issue
+  // is updated or closed on it (nor opened without it), as a project not read is left alone.
+  const unjudged = rulesNotJudged(model, errors, activeRules(prepared, SCOPES))
+  if (unjudged.size > 0 && complete.projects.length > 0) {
+    const ids = [...unjudged.keys()].sort()
+    const [first] = unjudged.values()
+    io.say(`onedev-audit: notice: the findings of ${ids.length} rule${ids.length === 1 ? '' : 's'} (${ids.length > 4 ? `${ids.slice(0, 4).join(', ')} and ${ids.length - 4} more` : ids.join(', ')}) could not be judged this time (${first}): every project's issue is left as it is`)
+    complete.projects = []
+  }
   timer(`evaluated: ${findings.length} active findings`)
 
   const {client} = await connect({...flags, deadline: flags.apply ? undefined : flags.deadline, concurrency: flags.concurrency}, io.debug, io.say)

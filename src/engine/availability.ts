@@ -60,6 +60,20 @@ function requestPath(path: string, apiPrefix: string | undefined): string {
 /** The contract's own data, read for every audit (project listing, projects, settings, roles). */
 const CONTRACT = new Set(['/projects', '/projects/{id}', '/projects/{id}/setting', '/roles'])
 
+/**
+ * The endpoints (templates) a request failed for this run, beyond any one project: errors naming no
+ * project and no rule; EVERYTHING for an error that names no request either (the collection stopped).
+ * An endpoint the server does not offer is not among them: that is the same every run.
+ */
+export function failedEndpoints(model: Pick<AuditModel, 'server'>, errors: readonly AuditError[]): Set<string> {
+  const failed = new Set<string>()
+  for (const error of errors) {
+    if (error.project || error.rule !== undefined) continue
+    failed.add(error.path === undefined ? EVERYTHING : endpointOf(requestPath(error.path, model.server?.apiPrefix)))
+  }
+  return failed
+}
+
 /** Whether an error stopped the collection: whatever was not read yet is missing, wherever it was. */
 const stoppedCollection = (error: AuditError) => error.rule === undefined && (error.kind === 'auth' || error.kind === 'interrupted')
 

@@ -273,6 +273,22 @@ describe('failures', () => {
     expect(run.stderr).toContain('1 audit error')
   })
 
+  it('leaves every project\'s issue alone when server-wide data some rules judge could not be read this time (GET /groups failed): no finding of theirs is taken for gone', async () => {
+    const setup = await start({server: {access: fixture('access/access.json')}})
+    const first = await notify(setup, '--all-projects', '--apply')
+    expect(first.code, first.stderr).toBe(0)
+    const before = setup.store.issues.map((issue) => ({...issue}))
+    expect(before.find((issue) => issue.projectId === 2)!.description).toContain('access/')
+    setup.server.override('GET /groups', {status: 500, text: 'Internal Server Error'})
+    const run = await notify(setup, '--all-projects', '--apply')
+    expect(run.code).toBe(2)
+    expect(run.writes).toEqual([])
+    expect(run.queries).toBe(0)
+    expect(setup.store.issues).toEqual(before)
+    expect(run.stderr).toMatch(/^onedev-audit: notice: the findings of \d+ rules \(access\/[^)]*\) could not be judged this time \(GET \/groups failed\): every project's issue is left as it is$/m)
+    expect(run.stderr).toContain('onedev-audit: error: GET /~api/groups: 500')
+  })
+
   it('a server without the issue endpoints is said once, after one request', async () => {
     const server = await startOneDevServer(fixtureServerOptions({access: EMPTY_ACCESS, admin: {}, issueSetting: DEFAULT_WORKFLOW}))
     servers.push(server)
