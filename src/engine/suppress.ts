@@ -85,10 +85,18 @@ async function baselineSchema() {
 }
 
 export async function readBaseline(path: string): Promise<Set<string>> {
+  const entries = await readBaselineEntries(path)
+  if (entries === null) throw new ConfigError(`${path}: cannot read the baseline (ENOENT)`)
+  return new Set(entries.map((f) => f.fingerprint))
+}
+
+/** The entries of a baseline file; null when there is no file. A file that is not a current baseline is a ConfigError. */
+export async function readBaselineEntries(path: string): Promise<Baseline['findings'] | null> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw new ConfigError(`${path}: cannot read the baseline (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
   }
   const json = parseJsonOrConfigError(text, path)
@@ -98,7 +106,7 @@ export async function readBaseline(path: string): Promise<Set<string>> {
   }
   const parsed = (await baselineSchema()).safeParse(json)
   if (!parsed.success) throw new ConfigError(describeIssues(path, parsed.error.issues))
-  return new Set(parsed.data.findings.map((f) => f.fingerprint))
+  return parsed.data.findings
 }
 
 export function applyBaseline(filtered: Filtered, fingerprints: Set<string>): Filtered {
@@ -111,15 +119,21 @@ export function applyBaseline(filtered: Filtered, fingerprints: Set<string>): Fi
   return {...filtered, findings, suppressed}
 }
 
-/** The baseline of a run: every finding not suppressed by the configuration, sorted for stable diffs. */
-export function baselineOf(findings: Finding[]): Baseline {
+/**
+ * The baseline of a run: every finding not suppressed by the configuration, and the entries `kept`
+ * from the baseline before (an incomplete audit's: what it could not judge stays known), sorted for
+ * stable diffs, each fingerprint once.
+ */
+export function baselineOf(findings: Finding[], kept: Baseline['findings'] = []): Baseline {
   const entries = findings
     .map((f) => ({fingerprint: f.fingerprint, ruleId: f.ruleId, project: f.project?.path ?? (f.role ? `role:${f.role.name}` : null), subject: f.subject}))
+    .concat(kept.map((f) => ({fingerprint: f.fingerprint, ruleId: f.ruleId, project: f.project, subject: f.subject})))
     .sort((a, b) => (a.ruleId + a.project + a.subject + a.fingerprint).localeCompare(b.ruleId + b.project + b.subject + b.fingerprint))
-  const unique = entries.filter((e, i) => i === 0 || e.fingerprint !== entries[i - 1]!.fingerprint)
+  const seen = new Set<string>()
+  const unique = entries.filter((e) => !seen.has(e.fingerprint) && seen.add(e.fingerprint))
   return {baselineVersion: BASELINE_VERSION, findings: unique}
 }
 
-export async function writeBaseline(path: string, findings: Finding[]): Promise<void> {
-  await writeFileAtomic(path, JSON.stringify(baselineOf(findings), null, 2) + '\n')
+export async function writeBaseline(path: string, findings: Finding[], kept: Baseline['findings'] = []): Promise<void> {
+  await writeFileAtomic(path, JSON.stringify(baselineOf(findings, kept), null, 2) + '\n')
 }

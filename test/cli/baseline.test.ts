@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli} from '../helpers/cli.js'
+import {closedPort} from '../helpers/onedev-server.js'
 import {validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -104,6 +105,37 @@ describe('baseline', () => {
     const result = await runCli(['scan', '--snapshot', broken, '--format', 'json', '--update-baseline', join(dir, 'incomplete.baseline.json')])
     expect(result.code).toBe(2)
     expect(JSON.parse(result.stdout).complete).toBe(false)
+  })
+
+  it('--update-baseline of an incomplete audit drops no entry of the baseline there (what it could not judge stays known); a complete one writes exactly its findings', async () => {
+    const baseline = join(dir, 'kept.baseline.json')
+    expect((await runCli(['scan', '--snapshot', SNAPSHOT, '--fail-on', 'none', '--update-baseline', baseline])).code).toBe(0)
+    const full = JSON.parse(await readFile(baseline, 'utf8')).findings as Array<{fingerprint: string; project: string | null}>
+    expect(full.filter((f) => f.project === 'acme/app').length).toBeGreaterThan(5)
+
+    // An unreachable server: nothing judged, nothing dropped.
+    const refused = await runCli(['scan', '--all-projects', '--retries', '0', '--update-baseline', baseline], {env: {ONEDEV_URL: `http://127.0.0.1:${await closedPort()}`, ONEDEV_TOKEN: 'x'}})
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(`onedev-audit: wrote baseline ${baseline} (0 findings, and ${full.length} kept from the baseline there: the audit is incomplete, so what it could not judge stays known)\n`)
+    expect(JSON.parse(await readFile(baseline, 'utf8')).findings).toEqual(full)
+
+    // acme/app's setting cannot be read: its entries stay, the others are this run's.
+    const snapshot = JSON.parse(await readFile(SNAPSHOT, 'utf8'))
+    snapshot.projects[1].setting.branchProtections[0].enabled = 'yes'
+    const broken = join(dir, 'kept.snapshot.json')
+    await writeFile(broken, JSON.stringify(snapshot))
+    expect((await runCli(['scan', '--snapshot', broken, '--fail-on', 'none', '--update-baseline', baseline])).code).toBe(2)
+    expect(new Set(JSON.parse(await readFile(baseline, 'utf8')).findings.map((f: {fingerprint: string}) => f.fingerprint))).toEqual(new Set(full.map((f) => f.fingerprint)))
+
+    // Complete again, with a finding fixed: exactly this run's findings.
+    snapshot.projects[1].setting.branchProtections[0].enabled = true
+    snapshot.projects[1].setting.webHooks = []
+    await writeFile(broken, JSON.stringify(snapshot))
+    const fixed = await runCli(['scan', '--snapshot', broken, '--format', 'json', '--fail-on', 'none', '--update-baseline', baseline])
+    expect(fixed.code).toBe(0)
+    const now = JSON.parse(await readFile(baseline, 'utf8')).findings.map((f: {fingerprint: string}) => f.fingerprint).sort()
+    expect(now).toEqual([...new Set(JSON.parse(fixed.stdout).findings.map((f: {fingerprint: string}) => f.fingerprint))].sort())
+    expect(now.length).toBeLessThan(full.length)
   })
 
   it('a server listing the same items in another order, with a new web hook first, has only the new hook\'s findings reported', async () => {
