@@ -21,6 +21,7 @@ import type {ReportInput} from './input.js'
 import {createLocator, SNAPSHOT_ROOT} from './locate.js'
 import {resultMessage} from './sarif.js'
 import type {Finding, Severity} from '../types/report-types.js'
+import {incompleteLead, judgedPhrase, scopePhrase} from './summary.js'
 import {XML_DECLARATION, xmlAttributes} from './xml.js'
 
 export const CHECKSTYLE_SEVERITY: Record<Severity, 'error' | 'warning' | 'info'> = {
@@ -65,13 +66,32 @@ function problemsByFile(input: ReportInput): Map<string, Problem[]> {
   return files
 }
 
+/** The source of the problem that says an audit is incomplete (not a rule: no rule found it). */
+export const INCOMPLETE_SOURCE = 'onedev-audit/audit-incomplete'
+
+/**
+ * An incomplete audit's problem, first on line 1 of the snapshot's index: OneDev shows code problems
+ * and charts their count, so fewer problems must never be all that an audit that could not judge
+ * everything says (the errors are on stderr and in the other formats).
+ */
+function incompleteProblem(input: ReportInput): string | null {
+  const lead = incompleteLead(input)
+  if (lead === null) return null
+  const message = `${lead}: ${judgedPhrase(input, scopePhrase(input))}. What it could not judge is not among these problems (the errors are in the scan's output)`
+  return `    <error${xmlAttributes({line: 1, column: 1, severity: 'error', message, source: INCOMPLETE_SOURCE})}/>\n`
+}
+
 function* checkstyleText(input: ReportInput, files: Map<string, Problem[]>): Generator<string, void, undefined> {
   yield `${XML_DECLARATION}<checkstyle${xmlAttributes({version: `${input.tool.name} ${input.tool.version}`})}>\n`
+  const index = joined(input.snapshotRoot ?? SNAPSHOT_ROOT, INDEX_FILE)
+  const incomplete = incompleteProblem(input)
+  if (incomplete !== null && !files.has(index)) files.set(index, [])
   const names = [...files.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   for (const name of names) {
     // Stable: findings on one line keep the engine's order (most severe first).
     const problems = files.get(name)!.sort((a, b) => a.line - b.line || a.column - b.column)
     let text = `  <file${xmlAttributes({name})}>\n`
+    if (name === index && incomplete !== null) text += incomplete
     for (const {finding, line, column} of problems) {
       const attributes = {line, column, severity: CHECKSTYLE_SEVERITY[finding.severity], message: resultMessage(finding), source: finding.ruleId}
       text += `    <error${xmlAttributes(attributes)}/>\n`
