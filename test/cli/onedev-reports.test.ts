@@ -63,6 +63,24 @@ function tally(items: Iterable<string>): Map<string, number> {
 }
 
 describe('scan --format checkstyle', () => {
+  it('an incomplete snapshot: OneDev shows first, on line 1 of its index, a HIGH problem saying the audit is incomplete', async () => {
+    // The same folder collected while one project's setting answered 500.
+    server.override('GET /projects/3/setting', {status: 500, text: 'Internal Server Error'})
+    try {
+      const collected = await runCli(['collect', '--all-projects', '--output-dir', 'partial', '--retries', '0'], {env: serverEnv(server), cwd: work})
+      expect(collected.code).toBe(2)
+    } finally {
+      server.reset()
+    }
+    const result = await runCli(['scan', '--snapshot', 'partial', '--format', 'checkstyle', '--output', 'partial.xml', '--fail-on', 'none'], {cwd: work})
+    expect(result.code).toBe(2)
+    const {problems, unresolved} = await readCheckstyleAsOneDev(join(work, 'partial.xml'), work)
+    expect(unresolved).toEqual([])
+    const flagged = problems.filter((p) => p.message.startsWith('onedev-audit/audit-incomplete: '))
+    expect(flagged).toEqual([expect.objectContaining({file: 'partial/snapshot.json', line: 1, severity: 'HIGH'})])
+    expect(flagged[0]!.message).toMatch(/^onedev-audit\/audit-incomplete: Audit incomplete: 1 error: Judged 4 projects \(1 with an empty repository; 1 more could not be read\) and \d+ roles: \d+ findings \(.*\)\. What it could not judge is not among these problems \(the errors are in the scan's output\)$/)
+  })
+
   it('OneDev resolves every file and shows one problem per finding, at its member, with our severities, escaped', async () => {
     const result = await runCli(['scan', '--snapshot', 'onedev', '--format', 'checkstyle', '--output', 'checkstyle.xml', '--fail-on', 'none'], {cwd: work})
     expect(result.code, result.stderr).toBe(0)
