@@ -235,7 +235,8 @@ function notComparedNotice(rules: Map<string, string>, projects: Set<number>, re
     return `${named.join(', ')}${ids.size > named.length ? `, and ${ids.size - named.length} more` : ''}`
   }
   if (projects.size > 0) {
-    parts.push(`${projects.size} project${projects.size === 1 ? '' : 's'} that one side could not read (${some(projects)}) are neither added nor removed, and their findings neither new nor fixed`)
+    const one = projects.size === 1
+    parts.push(`${projects.size} project${one ? '' : 's'} that one side could not read (${some(projects)}) ${one ? 'is' : 'are'} neither added nor removed, and ${one ? 'its' : 'their'} findings neither new nor fixed`)
   }
   if (repositories.size > 0) {
     parts.push(`the branch and tag findings of ${repositories.size} project${repositories.size === 1 ? '' : 's'} whose default branch one side does not know (${some(repositories)}) are neither new nor fixed`)

@@ -6,6 +6,7 @@
  */
 import {ApiError, type ApiClient} from '../api/types.js'
 import {redactIssueSetting} from '../model/issue-setting.js'
+import {secretsOf} from '../model/redact.js'
 import type {AuditError} from '../model/types.js'
 import {writeFailure, writeFileAtomic} from '../util/fs.js'
 import {diffSettings} from './diff.js'
@@ -92,7 +93,8 @@ export async function applyIssueSetting(client: ApiClient, file: {text: string; 
     outcome = {backup: options.backup, diff}
   }
   // A byte order mark is no part of the JSON (the file was read as UTF-8, and is sent as UTF-8).
-  await client.postText(ISSUE_SETTING_PATH, file.text.replace(/^\uFEFF/, ''))
+  // A server's error text that quotes a secret of the file (a SecretField's default) never shows it.
+  await client.postText(ISSUE_SETTING_PATH, file.text.replace(/^\uFEFF/, ''), secretsOf(body, redactIssueSetting))
   return outcome
 }
 

@@ -428,8 +428,9 @@ function factsOf(url: URL): UrlFacts {
  * URL its secret parts (user info, query values, path segments) on their own, so that a message
  * quoting a part (a server's error text may quote a posted value) can be masked with redactText.
  * For values held in memory only, to clean text derived from them; never store the result.
+ * `redact`: the redaction that knows the payload (redactIssueSetting for the issue setting).
  */
-export function secretsOf(raw: unknown): string[] {
+export function secretsOf(raw: unknown, redact: (raw: unknown) => unknown = redactDeep): string[] {
   const out = new Set<string>()
   const visit = (value: unknown, redacted: unknown): void => {
     if (typeof value === 'string') {
@@ -444,7 +445,7 @@ export function secretsOf(raw: unknown): string[] {
       for (const key of Object.keys(value)) visit((value as Record<string, unknown>)[key], Object.prototype.hasOwnProperty.call(other, key) ? other[key] : undefined)
     }
   }
-  visit(raw, redactDeep(raw))
+  visit(raw, redact(raw))
   // Short ones too: judging server text looks for a secret of any length (src/model/server-text.ts).
   return [...out]
 }

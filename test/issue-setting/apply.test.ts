@@ -127,6 +127,17 @@ describe('applyIssueSetting', () => {
     expect((error as IssueSettingError).error).toEqual({kind: 'config', message: `${path}:2:3: a member is named twice in one object: readers differ on which one counts; keep one`})
   })
 
+  it("never shows a secret of the file that the server's error text quotes (a SecretField's default)", async () => {
+    const secret = 'correct horse battery staple'
+    const withSecret = {...current, fieldSpecs: [{'@type': 'SecretField', name: 'Key', defaultValueProvider: {'@type': 'SpecifiedDefaultValue', value: secret}}]}
+    server.override('POST /settings/issue', {status: 500, text: `Invalid default value "${secret}" of field Key`})
+    const error = await applyIssueSetting(client, asFile(withSecret), {backup: join(dir, 'b-quoted.json'), io}).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect((error as ApiError).error).toMatchObject({kind: 'http', status: 500})
+    expect(JSON.stringify((error as ApiError).error) + (error as ApiError).message).not.toContain('horse battery')
+    expect(posts()[0]!.body).toContain(secret)
+  })
+
   it('redacts secret field defaults in the backup', async () => {
     const withSecret = {...current, fieldSpecs: [{'@type': 'SecretField', name: 'Key', defaultValueProvider: {'@type': 'SpecifiedDefaultValue', value: 'hunter2-secret'}}]}
     server.override('GET /settings/issue', {json: withSecret})
