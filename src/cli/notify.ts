@@ -119,7 +119,7 @@ function rulesNotJudged(model: AuditModel, errors: readonly AuditError[], rules:
     if (rule.meta.scope !== 'project') continue
     const broke = errors.find((error) => error.rule === rule.meta.id)
     const endpoint = failed.has(EVERYTHING) ? EVERYTHING : (rule.meta.requires ?? []).flatMap((requirement) => requirement.split('#')[0]!.split(' or ')).find((name) => failed.has(name))
-    if (endpoint === EVERYTHING) out.set(rule.meta.id, 'the collection stopped')
+    if (endpoint === EVERYTHING) out.set(rule.meta.id, 'the audit is incomplete')
     else if (endpoint !== undefined) out.set(rule.meta.id, `GET ${endpoint} failed`)
     else if (broke) out.set(rule.meta.id, 'the rule failed')
   }

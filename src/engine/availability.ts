@@ -62,14 +62,17 @@ const CONTRACT = new Set(['/projects', '/projects/{id}', '/projects/{id}/setting
 
 /**
  * The endpoints (templates) a request failed for this run, beyond any one project: errors naming no
- * project and no rule; EVERYTHING for an error that names no request either (the collection stopped).
- * An endpoint the server does not offer is not among them: that is the same every run.
+ * project and no rule; EVERYTHING for an error that names no request either (the collection stopped,
+ * or failed in a way that says not where). Not among them: an endpoint the server does not offer, nor
+ * an item of an answer whose shape the audit does not know (`invalid-payload` without a request: a role
+ * left out), which are the same every run.
  */
 export function failedEndpoints(model: Pick<AuditModel, 'server'>, errors: readonly AuditError[]): Set<string> {
   const failed = new Set<string>()
   for (const error of errors) {
     if (error.project || error.rule !== undefined) continue
-    failed.add(error.path === undefined ? EVERYTHING : endpointOf(requestPath(error.path, model.server?.apiPrefix)))
+    if (error.path !== undefined) failed.add(endpointOf(requestPath(error.path, model.server?.apiPrefix)))
+    else if (error.kind !== 'invalid-payload') failed.add(EVERYTHING)
   }
   return failed
 }

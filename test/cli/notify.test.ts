@@ -289,6 +289,15 @@ describe('failures', () => {
     expect(run.stderr).toContain('onedev-audit: error: GET /~api/groups: 500')
   })
 
+  it('a role of a shape the audit does not know (the same every run) does not hold the projects back: they are handled, the run exits 2', async () => {
+    const setup = await start({server: {roles: [...fixture('roles.json'), {id: 99, name: 5}]}})
+    const run = await notify(setup, '--all-projects', '--apply')
+    expect(run.code).toBe(2)
+    expect(run.stdout).toMatch(/^opened {5}acme\/app \(#2\): /m)
+    expect(run.stderr).not.toContain('could not be judged this time')
+    expect(run.stderr).toContain('1 audit error')
+  })
+
   it('a server without the issue endpoints is said once, after one request', async () => {
     const server = await startOneDevServer(fixtureServerOptions({access: EMPTY_ACCESS, admin: {}, issueSetting: DEFAULT_WORKFLOW}))
     servers.push(server)
