@@ -4,7 +4,7 @@
  * rules, settings and suppressions, and are matched by fingerprint. Pure: no I/O, no formatting.
  */
 import {type ActiveRule, evaluate, serverKey} from '../engine/evaluate.js'
-import {EVERYTHING, unreadData, type UnreadData, whyNotJudged} from '../engine/availability.js'
+import {EVERYTHING, itemLeftOut, unreadData, type UnreadData, whyNotJudged} from '../engine/availability.js'
 import type {Suppression} from '../engine/config-schema.js'
 import {type AuditSettings, type Finding, SEVERITIES, type Severity} from '../engine/rule.js'
 import {applySuppressions} from '../engine/suppress.js'
@@ -270,7 +270,12 @@ export function diffModels(input: DiffInput): DiffResult {
   const now = evaluateSide(after)
   const findings = compareFindings(old.findings, now.findings)
   const required = input.rules.flatMap(({rule}) => rule.meta.requires ?? [])
-  const unread = {before: unreadData(before, settings, [...before.errors, ...old.errors], required), after: unreadData(after, settings, [...after.errors, ...now.errors], required)}
+  // A role left out for its shape (itemLeftOut) is the same on every run: no reason to compare nothing.
+  const gaps = (errors: AuditError[]) => errors.filter((error) => !itemLeftOut(error))
+  const unread = {
+    before: unreadData(before, settings, gaps([...before.errors, ...old.errors]), required),
+    after: unreadData(after, settings, gaps([...after.errors, ...now.errors]), required),
+  }
   const unreadIds = unreadProjects(before, after, unread)
   const notCompared = rulesNotCompared(input.rules, unread, before, after)
   const repositories = repositoriesNotCompared(before, after)

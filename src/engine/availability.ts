@@ -70,11 +70,18 @@ const CONTRACT = new Set(['/projects', '/projects/{id}', '/projects/{id}/setting
 export function failedEndpoints(model: Pick<AuditModel, 'server'>, errors: readonly AuditError[]): Set<string> {
   const failed = new Set<string>()
   for (const error of errors) {
-    if (error.project || error.rule !== undefined) continue
-    if (error.path !== undefined) failed.add(endpointOf(requestPath(error.path, model.server?.apiPrefix)))
-    else if (error.kind !== 'invalid-payload') failed.add(EVERYTHING)
+    if (error.project || error.rule !== undefined || itemLeftOut(error)) continue
+    failed.add(error.path === undefined ? EVERYTHING : endpointOf(requestPath(error.path, model.server?.apiPrefix)))
   }
   return failed
+}
+
+/**
+ * An item of a server-wide answer left out for its shape (a role the audit cannot read), named by no
+ * request: the same every run, and no reason to think everything else unread.
+ */
+export function itemLeftOut(error: AuditError): boolean {
+  return error.kind === 'invalid-payload' && error.path === undefined && !error.project && error.rule === undefined
 }
 
 /** Whether an error stopped the collection: whatever was not read yet is missing, wherever it was. */

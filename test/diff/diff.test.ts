@@ -165,6 +165,15 @@ describe('diffModels with a side that could not read everything', () => {
     expect(read.notices).toEqual([])
   })
 
+  it('a role one side left out for its shape (an error naming no request) does not keep the other findings from being compared', async () => {
+    const before = model({projects: [project({id: 1, path: 'acme/app', webHooks: [{hasSecret: false}]})]})
+    const after = model({projects: [project({id: 1, path: 'acme/app'})]})
+    after.errors.push({kind: 'invalid-payload', message: 'role #99: /name: expected string, got number', pointer: '/3/name'})
+    const result = await run(before, after)
+    expect(result.findings.fixed.map((f) => f.ruleId)).toEqual(['webhook/missing-secret'])
+    expect(result.notices).toEqual([])
+  })
+
   it("a project whose default branch one side does not know: its branch findings are neither new nor fixed, its other findings compare", async () => {
     const known = (branch: string, webHooks: Array<{hasSecret: boolean}>) => ({...project({id: 1, path: 'acme/app', webHooks}), repository: {defaultBranch: branch, branches: [branch], tags: []}})
     const unknown = {...project({id: 1, path: 'acme/app'}), repository: {branches: null, tags: null, unreadable: ['default-branch' as const]}}
