@@ -108,20 +108,19 @@ function judged(model: AuditModel, errors: readonly AuditError[]): {projects: Pr
 }
 
 /**
- * The project rules this run could not judge everywhere: server-wide data they need could not be read
- * (a request failed, not an endpoint the server does not offer), or the rule failed somewhere. Their
- * findings this run say nothing of what is gone: rule id → why.
+ * The project rules this run could not judge anywhere: server-wide data they need could not be read
+ * (a request failed, not an endpoint the server does not offer). Their findings this run say nothing
+ * of what is gone: rule id → why. (A rule that failed on a project names it: judged() leaves that
+ * project alone.)
  */
 function rulesNotJudged(model: AuditModel, errors: readonly AuditError[], rules: readonly ActiveRule[]): Map<string, string> {
   const failed = failedEndpoints(model, errors)
   const out = new Map<string, string>()
   for (const {rule} of rules) {
     if (rule.meta.scope !== 'project') continue
-    const broke = errors.find((error) => error.rule === rule.meta.id)
     const endpoint = failed.has(EVERYTHING) ? EVERYTHING : (rule.meta.requires ?? []).flatMap((requirement) => requirement.split('#')[0]!.split(' or ')).find((name) => failed.has(name))
     if (endpoint === EVERYTHING) out.set(rule.meta.id, 'the audit is incomplete')
     else if (endpoint !== undefined) out.set(rule.meta.id, `GET ${endpoint} failed`)
-    else if (broke) out.set(rule.meta.id, 'the rule failed')
   }
   return out
 }
