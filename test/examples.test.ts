@@ -222,6 +222,17 @@ function unpinnedInstalls(text: string): string[] {
   return commands.filter((command) => BY_NAME.test(command) || (/^(npx|npm exec)\b/.test(command) && !/\s--no\b/.test(command)))
 }
 
+describe('examples/github-workflow.yml', () => {
+  it('uploads the SARIF only after a complete collection: GitHub would close what an incomplete one could not judge', async () => {
+    const workflow = load(await readFile(join(ROOT, 'examples/github-workflow.yml'), 'utf8')) as {jobs: Record<string, {steps: Array<Record<string, unknown>>}>}
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps)
+    const collect = steps.find((step) => typeof step.run === 'string' && step.run.includes('onedev-audit collect'))
+    const upload = steps.filter((step) => typeof step.uses === 'string' && step.uses.startsWith('github/codeql-action/upload-sarif'))
+    expect(collect?.id).toBe('collect')
+    expect(upload.map((step) => step.if)).toEqual(["steps.collect.outcome == 'success'"])
+  })
+})
+
 describe('the CI examples install a pinned, integrity-checked onedev-audit', () => {
   for (const file of ['examples/github-workflow.yml', 'examples/onedev-buildspec.yml']) {
     it(`${file}: npm ci of its project's lockfile, nothing by name`, async () => {

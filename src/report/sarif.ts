@@ -194,6 +194,11 @@ function sarifLog(input: ReportInput, json: JsonBuilder): {log: unknown; warning
     ),
     ...input.notices.map(noticeNotification),
   ]
+  // GitHub closes the alerts missing from a later analysis of the same category: an incomplete run
+  // uploaded would mark what it could not judge as fixed.
+  if (input.errors.length > 0) {
+    warnings.push('this SARIF is of an incomplete audit: uploaded to GitHub code scanning, it closes the alerts of everything it could not judge as if fixed; upload complete runs only')
+  }
   const leftOut = input.findings.length - kept.length
   if (leftOut > 0) {
     const text = `SARIF holds the ${kept.length} most severe of ${input.findings.length} findings: ${leftOut} left out, because GitHub code scanning accepts at most ${MAX_SARIF_RESULTS} results per run. The JSON report has them all.`
