@@ -168,13 +168,29 @@ function unreadProjects(before: AuditModel, after: AuditModel, unread: {before: 
   const missing = {before: unlisted(before, unread.before), after: unlisted(after, unread.after)}
   const all = new Map([...after.projectsById, ...before.projectsById])
   for (const id of all.keys()) if (missing.before(id) || missing.after(id)) ids.add(id)
-  // Below an unread project: what it inherits is unknown on that side.
-  const below = (project: Project | undefined, seen = new Set<number>()): boolean => {
-    if (!project || project.parentId === null || seen.has(project.id)) return false
-    seen.add(project.id)
-    return ids.has(project.parentId) || below(all.get(project.parentId), seen)
+  // Below an unread project: what it inherits is unknown on that side. Walked up without recursion
+  // (a hostile snapshot may chain thousands of parents, or loop), each project's answer kept.
+  const unreadAbove = new Map<number, boolean>()
+  for (const [id, start] of all) {
+    const chain: number[] = []
+    const onChain = new Set<number>()
+    let found = false
+    for (let project: Project | undefined = start; project && project.parentId !== null && !onChain.has(project.id); project = all.get(project.parentId)) {
+      const known = unreadAbove.get(project.id)
+      if (known !== undefined) {
+        found = known
+        break
+      }
+      chain.push(project.id)
+      onChain.add(project.id)
+      if (ids.has(project.parentId)) {
+        found = true
+        break
+      }
+    }
+    for (const link of chain) unreadAbove.set(link, found)
+    if (found) ids.add(id)
   }
-  for (const [id, project] of all) if (below(project)) ids.add(id)
   return ids
 }
 

@@ -149,6 +149,23 @@ describe('diffModels with a side that could not read everything', () => {
     ])
   })
 
+  it('below an unread project, every level is not compared; a loop of parents (a hostile snapshot) ends the walk', async () => {
+    const side = (rootReadable: boolean) => {
+      const root = project({id: 1, path: 'a'})
+      const m = model({projects: [rootReadable ? root : {...root, setting: null, raw: null}, project({id: 2, path: 'a/b', parentId: 1}), project({id: 3, path: 'a/b/c', parentId: 2, webHooks: [{hasSecret: false}]}), project({id: 4, path: 'x', parentId: 5}), project({id: 5, path: 'y', parentId: 4, webHooks: [{hasSecret: false}]})]})
+      if (!rootReadable) m.errors.push({kind: 'forbidden', message: '403 Forbidden', project: {id: 1, path: 'a'}, path: '/~api/projects/1/setting', status: 403})
+      return m
+    }
+    const after = side(false)
+    after.projectsById.get(5)!.setting!.webHooks = []
+    const result = await run(side(true), after)
+    expect(result.notices.map((n) => n.message)).toEqual([
+      'not compared: 3 projects that one side could not read (a (#1), a/b (#2), a/b/c (#3)) are neither added nor removed, and their findings neither new nor fixed',
+    ])
+    // The looped projects are compared: y's web hook is gone.
+    expect(result.findings.fixed.map((f) => [f.project?.path, f.ruleId])).toEqual([['y', 'webhook/missing-secret']])
+  })
+
   it('server data one side could not read: the findings of the rules that need it are neither new nor fixed; other rules still compare', async () => {
     const scripts = '/settings/groovy-scripts'
     const before = {...serverModel({[scripts]: [{name: 'deploy', content: ['return 1'], canBeUsedByBuildJobs: true, jobAuthorization: null}]}), roles: [role({id: 1, name: 'Dev', manageProject: true})]}
