@@ -117,6 +117,10 @@ describe('the installed command, run from an unrelated folder', () => {
     expect(version.stdout).toMatch(/^onedev-audit\/0\.1\.0 /)
     const typo = await cli(['scna'])
     expect([typo.code, typo.stderr]).toEqual([2, 'onedev-audit: error: unknown command "scna"; did you mean scan? (see onedev-audit --help)\n'])
+    // Help as people ask for it works from the installed bundle too.
+    expect(await cli(['scna', '--help'])).toMatchObject({code: 2, stderr: typo.stderr})
+    const help = await cli(['help', 'scan'])
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Audit a OneDev server (or a snapshot of one) and report what is weak.'])
 
     const scan = await cli(['scan', '--snapshot', SNAPSHOT, '--format', 'json'])
     expect(scan.code, scan.stderr).toBe(1)
