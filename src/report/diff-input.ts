@@ -63,7 +63,15 @@ export function diffVerdict(result: DiffResult, listed: ErrorsListed): {good: bo
   const nothing = summary.weakened + summary.strengthened + summary.neutral === 0
   const lead = incompleteLead({errors: result.errors}, 'Comparison')
   const unchanged = `${summary.findings.unchanged} unchanged findings`
-  const found = nothing ? (lead === null ? `No change (${unchanged})` : `No change in what both sides hold (${unchanged})`) : summaryPhrase(summary)
+  // Incomplete, and nothing found on both sides or only on one: nothing was compared, which is no "No change".
+  const compared = summary.findings.unchanged + summary.findings.new + summary.findings.fixed > 0
+  const found = nothing
+    ? lead === null
+      ? `No change (${unchanged})`
+      : compared
+        ? `No change in what both sides hold (${unchanged})`
+        : 'Nothing could be compared'
+    : summaryPhrase(summary)
   return {good: lead === null && summary.weakened === 0, lead, found, text: lead === null ? found : `${lead}${listedNote(listed)}. ${found}`}
 }
 

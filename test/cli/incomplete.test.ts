@@ -127,7 +127,7 @@ describe('diff and access with errors', () => {
     const stylish = await runCli(['diff', 'examples/snapshot.json', '--all-projects', '--retries', '0'], {env: refused})
     expect(stylish.code).toBe(2)
     // Nothing NEW could not read is compared: no project "removed", no finding "fixed".
-    expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(`✖ Comparison incomplete: ${errors} errors (listed above). No change in what both sides hold (0 unchanged findings)`)
+    expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(`✖ Comparison incomplete: ${errors} errors (listed above). Nothing could be compared`)
     const markdown = await runCli(['diff', 'examples/snapshot.json', '--all-projects', '--retries', '0', '--format', 'markdown'], {env: refused})
     expect(markdown.stdout.split('\n').slice(4, 7)).toEqual([`✖ **Comparison incomplete: ${errors} errors** (listed below). ${stylish.stdout.trimEnd().split('\n').at(-1)!.replace(/^.*\(listed above\)\. /, '')}.`, '', '## Errors'])
   }, 60_000)
