@@ -12,7 +12,7 @@ import {type ActiveRule, evaluate} from '../engine/evaluate.js'
 import {ArrivalEvaluator} from '../engine/evaluator.js'
 import {loadAllRules, resolveRuleSet, type RuleSet} from '../engine/registry.js'
 import type {AuditSettings, RuleScope} from '../engine/rule.js'
-import {applyBaseline, applySuppressions, readBaselineEntries, writeBaseline} from '../engine/suppress.js'
+import {applyBaseline, applySuppressions, writeBaseline} from '../engine/suppress.js'
 import type {IssueSetting} from '../model/issue-setting.js'
 import type {AuditModel} from '../model/types.js'
 import {complianceLine} from '../report/compliance.js'
@@ -225,21 +225,13 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     const found = [...filtered.findings, ...baselined]
     // An incomplete audit drops no entry of the baseline there: what it could not judge may still be on
     // the server (a failed night would otherwise empty the baseline, and the next one report everything as new).
-    let kept: Awaited<ReturnType<typeof readBaselineEntries>> = null
-    let refused = false
     try {
-      kept = errors.length > 0 ? await readBaselineEntries(request.updateBaseline) : null
+      const kept = await writeBaseline(request.updateBaseline, found, errors.length > 0)
+      const keptNote = kept > 0 ? `, and ${kept} kept from the baseline there: the audit is incomplete, so what it could not judge stays known` : ''
+      request.say(`onedev-audit: wrote baseline ${request.updateBaseline} (${found.length} findings${keptNote})`)
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error
       request.say(`onedev-audit: error: --update-baseline not written: the audit is incomplete, and the baseline there cannot be kept: ${error.message}`)
-      refused = true
-    }
-    if (!refused) {
-      const fingerprints = new Set(found.map((f) => f.fingerprint))
-      const before = (kept ?? []).filter((entry) => !fingerprints.has(entry.fingerprint))
-      await writeBaseline(request.updateBaseline, found, before)
-      const keptNote = before.length > 0 ? `, and ${before.length} kept from the baseline there: the audit is incomplete, so what it could not judge stays known` : ''
-      request.say(`onedev-audit: wrote baseline ${request.updateBaseline} (${found.length} findings${keptNote})`)
     }
   }
   // A baseline just written holds every finding: none is new against it.

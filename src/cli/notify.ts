@@ -7,7 +7,7 @@
 import {findProjectByPath, ISSUES_PATH, listProjects, openIssue, queryNotifyIssues, setIssueDescription, transitIssue} from '../api/issues.js'
 import {ApiError, type ApiClient} from '../api/types.js'
 import type {NotifyConfig} from '../engine/config-schema.js'
-import {EVERYTHING, failedEndpoints} from '../engine/availability.js'
+import {EVERYTHING, failedEndpoints, fewOf} from '../engine/availability.js'
 import {type ActiveRule, evaluate, serverKey} from '../engine/evaluate.js'
 import {decide, findingsDigest, issueLabel, type NotifyAction, notifyTargets, type NotifyTarget, ownIssue, type ProjectRef, type WorkflowView} from '../engine/notify.js'
 import type {RuleMeta, RuleScope, Severity} from '../engine/rule.js'
@@ -78,8 +78,8 @@ function asError(error: unknown, project: ProjectRef): AuditError {
 }
 
 /** The findings of the model: every active rule, then suppressions and the baseline. */
-function activeFindings(model: AuditModel, prepared: Prepared, baseline: Set<string> | undefined) {
-  const evaluation = evaluate(model, activeRules(prepared, SCOPES), prepared.settings)
+function activeFindings(model: AuditModel, prepared: Prepared, rules: ActiveRule[], baseline: Set<string> | undefined) {
+  const evaluation = evaluate(model, rules, prepared.settings)
   let filtered = applySuppressions(evaluation.findings, prepared.loaded.config.suppressions ?? [], new Date().toISOString().slice(0, 10))
   if (baseline) filtered = applyBaseline(filtered, baseline)
   return {findings: filtered.findings, errors: [...model.errors, ...evaluation.errors]}
@@ -285,15 +285,15 @@ export async function runNotify(flags: NotifyFlags, io: NotifyIo): Promise<numbe
     throw new UsageError(`${flags.snapshot}: collected from ${escapeControl(model.server.url)}, but --url is ${url}: notify keeps the issues of a server's findings on that server`)
   }
   timer(`${flags.snapshot ? 'read the snapshot' : 'collected'}: ${model.projects.length} projects`)
-  const {findings, errors} = activeFindings(model, prepared, baseline)
+  const active = activeRules(prepared, SCOPES)
+  const {findings, errors} = activeFindings(model, prepared, active, baseline)
   const complete = judged(model, errors)
   // A finding missing because its rule could not be judged this time is not gone: no project's issue
   // is updated or closed on it (nor opened without it), as a project not read is left alone.
-  const unjudged = rulesNotJudged(model, errors, activeRules(prepared, SCOPES))
+  const unjudged = rulesNotJudged(model, errors, active)
   if (unjudged.size > 0 && complete.projects.length > 0) {
-    const ids = [...unjudged.keys()].sort()
     const [first] = unjudged.values()
-    io.say(`onedev-audit: notice: the findings of ${ids.length} rule${ids.length === 1 ? '' : 's'} (${ids.length > 4 ? `${ids.slice(0, 4).join(', ')} and ${ids.length - 4} more` : ids.join(', ')}) could not be judged this time (${first}): every project's issue is left as it is`)
+    io.say(`onedev-audit: notice: the findings of ${unjudged.size} rule${unjudged.size === 1 ? '' : 's'} (${fewOf([...unjudged.keys()].sort(), 4)}) could not be judged this time (${first}): every project's issue is left as it is`)
     complete.projects = []
   }
   timer(`evaluated: ${findings.length} active findings`)

@@ -4,7 +4,7 @@
  * rules, settings and suppressions, and are matched by fingerprint. Pure: no I/O, no formatting.
  */
 import {type ActiveRule, evaluate, serverKey} from '../engine/evaluate.js'
-import {EVERYTHING, itemLeftOut, unreadData, type UnreadData, whyNotJudged} from '../engine/availability.js'
+import {EVERYTHING, fewOf, itemLeftOut, unreadData, type UnreadData, whyNotJudged} from '../engine/availability.js'
 import type {Suppression} from '../engine/config-schema.js'
 import {type AuditSettings, type Finding, SEVERITIES, type Severity} from '../engine/rule.js'
 import {applySuppressions} from '../engine/suppress.js'
@@ -243,13 +243,14 @@ function rulesNotCompared(rules: readonly ActiveRule[], unread: {before: UnreadD
 /** The warning that says what was not compared, or none. */
 function notComparedNotice(rules: Map<string, string>, projects: Set<number>, repositories: Set<number>, before: AuditModel, after: AuditModel): Notice[] {
   const parts: string[] = []
-  const some = (ids: Set<number>) => {
-    const named = [...ids].sort((a, b) => a - b).slice(0, 3).map((id) => {
-      const project = after.projectsById.get(id) ?? before.projectsById.get(id)
-      return project ? `${project.path} (#${id})` : `#${id}`
-    })
-    return `${named.join(', ')}${ids.size > named.length ? `, and ${ids.size - named.length} more` : ''}`
-  }
+  const some = (ids: Set<number>) =>
+    fewOf(
+      [...ids].sort((a, b) => a - b).map((id) => {
+        const project = after.projectsById.get(id) ?? before.projectsById.get(id)
+        return project ? `${project.path} (#${id})` : `#${id}`
+      }),
+      3,
+    )
   if (projects.size > 0) {
     const one = projects.size === 1
     parts.push(`${projects.size} project${one ? '' : 's'} that one side could not read (${some(projects)}) ${one ? 'is' : 'are'} neither added nor removed, and ${one ? 'its' : 'their'} findings neither new nor fixed`)
@@ -259,9 +260,7 @@ function notComparedNotice(rules: Map<string, string>, projects: Set<number>, re
   }
   if (rules.size > 0) {
     const [first] = [...rules]
-    const ids = [...rules.keys()].sort()
-    const listed = ids.length > 4 ? `${ids.slice(0, 4).join(', ')} and ${ids.length - 4} more` : ids.join(', ')
-    parts.push(`the findings of ${rules.size} rule${rules.size === 1 ? '' : 's'} that one side could not judge (${listed}; ${first![0]}: ${first![1]}) are neither new nor fixed`)
+    parts.push(`the findings of ${rules.size} rule${rules.size === 1 ? '' : 's'} that one side could not judge (${fewOf([...rules.keys()].sort(), 4)}; ${first![0]}: ${first![1]}) are neither new nor fixed`)
   }
   return parts.length === 0 ? [] : [{kind: 'warning', message: `not compared: ${parts.join('; ')}`}]
 }

@@ -154,8 +154,13 @@ const NAMED_PROJECTS = 5
 
 /** `a, b and 3 more` */
 export function projectList(projects: readonly ProjectRef[]): string {
-  const named = projects.slice(0, NAMED_PROJECTS).map((project) => project.path)
-  return projects.length > NAMED_PROJECTS ? `${named.join(', ')} and ${projects.length - NAMED_PROJECTS} more` : named.join(', ')
+  return fewOf(projects.map((project) => project.path), NAMED_PROJECTS)
+}
+
+/** The first `shown` of `names`, and how many more: `a, b and 3 more`. */
+export function fewOf(names: readonly string[], shown: number): string {
+  const named = names.slice(0, shown).join(', ')
+  return names.length > shown ? `${named} and ${names.length - shown} more` : named
 }
 
 /** `the audit has no answer for 2 of 4 projects (a, b)`, the projects' paths as they are (the formats escape them). */

@@ -134,6 +134,14 @@ export function baselineOf(findings: Finding[], kept: Baseline['findings'] = [])
   return {baselineVersion: BASELINE_VERSION, findings: unique}
 }
 
-export async function writeBaseline(path: string, findings: Finding[], kept: Baseline['findings'] = []): Promise<void> {
+/**
+ * Writes the baseline of `findings`. With `keep` (an incomplete audit: what it could not judge may
+ * still be on the server), the entries of the baseline already there are kept too; returns how many of
+ * them were kept. Throws ConfigError, writing nothing, when that baseline cannot be read.
+ */
+export async function writeBaseline(path: string, findings: Finding[], keep = false): Promise<number> {
+  const fingerprints = new Set(findings.map((f) => f.fingerprint))
+  const kept = keep ? ((await readBaselineEntries(path)) ?? []).filter((entry) => !fingerprints.has(entry.fingerprint)) : []
   await writeFileAtomic(path, JSON.stringify(baselineOf(findings, kept), null, 2) + '\n')
+  return kept.length
 }
