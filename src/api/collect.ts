@@ -11,6 +11,7 @@
  * - collect-optional.ts: what the data sources ask for (OptionalFetch), stored redacted by path;
  * - collect-requests.ts: the one limiter every request takes a slot of, and the endpoint verdicts;
  * - collect-errors.ts: failures as values, in a fixed order.
+ * collect-context.ts names what they share (the client, the limiter, the errors, the known projects).
  *
  * - At most `concurrency` requests are in flight: every request takes a slot of one limiter, each
  *   page of the roles and project listings too. A project's setting and repository are read at once.
