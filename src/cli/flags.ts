@@ -19,7 +19,7 @@ export const commonFlags = {
 
 export const serverFlags = {
   url: Flags.string({description: 'Base URL of the OneDev server, e.g. https://onedev.example.com.', env: 'ONEDEV_URL', helpValue: 'URL'}),
-  // No default: an absent prefix is probed (src/api/client.ts), a given one never is.
+  // No default: an absent prefix is probed (src/api/client-prefix.ts), a given one never is.
   'api-prefix': Flags.string({
     description:
       'Path of the REST interface under the base URL. Default: /api as the contract says, or /~api (where current OneDev servers answer) when /api answers an HTML page; giving it skips that probe.',
