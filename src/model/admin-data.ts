@@ -14,6 +14,7 @@ import type {z} from 'zod'
 import * as checks from './payload-checks.js'
 import {hasOwn, parser, validItems} from './parser.js'
 import {joinPointer} from './pointer.js'
+import {typedCheck, typeOf} from './polymorphic.js'
 import type * as S from './server-schemas.js'
 import type {AuditModel, ServerData} from './types.js'
 
@@ -40,7 +41,7 @@ export type JobMatchKey =
 export interface JobExecutor {
   /** `/settings~1job-executors/<index>`. */
   pointer: string
-  /** `@type`: ServerShellExecutor, ServerDockerExecutor, RemoteDockerExecutor, RemoteShellExecutor, KubernetesExecutor, ... */
+  /** Its class (polymorphic.ts: `@type`, or `@class`): ServerShellExecutor, ServerDockerExecutor, RemoteDockerExecutor, RemoteShellExecutor, KubernetesExecutor, ... */
   type: string
   name: string
   enabled: boolean
@@ -74,10 +75,10 @@ export interface SystemSetting {
 export interface Authenticator {
   /** `/settings~1authenticator`. */
   pointer: string
-  /** `LdapAuthenticator`, `ActiveDirectoryAuthenticator`, ... */
+  /** `LdapAuthenticator`, `ActiveDirectoryAuthenticator`, ... (OneDev writes it as `@class`, the full name: polymorphic.ts) */
   type: string
   ldapUrl: string | null
-  /** `@type` of `groupRetrieval`: `DoNotRetrieveGroups`, `GetGroupsUsingAttribute`, `SearchGroupsUsingFilter`; null when absent. */
+  /** The class of `groupRetrieval` (`@type`): `DoNotRetrieveGroups`, `GetGroupsUsingAttribute`, `SearchGroupsUsingFilter`; null when absent. */
   groupRetrieval: string | null
 }
 
@@ -85,7 +86,7 @@ export interface SsoProvider {
   /** `/sso-providers/<index>` or `/settings~1sso-connectors/<index>`. */
   pointer: string
   name: string
-  /** The connector's `@type` (`OpenIdConnector`, `GitHubConnector`, ...). */
+  /** The connector's class (`@type`: `OpenIdConnector`, `GitHubConnector`, ...). */
   type: string
   /** The claim whose values are synced as group names; null when none. */
   groupsClaim: string | null
@@ -105,10 +106,10 @@ export interface AccessToken {
   expireDate: string | null
 }
 
-const ExecutorSchema = parser<z.infer<typeof S.ExecutorSchema>>(checks.isExecutor)
+const ExecutorSchema = parser<z.infer<typeof S.ExecutorSchema>>(typedCheck(checks.isExecutor))
 const GroovySchema = parser<z.infer<typeof S.GroovySchema>>(checks.isGroovy)
 const SystemSchema = parser<z.infer<typeof S.SystemSchema>>(checks.isSystem)
-const AuthenticatorSchema = parser<z.infer<typeof S.AuthenticatorSchema>>(checks.isAuthenticator)
+const AuthenticatorSchema = parser<z.infer<typeof S.AuthenticatorSchema>>(typedCheck(checks.isAuthenticator))
 const ConnectorSchema = parser<z.infer<typeof S.ConnectorSchema>>(checks.isConnector)
 const ProviderSchema = parser<z.infer<typeof S.ProviderSchema>>(checks.isProvider)
 const TokenSchema = parser<z.infer<typeof S.TokenSchema>>(checks.isToken)
@@ -138,7 +139,7 @@ function toExecutor(item: z.infer<typeof S.ExecutorSchema>, index: number, list:
   const pointer = joinPointer('', JOB_EXECUTORS_KEY, index)
   return {
     pointer,
-    type: item['@type'],
+    type: typeOf(item)!,
     name: item.name ?? `#${index + 1}`,
     enabled: item.enabled ?? true,
     jobMatchKey,
@@ -188,9 +189,9 @@ export function authenticatorOf(model: Model): Authenticator | null | undefined 
     if (!parsed.success) return null
     return {
       pointer: joinPointer('', AUTHENTICATOR_KEY),
-      type: parsed.data['@type'],
+      type: typeOf(parsed.data)!,
       ldapUrl: blankToNull(parsed.data.ldapUrl),
-      groupRetrieval: parsed.data.groupRetrieval?.['@type'] ?? null,
+      groupRetrieval: typeOf(parsed.data.groupRetrieval),
     }
   })
   return found === 'none' ? null : found
@@ -208,7 +209,7 @@ export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
           return {
             pointer,
             name: item.name ?? `#${index + 1}`,
-            type: item.connector['@type'] ?? 'unknown',
+            type: typeOf(item.connector) ?? 'unknown',
             groupsClaim: blankToNull(item.connector.groupsClaim),
             groupsClaimPointer: joinPointer(pointer, 'connector', 'groupsClaim'),
           }
@@ -222,7 +223,7 @@ export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
           return {
             pointer,
             name: item.name ?? `#${index + 1}`,
-            type: item['@type'] ?? 'unknown',
+            type: typeOf(item) ?? 'unknown',
             groupsClaim: blankToNull(item.groupsClaim),
             groupsClaimPointer: joinPointer(pointer, 'groupsClaim'),
           }
