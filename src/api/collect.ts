@@ -16,7 +16,8 @@
 import {ingestDefaultBranch, ingestProjectList, ingestProjectSetting, ingestRefNames, ingestRoles, type ProjectListItem, type ProjectRef} from '../model/ingest.js'
 import {REPOSITORY_ENDPOINTS} from '../model/endpoints.js'
 import {redactServerPayload} from '../model/redact.js'
-import type {AuditError, AuditModel, Project, RepositoryInfo, RepositoryPart, Role, ServerData} from '../model/types.js'
+import {bareText, withServerVersion} from '../model/server-version.js'
+import type {AuditError, AuditModel, Project, RepositoryInfo, RepositoryPart, Role, ServerData, ServerInfo} from '../model/types.js'
 import {oneLine} from '../util/escape.js'
 import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
 import {createLane, type Lane} from '../util/lane.js'
@@ -25,7 +26,7 @@ import {type AskAnotherSubject, EndpointVerdict, NO_OTHER_SUBJECT, NotEvaluatedL
 import {ApiError, type ApiClient, tooDeepError} from './types.js'
 
 export interface CollectRequest {
-  server: {url: string; apiPrefix: string}
+  server: ServerInfo
   /** explicit project ids, or 'all' (pages GET /projects?offset=&count=) */
   projects: number[] | 'all'
   /** parallel project fetches (default 8) */
@@ -287,8 +288,9 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
    * what it was asked for (a group, a user or a project deleted during the audit).
    * `followUp`: the server-wide data goes before projects not started yet (projects judged on arrival wait for it).
    */
-  async function optionalRequest(path: string, paged: boolean, verdict: EndpointVerdict, followUp: boolean): Promise<{value: unknown} | 'not offered'> {
-    const answer = await askEndpoint(verdict, path, () => (paged ? client.paged(path) : client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))), followUp)
+  async function optionalRequest(path: string, spec: OptionalGet, verdict: EndpointVerdict, followUp: boolean): Promise<{value: unknown} | 'not offered'> {
+    const read = (text: string | null) => (text === null ? null : spec.text ? bareText(text) : parseOptionalJson(text, path))
+    const answer = await askEndpoint(verdict, path, () => (spec.paged ? client.paged(path) : client.getText(path).then(read)), followUp)
     if (answer === SKIPPED) return 'not offered'
     if ('miss' in answer) {
       if ((await verdict.settled()) === 'not offered') return 'not offered'
@@ -332,7 +334,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
             try {
               for (const candidate of candidates) {
                 asked = candidate.path
-                const answer = await optionalRequest(asked, spec.paged === true, verdictOf(candidate.endpoint, askAnother), group === Group.Server)
+                const answer = await optionalRequest(asked, spec, verdictOf(candidate.endpoint, askAnother), group === Group.Server)
                 if (answer !== 'not offered') return answer.value
               }
               notEvaluated.add({endpoint, status: verdictOf(candidates.at(-1)!.endpoint, askAnother).status, checks: spec.checks})
@@ -508,12 +510,14 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
 
   const serverDone = Promise.all((request.serverFetchers ?? []).map((fetcher) => fetcher(optionalFetch(Group.Server)).catch((error: unknown) => recordFailure(Group.Server, error, 'reading the server data failed'))))
   const withOptionalData = Boolean(request.serverFetchers?.length || request.projectFetchers?.length)
+  // With the server-wide data, what the server said of its version (null when it could not be read: server-version.ts).
+  const collectedServer = () => (request.serverFetchers?.length ? withServerVersion(request.server, serverData) : request.server)
 
   // Judging on arrival: once roles and server-wide data are in, the model being collected is handed over.
   const arrival = request.arrival
   const arrivalReady = arrival
     ? Promise.all([rolesDone, serverDone]).then(() =>
-        arrival.ready({server: request.server, collectedAt, projects: [], projectsById, roles, rolesRaw, errors: [], ...(withOptionalData ? {serverData} : {})}),
+        arrival.ready({server: collectedServer(), collectedAt, projects: [], projectsById, roles, rolesRaw, errors: [], ...(withOptionalData ? {serverData} : {})}),
       )
     : undefined
 
@@ -656,5 +660,5 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   // Repository endpoints a server does not offer are recorded even without optional data sources.
   const notOffered = notEvaluated.list()
   const optionalData = withOptionalData ? {serverData: sortedKeys(serverData), notEvaluated: notOffered} : notOffered.length > 0 ? {notEvaluated: notOffered} : {}
-  return {server: request.server, collectedAt, projects, projectsById: sortedById, roles, rolesRaw, errors, ...optionalData}
+  return {server: collectedServer(), collectedAt, projects, projectsById: sortedById, roles, rolesRaw, errors, ...optionalData}
 }

@@ -10,6 +10,7 @@
  */
 import {ACCESS_MODEL_ENDPOINTS, PROJECT_ACCESS_ENDPOINTS, REPOSITORY_ENDPOINTS, SERVER_HARDENING_ENDPOINTS} from '../model/endpoints.js'
 import {unreadableServerData} from '../model/server-data-check.js'
+import {VERSION_ENDPOINT} from '../model/server-version.js'
 import type {AuditModel, NotEvaluated, Project, RepositoryPart} from '../model/types.js'
 import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
 import type {Notice, ProjectRef} from '../types/report-types.js'
@@ -77,7 +78,8 @@ export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage
   const notices: ReportNotice[] = [...repositoryNotices(notOffered, unknown, audited, settings), ...unreadableRepositoryNotices(unreadable, audited)]
   const repositoryEndpoints = new Set(Object.values(REPOSITORY_ENDPOINTS))
   for (const entry of model.notEvaluated ?? []) {
-    if (repositoryEndpoints.has(entry.endpoint)) continue
+    // The version decides no check of its own: it is not said as checks not evaluated.
+    if (repositoryEndpoints.has(entry.endpoint) || entry.endpoint === VERSION_ENDPOINT) continue
     notices.push({
       kind: 'not-evaluated',
       message: `GET ${entry.endpoint}: the server does not offer it (${entry.status}), so ${entry.checks} were not evaluated`,
