@@ -5,7 +5,7 @@
  * repository parts that failed for some projects alone (nothing judged in their place); optional
  * endpoints the server does not offer, per-project answers the audit lacks (a snapshot that predates
  * the endpoint), and server data of a shape the audit does not know (the checks that need them are not
- * evaluated, never passed). Each not-evaluated notice says which families of
+ * evaluated, never passed); and the judgements the server's version did not decide (version-notice.ts). Each not-evaluated notice says which families of
  * checks it concerns, for the formats people read to group them.
  */
 import {ACCESS_MODEL_ENDPOINTS, PROJECT_ACCESS_ENDPOINTS, REPOSITORY_ENDPOINTS, SERVER_HARDENING_ENDPOINTS} from '../model/endpoints.js'
@@ -16,6 +16,7 @@ import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.
 import type {Notice, ProjectRef} from '../types/report-types.js'
 import {endpointOf, missingAnswersPhrase, missingProjectAnswers, projectList} from './availability.js'
 import type {AuditSettings} from './rule.js'
+import {versionNotices} from './version-notice.js'
 
 /** The families of checks a `not-evaluated` notice concerns, which the formats people read group notices by. */
 export type CheckFamily = 'access model' | 'server hardening' | 'branches and tags'
@@ -78,7 +79,7 @@ export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage
   const notices: ReportNotice[] = [...repositoryNotices(notOffered, unknown, audited, settings), ...unreadableRepositoryNotices(unreadable, audited)]
   const repositoryEndpoints = new Set(Object.values(REPOSITORY_ENDPOINTS))
   for (const entry of model.notEvaluated ?? []) {
-    // The version decides no check of its own: it is not said as checks not evaluated.
+    // The version decides no check of its own: what was judged without it is the version notice's.
     if (repositoryEndpoints.has(entry.endpoint) || entry.endpoint === VERSION_ENDPOINT) continue
     notices.push({
       kind: 'not-evaluated',
@@ -86,7 +87,7 @@ export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage
       group: {families: familiesOf(entry.endpoint), reason: 'not offered'},
     })
   }
-  notices.push(...missingAnswerNotices(model), ...unreadableNotices(model))
+  notices.push(...missingAnswerNotices(model), ...unreadableNotices(model), ...versionNotices(model))
   return {uninitialized, notices}
 }
 
