@@ -55,14 +55,27 @@ export interface JobExecutor {
   mountDockerSock: boolean
 }
 
+/**
+ * Which key restricts the build jobs that may use a groovy script, by server generation:
+ * `jobAuthorization` from 15.0.0 (v15.0.0 model/support/administration/GroovyScript.java:35),
+ * `authorization` from 8.0.5 to 14.1.x (v8.0.5 and v14.1.0 GroovyScript.java:30), both job matches;
+ * up to 8.0.4 the pattern sets `allowedProjects` and `allowedBranches` (v8.0.0 GroovyScript.java:39-41,
+ * `isAuthorized` :110-118: null allows every project, every branch).
+ */
+export type GroovyAuthorizationKey = 'jobAuthorization' | 'authorization' | 'allowedProjects'
+
 export interface GroovyScript {
   /** `/settings~1groovy-scripts/<index>`. */
   pointer: string
   name: string
   /** Default true (§3.2). */
   canBeUsedByBuildJobs: boolean
-  /** The jobs allowed to use it; null (empty) = any job. */
+  /** The key the payload restricts jobs with (the newest when several); null when it carries none. */
+  authorizationKey: GroovyAuthorizationKey | null
+  /** The jobs allowed to use it (`jobAuthorization` or `authorization`); null (empty) = any job. */
   jobAuthorization: string | null
+  /** Up to 8.0.4: the projects and branches allowed (pattern sets; null = all); null on later servers. */
+  allowed: {projects: string | null; branches: string | null} | null
 }
 
 export interface SystemSetting {
@@ -101,6 +114,7 @@ export interface AccessToken {
   name: string
   /** The user whose token list holds it. */
   ownerId: number
+  /** Whether it acts with every permission of its owner; tokens before 10.7.0 (no such key) always do. */
   hasOwnerPermissions: boolean
   /** null: never expires. */
   expireDate: string | null
@@ -156,12 +170,18 @@ export function groovyScriptsOf(model: Model): GroovyScript[] | undefined {
   return view(model, (data) => {
     if (!hasOwn(data, GROOVY_SCRIPTS_KEY)) return null
     return (
-      validItems(data[GROOVY_SCRIPTS_KEY], GroovySchema)?.map(({item, index}) => ({
-        pointer: joinPointer('', GROOVY_SCRIPTS_KEY, index),
-        name: item.name ?? `#${index + 1}`,
-        canBeUsedByBuildJobs: item.canBeUsedByBuildJobs ?? true,
-        jobAuthorization: blankToNull(item.jobAuthorization),
-      })) ?? null
+      validItems(data[GROOVY_SCRIPTS_KEY], GroovySchema)?.map(({item, index}) => {
+        const key = (['jobAuthorization', 'authorization', 'allowedProjects', 'allowedBranches'] as const).find((candidate) => hasOwn(item, candidate)) ?? null
+        const legacy = key === 'allowedProjects' || key === 'allowedBranches'
+        return {
+          pointer: joinPointer('', GROOVY_SCRIPTS_KEY, index),
+          name: item.name ?? `#${index + 1}`,
+          canBeUsedByBuildJobs: item.canBeUsedByBuildJobs ?? true,
+          authorizationKey: legacy ? 'allowedProjects' : key,
+          jobAuthorization: legacy || key === null ? null : blankToNull(item[key]),
+          allowed: legacy ? {projects: blankToNull(item.allowedProjects), branches: blankToNull(item.allowedBranches)} : null,
+        }
+      }) ?? null
     )
   })
 }
@@ -252,9 +272,12 @@ export function accessTokensOf(model: Model): AccessToken[] | undefined {
       const tokens = (validItems(data[key], TokenSchema) ?? []).map(({item, index}) => ({
         pointer: joinPointer('', key, index),
         id: item.id ?? null,
-        name: item.name ?? `#${index + 1}`,
+        // Before 10.7.0 a token had a description and no name (v10.2.0 model/support/AccessToken.java:25-31).
+        name: item.name ?? item.description ?? `#${index + 1}`,
         ownerId,
-        hasOwnerPermissions: item.hasOwnerPermissions ?? false,
+        // The key exists from 10.7.0 (v10.7.0 model/AccessToken.java:45, a boolean Jackson always writes);
+        // before, a token always acts with every permission of its owner: absent means true.
+        hasOwnerPermissions: hasOwn(item, 'hasOwnerPermissions') ? item.hasOwnerPermissions === true : true,
         expireDate: blankToNull(item.expireDate),
       }))
       out.push({userId: ownerId, tokens})

@@ -48,9 +48,9 @@ export const ExecutorSchema = z.looseObject({
   jobAuthorization: text,
   mountDockerSock: flag,
 })
-export const GroovySchema = z.looseObject({name: text, canBeUsedByBuildJobs: flag, jobAuthorization: text})
+export const GroovySchema = z.looseObject({name: text, canBeUsedByBuildJobs: flag, jobAuthorization: text, authorization: text, allowedProjects: text, allowedBranches: text})
 export const SystemSchema = z.looseObject({serverUrl: text})
 export const AuthenticatorSchema = z.looseObject({...typed, ldapUrl: text, groupRetrieval: z.looseObject(typed).nullish()})
 export const ConnectorSchema = z.looseObject({...typed, name: text, groupsClaim: text})
 export const ProviderSchema = z.looseObject({name: text, connector: ConnectorSchema})
-export const TokenSchema = z.looseObject({id: z.int().nullish(), name: text, hasOwnerPermissions: flag, expireDate: text})
+export const TokenSchema = z.looseObject({id: z.int().nullish(), name: text, description: text, hasOwnerPermissions: flag, expireDate: text})

@@ -13,6 +13,8 @@
  */
 import type {GroovyScript, JobExecutor} from '../model/admin-data.js'
 import {admitsArbitraryBranch, admitsArbitraryProject, type JobMatchExpression, parseJobMatch} from './job-match.js'
+import {type Matcher, pathMatcher} from './matchers.js'
+import {matchesArbitraryNames, parsePatternSet} from './pattern-set.js'
 import {EXECUTOR_EMPTY_JOB_MATCH, type EmptyJobMatchReading, type Reading, readingAt, type Release, SHELL_EXECUTORS} from './versions.js'
 
 export type JobReach =
@@ -70,9 +72,18 @@ export function executorReach(executor: Pick<JobExecutor, 'type' | 'jobMatchKey'
   return {...(byVersion.reading === 'no-job' ? NO_JOB : ANY_JOB), byVersion}
 }
 
-/** Which build jobs may call a groovy script ('none' when build jobs may not use it at all). */
-export function groovyScriptReach(script: Pick<GroovyScript, 'canBeUsedByBuildJobs' | 'jobAuthorization'>): JobReachAssessment {
+/**
+ * Which build jobs may call a groovy script ('none' when build jobs may not use it at all): by its job
+ * authorization, or, up to 8.0.4, by its allowed projects and branches (pattern sets, null = all).
+ */
+export function groovyScriptReach(script: Pick<GroovyScript, 'canBeUsedByBuildJobs' | 'jobAuthorization'> & Partial<Pick<GroovyScript, 'allowed'>>): JobReachAssessment {
   if (!script.canBeUsedByBuildJobs) return NO_JOB
+  if (script.allowed) {
+    const arbitrary = (text: string | null, matcher: Matcher) => text === null || matchesArbitraryNames(parsePatternSet(text), matcher)
+    const anyProject = arbitrary(script.allowed.projects, pathMatcher)
+    const anyBranch = arbitrary(script.allowed.branches, pathMatcher)
+    return anyProject && anyBranch ? ANY_JOB : {reach: anyProject || anyBranch ? 'broad' : 'scoped', anyProject, anyBranch}
+  }
   return script.jobAuthorization === null ? ANY_JOB : assessJobMatchText(script.jobAuthorization)
 }
 

@@ -59,6 +59,10 @@ describe('which jobs an executor admits', () => {
     expect(groovyScriptReach({canBeUsedByBuildJobs: false, jobAuthorization: null}).reach).toBe('none')
     expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: null}).reach).toBe('any-job')
     expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: '"Project" is "a" and on branch "main"'}).reach).toBe('scoped')
+    // Up to 8.0.4: allowed projects and branches, pattern sets (null = all).
+    expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: null, allowed: {projects: null, branches: null}}).reach).toBe('any-job')
+    expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: null, allowed: {projects: 'ops', branches: 'main'}}).reach).toBe('scoped')
+    expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: null, allowed: {projects: 'ops', branches: '**'}})).toEqual({reach: 'broad', anyProject: false, anyBranch: true})
   })
 
   it('admitsArbitraryProject reads project criteria and leaves job criteria unknown', () => {
