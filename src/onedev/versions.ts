@@ -13,7 +13,7 @@
  * Whatever was judged by the unknown reading is said once per run (`assumedJudgements`, the notice
  * of src/engine/coverage.ts) and in the finding's own message.
  */
-import {jobExecutorsOf} from '../model/admin-data.js'
+import {JOB_EXECUTORS_KEY, jobExecutorsOf} from '../model/admin-data.js'
 import type {AuditModel} from '../model/types.js'
 
 /** A OneDev release, `[major, minor, patch]`. */
@@ -150,8 +150,43 @@ export const EXECUTOR_EMPTY_JOB_MATCH: VersionJudgement<EmptyJobMatchReading> = 
   },
 }
 
+export type DiscoveryReading = 'shell-discovered' | 'containers-only'
+
+/**
+ * No job executor defined: each build auto-discovers one, by order (server Docker when `docker version`
+ * runs, then server shell, then Kubernetes; v11.7.0 job/DefaultJobManager.java:502-514). Up to
+ * 11.11.0 a server shell executor is among them when OneDev does not run in Docker; 11.11.1 dropped it
+ * ("Do not auto-discover shell executor for security reason", c3ee58f52d).
+ */
+export const NO_EXECUTOR_DISCOVERY: VersionJudgement<DiscoveryReading> = {
+  id: 'no-executor-discovery',
+  decides: 'which executor a build auto-discovers when no job executor is defined',
+  readings: [
+    {
+      reading: 'shell-discovered',
+      from: '8.0.0',
+      means: 'may discover a server shell executor (OneDev not in Docker, and no Docker to run) that takes every job',
+      source:
+        'v8.0.0 server-plugin/server-plugin-executor-servershell/src/main/java/io/onedev/server/plugin/executor/servershell/ServerShellModule.java:24,39-51 ' +
+        '(outside Docker, a JobExecutorDiscoverer returning a ServerShellExecutor); the same at v11.11.0 :24,39-51; used by v11.7.0 job/DefaultJobManager.java:502-514',
+    },
+    {
+      reading: 'containers-only',
+      from: '11.11.1',
+      means: 'discovers only a server Docker or Kubernetes executor',
+      source: 'v11.11.1 server-plugin/server-plugin-executor-servershell/src/main/java/io/onedev/server/plugin/executor/servershell/ServerShellModule.java:23 (no discoverer; c3ee58f52d)',
+    },
+  ],
+  whenUnknown: 'shell-discovered',
+  subjects(model) {
+    // An empty list, not a list whose items could not be read.
+    const raw = model.serverData?.[JOB_EXECUTORS_KEY]
+    return Array.isArray(raw) && raw.length === 0 ? ['the empty job executor list'] : []
+  },
+}
+
 /** Every version-dependent judgement, in the order the notice lists them. */
-export const VERSION_JUDGEMENTS: readonly VersionJudgement[] = [EXECUTOR_EMPTY_JOB_MATCH]
+export const VERSION_JUDGEMENTS: readonly VersionJudgement[] = [EXECUTOR_EMPTY_JOB_MATCH, NO_EXECUTOR_DISCOVERY]
 
 export interface AssumedJudgement {
   judgement: VersionJudgement

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {assumedJudgements, compareReleases, EXECUTOR_EMPTY_JOB_MATCH, parseRelease, readingAt, releasesOf, serverRelease, VERSION_JUDGEMENTS} from '../../src/onedev/versions.js'
+import {assumedJudgements, compareReleases, EXECUTOR_EMPTY_JOB_MATCH, NO_EXECUTOR_DISCOVERY, parseRelease, readingAt, releasesOf, serverRelease, VERSION_JUDGEMENTS} from '../../src/onedev/versions.js'
 import {serverModel} from '../rules/server/helpers.js'
 
 describe('the server version as judgements read it', () => {
@@ -76,5 +76,14 @@ describe('the table', () => {
     // Nothing the entry decides: nothing was judged by the unknown reading.
     expect(assumedJudgements({...serverModel({'/settings/job-executors': [executors[2]]}), server: null})).toEqual([])
     expect(assumedJudgements({...serverModel({}), server: null})).toEqual([])
+  })
+
+  it('no executor defined: up to 11.11.0 a shell executor may be discovered, from 11.11.1 not', () => {
+    expect(readingAt(NO_EXECUTOR_DISCOVERY, [11, 11, 0]).reading).toBe('shell-discovered')
+    expect(readingAt(NO_EXECUTOR_DISCOVERY, [11, 11, 1]).reading).toBe('containers-only')
+    expect(readingAt(NO_EXECUTOR_DISCOVERY, null)).toMatchObject({reading: 'shell-discovered', assumed: 'unknown'})
+    const empty = serverModel({'/settings/job-executors': []})
+    expect(assumedJudgements({...empty, server: {url: 'https://x', apiPrefix: '/~api', version: null}}).map((a) => [a.judgement.id, a.subjects])).toEqual([['no-executor-discovery', ['the empty job executor list']]])
+    expect(assumedJudgements({...empty, server: {url: 'https://x', apiPrefix: '/~api', version: '16.5.6'}})).toEqual([])
   })
 })

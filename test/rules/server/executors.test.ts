@@ -131,9 +131,21 @@ ruleTester(noExecutor, {
   ],
   invalid: [
     {
-      name: 'empty list',
-      model: executors(),
+      // From 11.11.1 no shell executor is discovered (v11.11.1 ServerShellModule.java:23).
+      name: 'OneDev 16.5.6, an empty list: a discovered container executor',
+      model: executorsOn('16.5.6'),
       findings: [{subject: 'job executors', severity: 'medium', pointer: '/settings~1job-executors', messageIncludes: 'auto-discovers a server Docker'}],
+    },
+    {
+      // Up to 11.11.0, outside Docker, a server shell executor is discovered (v11.11.0 ServerShellModule.java:24,39-51).
+      name: 'OneDev 11.7.0, an empty list: a discovered shell executor outside Docker',
+      model: executorsOn('11.7.0'),
+      findings: [{subject: 'job executors', severity: 'high', pointer: '/settings~1job-executors', messageIncludes: 'OneDev 11.7.0, as every release from 8.0.0 to 11.11.0, discovers a server shell executor when OneDev does not run in Docker'}],
+    },
+    {
+      name: 'version unknown, an empty list: the reading that exposes more',
+      model: executorsOn(null),
+      findings: [{subject: 'job executors', severity: 'high', messageIncludes: "the server's version is unknown, so it is judged as OneDev 8.0.0 to 11.11.0: discovers a server shell executor"}],
     },
   ],
 })
