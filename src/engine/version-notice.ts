@@ -7,6 +7,10 @@ import {VERSION_ENDPOINT, VERSION_KEY} from '../model/server-version.js'
 import type {AuditModel} from '../model/types.js'
 import {type AssumedJudgement, assumedJudgements, releasesOf} from '../onedev/versions.js'
 import type {Notice} from '../types/report-types.js'
+import {fewOf} from './availability.js'
+
+/** Subjects a judgement names before `and N more`. */
+const NAMED_SUBJECTS = 5
 
 /** Why the version is unknown, from what the collection recorded. */
 function unknownBecause(model: AuditModel): string {
@@ -20,12 +24,15 @@ function unknownBecause(model: AuditModel): string {
   return version === null ? `GET ${VERSION_ENDPOINT} could not be read` : 'it was not read (a snapshot written before the audit read it)'
 }
 
-/** `which jobs …: judged as OneDev 11.11.1 to 15.0.0 read it (it takes every job; from 15.0.1 it takes no job), for server shell executor "shell"`. */
+/**
+ * `which jobs …: judged as OneDev 11.11.1 to 15.0.0 read it (11.11.1 to 15.0.0: it takes every job; 15.0.1 and later:
+ * it takes no job), for server shell executor "shell"`.
+ */
 function judged(assumed: AssumedJudgement): string {
   const {judgement, subjects} = assumed
   const reading = judgement.readings.find((r) => r.reading === judgement.whenUnknown)!
-  const others = judgement.readings.filter((r) => r !== reading).map((r) => `from ${r.from} it ${r.means}`)
-  return `${judgement.decides}: judged as OneDev ${releasesOf(judgement, reading)} read it (${[`it ${reading.means}`, ...others].join('; ')}), for ${subjects.join(', ')}`
+  const readings = judgement.readings.map((r) => `${releasesOf(judgement, r)}: it ${r.means}`)
+  return `${judgement.decides}: judged as OneDev ${releasesOf(judgement, reading)} read it (${readings.join('; ')}), for ${fewOf(subjects, NAMED_SUBJECTS)}`
 }
 
 /** The notice, or none when every judgement that concerns this model was decided by its version. */
@@ -35,13 +42,9 @@ export function versionNotices(model: AuditModel): Notice[] {
   const unknown = assumed.filter((a) => a.because === 'unknown')
   const disagree = assumed.filter((a) => a.because === 'disagrees')
   const parts: string[] = []
-  if (unknown.length > 0) parts.push(`the server's OneDev version is unknown (${unknownBecause(model)})`)
-  if (disagree.length > 0) parts.push(`the server says it is OneDev ${model.server?.version}, but its answers have the shape of a later release`)
+  if (unknown.length > 0) parts.push(`The server's OneDev version is unknown: ${unknownBecause(model)}.`)
+  if (disagree.length > 0) parts.push(`The server says it is OneDev ${model.server?.version}, but its answers have the shape of a later release.`)
   const count = assumed.length
-  return [
-    {
-      kind: 'warning',
-      message: `${parts.join('; and ')}: ${count} judgement${count === 1 ? '' : 's'} that depend${count === 1 ? 's' : ''} on it ${count === 1 ? 'was' : 'were'} made by the reading that exposes more: ${assumed.map(judged).join('; ')}`,
-    },
-  ]
+  const made = `${count} judgement${count === 1 ? '' : 's'} that depend${count === 1 ? 's' : ''} on the version ${count === 1 ? 'was' : 'were'} made by the reading that exposes more`
+  return [{kind: 'warning', message: `${parts.join(' ')} ${made}: ${assumed.map(judged).join('; ')}`}]
 }

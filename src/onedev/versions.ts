@@ -69,7 +69,7 @@ export interface VersionJudgement<R extends string = string> {
   /** The reading judged when the version is unknown: the one that exposes more. */
   whenUnknown: R
   /** Which subjects of the model this judgement decides (empty: none, so nothing was judged by it), for the notice. */
-  subjects(model: Pick<AuditModel, 'serverData'>): string[]
+  subjects(model: Pick<AuditModel, 'serverData'> & Partial<Pick<AuditModel, 'projectsById'>>): string[]
 }
 
 /** Why the version did not decide a judgement: `unknown` (not read or not a version), or `disagrees` (it is before the release whose payload shape the entry reads). */
@@ -99,10 +99,11 @@ export function releasesOf<R extends string>(judgement: VersionJudgement<R>, rea
   return next ? `${reading.from} to ${previousRelease(next.from)}` : `${reading.from} and later`
 }
 
-/** The release before `text` as the tables name it: the table's boundaries are read from the tags (the last 15.0.x before 15.0.1 is 15.0.0). */
+/** The release before `text` as the tables name it: `15.0.0` before 15.0.1, `10.8.x` before 10.9.0, `10.x` before 11.0.0. */
 function previousRelease(text: string): string {
-  const release = parseRelease(text)!
-  return release[2] > 0 ? `${release[0]}.${release[1]}.${release[2] - 1}` : `the release before ${text}`
+  const [major, minor, patch] = parseRelease(text)!
+  if (patch > 0) return `${major}.${minor}.${patch - 1}`
+  return minor > 0 ? `${major}.${minor - 1}.x` : `${major - 1}.x`
 }
 
 // ---------------------------------------------------------------- the table
@@ -185,8 +186,51 @@ export const NO_EXECUTOR_DISCOVERY: VersionJudgement<DiscoveryReading> = {
   },
 }
 
+export type EmptySecretAuthorizationReading = 'any-branch' | 'non-pull-request' | 'any-job'
+
+/**
+ * A job secret with an empty `authorization` (a job match, the key from 8.0.5; `authorizedBranches`
+ * before, whose emptiness means every branch whatever the version). Servers before 10.2.0 have no
+ * version endpoint: their reading is in the table for what it is, and judged when a version says it.
+ */
+export const JOB_SECRET_EMPTY_AUTHORIZATION: VersionJudgement<EmptySecretAuthorizationReading> = {
+  id: 'job-secret-empty-authorization',
+  decides: 'which builds a job secret with an empty authorization is handed to',
+  readings: [
+    {
+      reading: 'any-branch',
+      from: '8.0.5',
+      means: 'is handed to builds on any branch (`on branch "**"`)',
+      source: 'v8.0.5 server-core/src/main/java/io/onedev/server/job/JobAuthorizationContext.java:64-66 (null: `new BranchCriteria("**")`); v10.1.6 :64-66 (`OnBranchCriteria("**")`)',
+    },
+    {
+      reading: 'non-pull-request',
+      from: '10.2.0',
+      means: 'is handed to every build that is not of a pull request (`non-pull-request commits`)',
+      source: 'v10.2.0 server-core/src/main/java/io/onedev/server/job/JobAuthorizationContext.java:68-70 (null: `new NonPullRequestCommitsCriteria()`); v10.8.0 :84-86',
+    },
+    {
+      reading: 'any-job',
+      from: '10.9.0',
+      means: 'is handed to every build, pull requests from forks included',
+      source: 'v10.9.0 server-core/src/main/java/io/onedev/server/job/JobAuthorizationContext.java:84-86 (null: the value, no check); v16.5.6 :80-82',
+    },
+  ],
+  whenUnknown: 'any-job',
+  subjects(model) {
+    const subjects: string[] = []
+    for (const project of model.projectsById?.values() ?? []) {
+      for (const secret of project.setting?.jobSecrets ?? []) {
+        const authorization = secret.authorization
+        if (authorization.kind === 'job-match' && (authorization.expression === null || authorization.expression.trim() === '')) subjects.push(`job secret "${secret.name}" of ${project.path}`)
+      }
+    }
+    return subjects
+  },
+}
+
 /** Every version-dependent judgement, in the order the notice lists them. */
-export const VERSION_JUDGEMENTS: readonly VersionJudgement[] = [EXECUTOR_EMPTY_JOB_MATCH, NO_EXECUTOR_DISCOVERY]
+export const VERSION_JUDGEMENTS: readonly VersionJudgement[] = [EXECUTOR_EMPTY_JOB_MATCH, NO_EXECUTOR_DISCOVERY, JOB_SECRET_EMPTY_AUTHORIZATION]
 
 export interface AssumedJudgement {
   judgement: VersionJudgement
@@ -196,7 +240,7 @@ export interface AssumedJudgement {
 }
 
 /** The judgements this model's version did not decide and that concern something in it: each judged by the reading that exposes more. */
-export function assumedJudgements(model: Pick<AuditModel, 'server' | 'serverData'>): AssumedJudgement[] {
+export function assumedJudgements(model: Pick<AuditModel, 'server' | 'serverData'> & Partial<Pick<AuditModel, 'projectsById'>>): AssumedJudgement[] {
   const release = serverRelease(model)
   return VERSION_JUDGEMENTS.flatMap((judgement) => {
     const {assumed} = readingAt(judgement, release)

@@ -87,9 +87,9 @@ const serverFindings = (report: any) => report.findings.filter((f: any) => f.doc
 const LDAP_FINDINGS = ['high server/idp-admin-group LDAP authenticator', 'medium server/ldap-plaintext authenticator']
 
 const UNKNOWN_NOTICE =
-  "the server's OneDev version is unknown (the server does not offer GET /version/server (404), which OneDev has from 10.2.0 on): " +
-  '1 judgement that depends on it was made by the reading that exposes more: which jobs a server (or remote) shell executor with an empty job match takes: ' +
-  'judged as OneDev 11.11.1 to 15.0.0 read it (it takes every job; from 15.0.1 it takes no job), for server shell executor "shell"'
+  "The server's OneDev version is unknown: the server does not offer GET /version/server (404), which OneDev has from 10.2.0 on. " +
+  '1 judgement that depends on the version was made by the reading that exposes more: which jobs a server (or remote) shell executor with an empty job match takes: ' +
+  'judged as OneDev 11.11.1 to 15.0.0 read it (11.11.1 to 15.0.0: it takes every job; 15.0.1 and later: it takes no job), for server shell executor "shell"'
 
 describe('the server shell executor with an empty job match, judged as each version does', () => {
   it.each([
