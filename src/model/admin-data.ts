@@ -23,7 +23,7 @@ export const GROOVY_SCRIPTS_KEY = 'settings/groovy-scripts'
 export const SYSTEM_KEY = 'settings/system'
 export const AUTHENTICATOR_KEY = 'settings/authenticator'
 export const SSO_PROVIDERS_KEY = 'sso-providers'
-/** Servers up to 12.0.8 (v8.0.4 – v12.0.8). */
+/** Servers up to 12.0.8 (v8.0.0 SettingResource.java:182-187 to v12.0.8; 12.0.9 to 13.1.6 offer neither this nor /sso-providers). */
 export const SSO_CONNECTORS_KEY = 'settings/sso-connectors'
 export const accessTokensKey = (userId: number) => `users/${userId}/access-tokens`
 

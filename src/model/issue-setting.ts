@@ -37,7 +37,7 @@ export interface IssueFieldSpec {
 
 export interface IssueTransition {
   pointer: string
-  /** `legacy`: `{fromStates, toState, removeFields, trigger?}` (contract, ≤ v11.0.1); `typed`: `@type` specs (v11.0.2+). */
+  /** `legacy`: `{fromStates, toState, removeFields, trigger?}` (contract, up to v11.0.6); `typed`: `@type` specs (v11.0.7+, and the mis-numbered tag v11.0.2, which is 11.1.x code: 260c5cce2d). */
   kind: 'legacy' | 'typed'
   /** The spec's `@type` (typed) or the trigger's `@type` (legacy), null when absent. */
   type: string | null
