@@ -60,6 +60,10 @@ const PHASE_LABELS = {
  */
 const PHASE_SERVER = {baselinecontract: {repositories: false, access: false}, clicontract: {repositories: false, access: false}, contract: {repositories: false, access: false}, noaccess: {repositories: true, access: false}, clinoaccess: {repositories: true, access: false}}
 const CURRENT_SERVER = {repositories: true, access: true}
+/** The server's version (src/api/version.ts): bare text, read once per run. */
+const VERSION = '/version/server'
+/** What the audit reads as text, not JSON: a default branch and the version (a Java String each, written unquoted). */
+const isText = (path) => path.endsWith('/default-branch') || path === VERSION
 /** The audit's optional server-wide endpoints that are neither listings nor per group or user (src/api/admin-data.ts). */
 const ADMIN_SETTINGS = ['/settings/job-executors', '/settings/groovy-scripts', '/settings/system', '/settings/authenticator', '/sso-providers']
 const ROOT = join(HERE, '..')
@@ -123,9 +127,9 @@ async function readProject(get, id) {
 }
 
 /**
- * What the audit reads of the server besides roles and projects (src/api/access-data.ts and
+ * What the audit reads of the server besides roles and projects (src/api/version.ts, access-data.ts and
  * admin-data.ts, on a server whose users listing has ids), each path once, as soon as what it needs is
- * known: the security setting, the users and groups listings, every group's memberships, the default
+ * known: the version, the security setting, the users and groups listings, every group's memberships, the default
  * group's authorizations, the administration settings, and the access tokens of every user.
  */
 async function readServer(get, paged) {
@@ -150,7 +154,7 @@ async function readServer(get, paged) {
     const ids = new Set([...list.map((user) => user.id), 1, ...admins])
     return Promise.all([...ids].sort((a, b) => a - b).map((id) => get(`/users/${id}/access-tokens`)))
   })
-  await Promise.all([security, memberships, defaultGroup, tokens, ...ADMIN_SETTINGS.map(get)])
+  await Promise.all([security, memberships, defaultGroup, tokens, ...ADMIN_SETTINGS.map(get), get(VERSION)])
 }
 
 /**
@@ -187,7 +191,7 @@ async function baselinePhase(url, concurrency, contract = false) {
     const text = await response.body.text()
     if (response.statusCode === 204) return null
     if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode}`)
-    return path.endsWith('/default-branch') ? text : JSON.parse(text)
+    return isText(path) ? text : JSON.parse(text)
   }
   async function paged(path) {
     const items = []
@@ -211,7 +215,7 @@ async function clientPhase(url, concurrency) {
   // JSON read as text, as the audit reads optional endpoints (a 204, no authenticator, is null).
   const get = async (path) => {
     const text = await client.getText(path)
-    return text === null || path.endsWith('/default-branch') ? text : JSON.parse(text)
+    return text === null || isText(path) ? text : JSON.parse(text)
   }
   const started = performance.now()
   const read = await readAll(get, (path) => client.paged(path), concurrency)

@@ -31,6 +31,8 @@ export interface Simulator {
   close(): Promise<void>
 }
 
+/** What GET /version/server answers while the access endpoints are on (bare text, as OneDev writes a String). */
+export const SIMULATED_VERSION: string
 export function startSimulator(options?: SimulatorOptions): Promise<Simulator>
 export function inFlightOf(log: readonly number[]): InFlight
 /** The runs of a client in a request log file's text, told apart by a pause of `gapMs` (default 50) with nothing in flight, or starting at each request whose URL matches `start`. */

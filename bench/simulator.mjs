@@ -32,6 +32,12 @@ import {pathToFileURL} from 'node:url'
 import {parseArgs} from 'node:util'
 
 const PREFIX = '/~api'
+/**
+ * What GET /version/server answers while the access endpoints are on (a current server): a Java String
+ * under application/json, which Jersey writes unquoted (v16.5.6 server-core/src/main/java/io/onedev/
+ * server/rest/resource/VersionResource.java:18-23); with them off, 404 as a server before 10.2.0.
+ */
+export const SIMULATED_VERSION = '16.5.6'
 const MAX_PAGE_SIZE = 100
 
 /** Project i (1-based): every 50th starts a group (root), every 10th a team under it, the rest are repos. */
@@ -396,6 +402,7 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
     if (path === '/roles') return page(roles, url.searchParams)
     if (path === '/projects') return page(projects, url.searchParams)
     if (state.access) {
+      if (path === '/version/server') return {status: 200, bare: SIMULATED_VERSION}
       if (path === '/users') return page(accessData.users, url.searchParams)
       if (path === '/groups') return page(accessData.groups, url.searchParams)
       if (accessPayloads.has(path)) {
@@ -433,7 +440,7 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
       if (result.status === 204) {
         response.writeHead(204)
         response.end()
-      } else if (result.bare !== undefined) send(response, result.status, 'application/json', result.bare) // a bare name, as OneDev sends it
+      } else if (result.bare !== undefined) send(response, result.status, 'application/json', result.bare) // a bare String (a name, the version), as OneDev sends it
       else if (result.json !== undefined) send(response, result.status, 'application/json', result.json)
       else if (result.html !== undefined) send(response, result.status, 'text/html', result.html)
       else send(response, result.status, 'text/plain', result.text)

@@ -7,10 +7,15 @@ import type {JobSecret, Project, SecretAuthorization} from '../../src/model/type
 import type {SecretAuthorizationAssessment} from '../../src/onedev/job-match.js'
 import {narrowSecretFix} from '../support/fixes.js'
 import {reportedOwners} from '../../src/onedev/url.js'
+import {JOB_SECRET_EMPTY_AUTHORIZATION, releasesOf} from '../../src/onedev/versions.js'
 
-function why(secret: JobSecret, assessment: SecretAuthorizationAssessment): string {
+function why(secret: JobSecret, assessment: SecretAuthorizationAssessment, version: string | null | undefined): string {
   if (assessment.breadth === 'any-job') {
-    return 'its authorization is empty, which OneDev reads as "any job, including jobs of pull requests from forks": anyone who can open a pull request can run a job that reads it'
+    const unknown = assessment.byVersion?.assumed ? ` (the server's version is unknown: judged as OneDev ${releasesOf(JOB_SECRET_EMPTY_AUTHORIZATION, assessment.byVersion.applied)} read it)` : ''
+    return `its authorization is empty, which OneDev reads as "any job, including jobs of pull requests from forks"${unknown}: anyone who can open a pull request can run a job that reads it`
+  }
+  if (assessment.implied !== undefined && assessment.byVersion) {
+    return `its authorization is empty, which OneDev ${version} reads as \`${assessment.implied}\` (${releasesOf(JOB_SECRET_EMPTY_AUTHORIZATION, assessment.byVersion.applied)} do): anyone who can push a branch can run a job that reads it`
   }
   if (secret.authorization.kind === 'branches') {
     return assessment.text === null
@@ -20,7 +25,14 @@ function why(secret: JobSecret, assessment: SecretAuthorizationAssessment): stri
   return `its authorization \`${assessment.text}\` admits builds on branches anyone can create: anyone who can push a branch can run a job that reads it`
 }
 
-function draft(secret: JobSecret, assessment: SecretAuthorizationAssessment, owner: Project, project: Project, assess: (authorization: SecretAuthorization) => SecretAuthorizationAssessment): FindingDraft | null {
+function draft(
+  secret: JobSecret,
+  assessment: SecretAuthorizationAssessment,
+  owner: Project,
+  project: Project,
+  assess: (authorization: SecretAuthorization) => SecretAuthorizationAssessment,
+  version: string | null | undefined,
+): FindingDraft | null {
   if (assessment.breadth !== 'any-job' && assessment.breadth !== 'arbitrary-branches') return null
   const base: Severity = assessment.breadth === 'any-job' ? 'critical' : 'high'
   const inherited = owner.id === project.id ? '' : ` (inherited from ${owner.path})`
@@ -31,7 +43,7 @@ function draft(secret: JobSecret, assessment: SecretAuthorizationAssessment, own
       : ' Scope it to the protected branches that need it, e.g. `on branch "main"`.'
   return {
     subject: secret.name,
-    message: `Job secret "${secret.name}"${inherited} is too broadly authorized: ${why(secret, assessment)}.${archived}${fix}`,
+    message: `Job secret "${secret.name}"${inherited} is too broadly authorized: ${why(secret, assessment, version)}.${archived}${fix}`,
     pointer: secret.authorization.pointer,
     severity: secret.archived ? oneLevelLower(base) : base,
     ...(owner.id === project.id ? {} : {sourceProjectId: owner.id, key: `from:${owner.path}`}),
@@ -45,7 +57,8 @@ export default defineRule({
     shortDescription: 'A job secret is available to builds of branches anyone with write access can create',
     fullDescription:
       'Checks the authorization of every job secret of the project (and of ancestors that are not audited themselves, since secrets are inherited). ' +
-      'On current servers an empty authorization means any job, including jobs of pull requests from forks (critical), and `on branch "**"` (the default) admits any branch. ' +
+      'On current servers (10.9.0 and later, and when the version is unknown) an empty authorization means any job, including jobs of pull requests from forks (critical); ' +
+      'from 10.2.0 to 10.8.x it meant every build that is not a pull request (high). `on branch "**"` (the default) admits any branch. ' +
       'On OneDev 8.0 a null `authorizedBranches` meant `**`. A secret that any branch may use can be read by anyone who can push a branch: they change the build spec on their branch to print or send the secret.',
     defaultSeverity: 'high',
     help: [
@@ -82,7 +95,7 @@ export default defineRule({
     for (const owner of [project, ...ancestors]) {
       if (!owners.has(owner.id)) continue
       for (const secret of owner.setting?.jobSecrets ?? []) {
-        const found = draft(secret, assess(secret.authorization), owner, project, assess)
+        const found = draft(secret, assess(secret.authorization), owner, project, assess, context.model.server?.version)
         if (found) drafts.push(found)
       }
     }

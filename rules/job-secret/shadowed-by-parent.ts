@@ -17,6 +17,7 @@ import {mapped} from '../../src/util/collections.js'
 
 function describe(assessment: SecretAuthorizationAssessment, legacy: boolean): string {
   if (assessment.breadth === 'any-job') return 'any job, including pull requests from forks'
+  if (assessment.implied !== undefined) return `\`${assessment.implied}\` (an empty authorization on this OneDev version)`
   if (assessment.text === null) return 'every branch (empty authorized branches)'
   return legacy ? `branches \`${assessment.text}\`` : `\`${assessment.text}\``
 }

@@ -5,6 +5,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobExecutorsOf} from '../../src/model/admin-data.js'
 import {describeReach, enabledExecutors, SERVER_DOCKER_EXECUTOR} from '../../src/onedev/executors.js'
+import {serverRelease} from '../../src/onedev/versions.js'
 
 export default defineRule({
   meta: {
@@ -38,7 +39,7 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'server') return []
     const drafts: FindingDraft[] = []
-    for (const {executor, assessment} of enabledExecutors(jobExecutorsOf(context.model), SERVER_DOCKER_EXECUTOR)) {
+    for (const {executor, assessment} of enabledExecutors(jobExecutorsOf(context.model), SERVER_DOCKER_EXECUTOR, serverRelease(context.model))) {
       const anyJob = assessment.reach === 'any-job'
       if (executor.mountDockerSock) {
         drafts.push({

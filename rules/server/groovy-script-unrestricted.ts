@@ -5,6 +5,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {groovyScriptsOf} from '../../src/model/admin-data.js'
 import {memberPointer} from '../../src/model/pointer.js'
+import {groovyScriptReach} from '../../src/onedev/executors.js'
 
 export default defineRule({
   meta: {
@@ -39,13 +40,14 @@ export default defineRule({
     if (context.scope !== 'server') return []
     const drafts: FindingDraft[] = []
     for (const script of groovyScriptsOf(context.model) ?? []) {
-      if (!script.canBeUsedByBuildJobs || script.jobAuthorization !== null) continue
+      // Unrestricted: no job authorization (`jobAuthorization`, `authorization` before 15.0), or up to 8.0.4 neither allowed projects nor branches.
+      if (groovyScriptReach(script).reach !== 'any-job') continue
       drafts.push({
         subject: script.name,
         message:
           `Groovy script "${script.name}" may be used by every build job (no job authorization): it runs inside the OneDev server for any job of any project and branch. ` +
           'In Administration > Groovy Scripts clear Can Be Used By Jobs, or set its Job Authorization.',
-        pointer: memberPointer(context.model.serverData, script.pointer, 'jobAuthorization'),
+        pointer: memberPointer(context.model.serverData, script.pointer, script.authorizationKey ?? 'jobAuthorization'),
         key: script.pointer,
       })
     }

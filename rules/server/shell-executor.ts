@@ -4,7 +4,8 @@
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobExecutorsOf} from '../../src/model/admin-data.js'
-import {describeReach, enabledExecutors, SERVER_SHELL_EXECUTOR} from '../../src/onedev/executors.js'
+import {describeReach, enabledExecutors, type JobReachAssessment, SERVER_SHELL_EXECUTOR} from '../../src/onedev/executors.js'
+import {EXECUTOR_EMPTY_JOB_MATCH, releasesOf, serverRelease} from '../../src/onedev/versions.js'
 
 export default defineRule({
   meta: {
@@ -20,7 +21,20 @@ export default defineRule({
       'OneDev says it itself: "Jobs running with this executor has same privilege as OneDev process". A job is whatever the build spec of the',
       'commit says, so whoever can push a branch whose jobs this executor takes can run any command as OneDev: dump the database, read every',
       'job secret, add an administrator. A job match such as `on branch "main"` does not narrow it to one project: every project has a `main`,',
-      'and whoever creates a project owns it. Since 11.11.1 an empty job match admits no job; before (job requirement or job authorization) it admitted every job.',
+      'and whoever creates a project owns it.',
+      '',
+      '## By OneDev version',
+      'What an empty restriction takes depends on the release (the audit reads the version at `GET /~api/version/server`):',
+      '',
+      '| OneDev | key | empty means |',
+      '| --- | --- | --- |',
+      '| up to 8.0.4 | `jobAuthorization` | every job |',
+      '| 8.0.5 to 11.11.0 | `jobRequirement` | every job |',
+      '| 11.11.1 to 15.0.0 | `jobMatch` | every job (`DefaultJobService.isApplicable`: no job match, no check) |',
+      '| 15.0.1 and later | `jobMatch` | no job (`ServerShellExecutor.isApplicable`; the field is required) |',
+      '',
+      'When the version cannot be read (OneDev before 10.2.0 has no version endpoint, a refusal, a snapshot that predates it), an empty `jobMatch` is judged',
+      'to take every job, the reading that exposes more, and the report says so in a notice.',
       '',
       '## Fix',
       'In *Administration → Job Executors*, disable or delete the server shell executor and run jobs in containers (server Docker without the',
@@ -31,7 +45,7 @@ export default defineRule({
       '```json',
       '{"@type": "ServerShellExecutor", "enabled": true, "name": "shell", "jobMatch": "on branch \\"main\\""}            // critical: any project\'s main',
       '{"@type": "ServerShellExecutor", "enabled": true, "name": "shell", "jobMatch": "\\"Project\\" is \\"ops\\" and on branch \\"main\\""}  // high',
-      '{"@type": "ServerShellExecutor", "enabled": true, "name": "shell", "jobMatch": null}                         // fine on 11.11.1+: no job',
+      '{"@type": "ServerShellExecutor", "enabled": true, "name": "shell", "jobMatch": null}                         // critical on 11.11.1 to 15.0.0 (every job), fine from 15.0.1 (no job)',
       '```',
     ].join('\n'),
     tags: ['server', 'ci', 'executors'],
@@ -41,11 +55,12 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'server') return []
     const drafts: FindingDraft[] = []
-    for (const {executor, assessment} of enabledExecutors(jobExecutorsOf(context.model), SERVER_SHELL_EXECUTOR)) {
+    const release = serverRelease(context.model)
+    for (const {executor, assessment} of enabledExecutors(jobExecutorsOf(context.model), SERVER_SHELL_EXECUTOR, release)) {
       if (assessment.reach === 'none') continue
       const restriction =
         executor.jobMatch === null
-          ? `its ${executor.jobMatchKey ?? 'job match'} is empty, which this server reads as every job`
+          ? `its ${executor.jobMatchKey ?? 'job match'} is empty, ${emptyMatchReading(assessment, context.model.server?.version)}`
           : `its ${executor.jobMatchKey} \`${executor.jobMatch}\` admits ${describeReach(assessment)}`
       const broad = assessment.reach === 'any-job' || assessment.reach === 'broad'
       drafts.push({
@@ -63,3 +78,14 @@ export default defineRule({
     return drafts
   },
 })
+
+/** How an empty job match was read: by the key's own meaning (before 11.11.1), by the server's version, or by the reading that exposes more. */
+function emptyMatchReading(assessment: JobReachAssessment, version: string | null | undefined): string {
+  const byVersion = assessment.byVersion
+  if (!byVersion) return 'which this server reads as every job'
+  const newest = EXECUTOR_EMPTY_JOB_MATCH.readings.at(-1)!
+  const as = `as OneDev ${releasesOf(EXECUTOR_EMPTY_JOB_MATCH, byVersion.applied)} reads it: every job (from ${newest.from} it ${newest.means})`
+  if (byVersion.assumed === null) return `which OneDev ${version} reads as every job (${releasesOf(EXECUTOR_EMPTY_JOB_MATCH, byVersion.applied)} do; from ${newest.from} it ${newest.means})`
+  if (byVersion.assumed === 'disagrees') return `and the server says it is OneDev ${version}, which has no jobMatch yet (from ${EXECUTOR_EMPTY_JOB_MATCH.readings[0]!.from}): judged ${as}`
+  return `and the server's version is unknown: judged ${as}`
+}

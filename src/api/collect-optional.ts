@@ -9,6 +9,7 @@
  */
 import type {ProjectRef} from '../model/ingest.js'
 import {redactServerPayload} from '../model/redact.js'
+import {bareText} from '../model/server-version.js'
 import type {ServerData} from '../model/types.js'
 import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
 import type {CollectionContext} from './collect-context.js'
@@ -68,7 +69,7 @@ export class OptionalData {
     try {
       for (const candidate of candidates) {
         asked = candidate.path
-        const answer = await this.request(asked, spec.paged === true, this.collection.requests.verdictOf(candidate.endpoint, askAnother), group === Group.Server)
+        const answer = await this.request(asked, spec, this.collection.requests.verdictOf(candidate.endpoint, askAnother), group === Group.Server)
         if (answer !== 'not offered') return answer.value
       }
       this.collection.notEvaluated.add({endpoint, status: this.collection.requests.verdictOf(candidates.at(-1)!.endpoint, askAnother).status, checks: spec.checks})
@@ -84,13 +85,10 @@ export class OptionalData {
    * what it was asked for (a group, a user or a project deleted during the audit).
    * `followUp`: the server-wide data goes before projects not started yet (projects judged on arrival wait for it).
    */
-  private async request(path: string, paged: boolean, verdict: EndpointVerdict, followUp: boolean): Promise<{value: unknown} | 'not offered'> {
-    const answer = await this.collection.requests.askEndpoint(
-      verdict,
-      path,
-      () => (paged ? this.collection.client.paged(path) : this.collection.client.getText(path).then((text) => (text === null ? null : parseOptionalJson(text, path)))),
-      followUp,
-    )
+  private async request(path: string, spec: OptionalGet, verdict: EndpointVerdict, followUp: boolean): Promise<{value: unknown} | 'not offered'> {
+    const read = (text: string | null) => (text === null ? null : spec.text ? bareText(text) : parseOptionalJson(text, path))
+    const client = this.collection.client
+    const answer = await this.collection.requests.askEndpoint(verdict, path, () => (spec.paged ? client.paged(path) : client.getText(path).then(read)), followUp)
     if (answer === SKIPPED) return 'not offered'
     if ('miss' in answer) {
       if ((await verdict.settled()) === 'not offered') return 'not offered'

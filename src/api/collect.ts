@@ -24,7 +24,8 @@
  *   refused, interrupted; roles; listing; server data; projects) then project id.
  * Raw payloads are handed to ingest and dropped: only the redacted raw it returns is kept.
  */
-import type {AuditModel, Project, ServerData} from '../model/types.js'
+import type {AuditModel, Project, ServerData, ServerInfo} from '../model/types.js'
+import {withServerVersion} from '../model/server-version.js'
 import {createLane, type Lane} from '../util/lane.js'
 import {CollectionErrors, Group} from './collect-errors.js'
 import {listProjects, ProjectFacts, readRoles} from './collect-listings.js'
@@ -36,7 +37,7 @@ import {NotEvaluatedLog, type ProjectFetcher, type ServerFetcher} from './option
 import type {ApiClient} from './types.js'
 
 export interface CollectRequest {
-  server: {url: string; apiPrefix: string}
+  server: ServerInfo
   /** explicit project ids, or 'all' (pages GET /projects?offset=&count=) */
   projects: number[] | 'all'
   /** parallel project fetches (default 8) */
@@ -127,11 +128,13 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const serverDone = Promise.all((request.serverFetchers ?? []).map((fetcher) => fetcher(optional.fetchFor(Group.Server)).catch((error: unknown) => errors.recordFailure(Group.Server, error, 'reading the server data failed'))))
   const withOptionalData = Boolean(request.serverFetchers?.length || request.projectFetchers?.length)
   const serverData = optional.serverData
+  // With the server-wide data, what the server said of its version (null when it could not be read: server-version.ts).
+  const collectedServer = () => (request.serverFetchers?.length ? withServerVersion(request.server, serverData) : request.server)
 
   // Judging on arrival: once roles and server-wide data are in, the model being collected is handed over.
   const arrivalReady = arrival
     ? Promise.all([rolesRead, serverDone]).then(([{roles, raw: rolesRaw}]) =>
-        arrival.ready({server: request.server, collectedAt, projects: [], projectsById: projects.byId, roles, rolesRaw, errors: [], ...(withOptionalData ? {serverData} : {})}),
+        arrival.ready({server: collectedServer(), collectedAt, projects: [], projectsById: projects.byId, roles, rolesRaw, errors: [], ...(withOptionalData ? {serverData} : {})}),
       )
     : undefined
 
@@ -170,7 +173,7 @@ export async function collectModel(client: ApiClient, request: CollectRequest): 
   const notOffered = notEvaluated.list()
   const optionalData = withOptionalData ? {serverData: sortedKeys(serverData), notEvaluated: notOffered} : notOffered.length > 0 ? {notEvaluated: notOffered} : {}
   return {
-    server: request.server,
+    server: collectedServer(),
     collectedAt,
     projects: audited.flatMap((id) => projectsById.get(id) ?? []).sort(byPathThenId),
     projectsById: sortedById,

@@ -6,7 +6,8 @@
 import {fetchProjectAccess, fetchServerAccess} from './access-data.js'
 import {fetchServerHardening} from './admin-data.js'
 import type {ProjectFetcher, ServerFetcher} from './optional.js'
+import {fetchServerVersion} from './version.js'
 
-export const SERVER_FETCHERS: readonly ServerFetcher[] = [fetchServerAccess, fetchServerHardening]
+export const SERVER_FETCHERS: readonly ServerFetcher[] = [fetchServerVersion, fetchServerAccess, fetchServerHardening]
 
 export const PROJECT_FETCHERS: readonly ProjectFetcher[] = [fetchProjectAccess]

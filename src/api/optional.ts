@@ -15,6 +15,12 @@ export interface OptionalGet {
   /** Page through it with offset and count (a listing). */
   paged?: boolean
   /**
+   * The answer is a bare string, as OneDev's Jersey writes a resource method's `String` under
+   * application/json, unquoted (e.g. `/version/server`): read as text (server-version.ts bareText),
+   * not parsed as JSON.
+   */
+  text?: boolean
+  /**
    * Other endpoints serving the same data on other server versions, tried in order while the
    * previous one answers 404/405 (e.g. `/sso-providers`, then `/settings/sso-connectors` up to 12.0).
    * The payload is stored under the path that answered; only when none is offered is the endpoint

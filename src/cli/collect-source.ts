@@ -81,8 +81,9 @@ export async function collectFromServer(
         signal: interrupt.signal,
       })
       io.debug(`${client.requestCount} requests`)
-      // The prefix the requests went to, once the probe (if any) has settled it during the collection.
-      const server = {url, apiPrefix: client.apiPrefix}
+      // The prefix the requests went to, once the probe (if any) has settled it during the collection;
+      // the version the server said it is, when it was asked (null: it could not be read).
+      const server = {...model.server, url, apiPrefix: client.apiPrefix}
       model.server = server
       return {model, source: {kind: 'server', server, ...(model.collectedAt ? {collectedAt: model.collectedAt} : {})}}
     } finally {

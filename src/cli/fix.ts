@@ -79,7 +79,8 @@ export function makePlan(model: AuditModel, source: Source, prepared: Prepared, 
   const proposed = planFixes(model, {rules: prepared.ruleSet.active, settings: prepared.settings, selection, suppressed: suppressedBy(prepared)})
   const plan = planDocument(proposed, {
     tool: {name: 'onedev-audit', version},
-    server: model.server,
+    // The plan file's server is where it applies: its URL and prefix (the version is not part of it).
+    server: model.server ? {url: model.server.url, apiPrefix: model.server.apiPrefix} : null,
     createdAt: new Date().toISOString(),
     source: source.kind === 'snapshot' ? {kind: 'snapshot', snapshot: source.snapshot ?? '', ...(source.collectedAt ? {collectedAt: source.collectedAt} : {})} : {kind: 'server'},
     selection,

@@ -78,6 +78,10 @@ export interface Side {
 export interface Server {
   url: string
   apiPrefix: string
+  /**
+   * The OneDev version the server answered at GET {prefix}/version/server (OneDev 10.2.0 and later), e.g. `16.5.6`; null when it could not be read (an older OneDev without the endpoint, a refusal, an answer that is not a version: a notice says what was judged without it); absent in snapshots written before the audit read it (unknown too).
+   */
+  version?: string | null
 }
 /**
  * This interface was referenced by `DiffReport`'s JSON-Schema

@@ -5,16 +5,18 @@
  * repository parts that failed for some projects alone (nothing judged in their place); optional
  * endpoints the server does not offer, per-project answers the audit lacks (a snapshot that predates
  * the endpoint), and server data of a shape the audit does not know (the checks that need them are not
- * evaluated, never passed). Each not-evaluated notice says which families of
+ * evaluated, never passed); and the judgements the server's version did not decide (version-notice.ts). Each not-evaluated notice says which families of
  * checks it concerns, for the formats people read to group them.
  */
 import {ACCESS_MODEL_ENDPOINTS, PROJECT_ACCESS_ENDPOINTS, REPOSITORY_ENDPOINTS, SERVER_HARDENING_ENDPOINTS} from '../model/endpoints.js'
 import {unreadableServerData} from '../model/server-data-check.js'
+import {VERSION_ENDPOINT} from '../model/server-version.js'
 import type {AuditModel, NotEvaluated, Project, RepositoryPart} from '../model/types.js'
 import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
 import type {Notice, ProjectRef} from '../types/report-types.js'
 import {endpointOf, missingAnswersPhrase, missingProjectAnswers, projectList} from './availability.js'
 import type {AuditSettings} from './rule.js'
+import {versionNotices} from './version-notice.js'
 
 /** The families of checks a `not-evaluated` notice concerns, which the formats people read group notices by. */
 export type CheckFamily = 'access model' | 'server hardening' | 'branches and tags'
@@ -77,14 +79,15 @@ export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage
   const notices: ReportNotice[] = [...repositoryNotices(notOffered, unknown, audited, settings), ...unreadableRepositoryNotices(unreadable, audited)]
   const repositoryEndpoints = new Set(Object.values(REPOSITORY_ENDPOINTS))
   for (const entry of model.notEvaluated ?? []) {
-    if (repositoryEndpoints.has(entry.endpoint)) continue
+    // The version decides no check of its own: what was judged without it is the version notice's.
+    if (repositoryEndpoints.has(entry.endpoint) || entry.endpoint === VERSION_ENDPOINT) continue
     notices.push({
       kind: 'not-evaluated',
       message: `GET ${entry.endpoint}: the server does not offer it (${entry.status}), so ${entry.checks} were not evaluated`,
       group: {families: familiesOf(entry.endpoint), reason: 'not offered'},
     })
   }
-  notices.push(...missingAnswerNotices(model), ...unreadableNotices(model))
+  notices.push(...missingAnswerNotices(model), ...unreadableNotices(model), ...versionNotices(model))
   return {uninitialized, notices}
 }
 

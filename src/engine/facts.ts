@@ -57,6 +57,7 @@ import {
 } from '../onedev/access.js'
 import {type CheckedRef, checkedBranches, checkedTags} from '../onedev/checked-refs.js'
 import {assessSecretAuthorization, type SecretAuthorizationAssessment} from '../onedev/job-match.js'
+import {serverRelease} from '../onedev/versions.js'
 import type {PatternSet} from '../onedev/pattern-set.js'
 import {
   type BranchHierarchy,
@@ -153,7 +154,8 @@ export class ServerFacts {
 
   /** How far a job secret's authorization reaches (src/onedev/job-match.ts), assessed once per distinct text. */
   secretAuthorization(authorization: SecretAuthorization): SecretAuthorizationAssessment {
-    return this.secretTexts.get(secretAuthorizationKey(authorization), () => assessSecretAuthorization(authorization))
+    // The run's release decides what an empty authorization means (the same for every text of the run).
+    return this.secretTexts.get(secretAuthorizationKey(authorization), () => assessSecretAuthorization(authorization, serverRelease(this.model)))
   }
 }
 

@@ -14,6 +14,7 @@ import type {z} from 'zod'
 import * as checks from './payload-checks.js'
 import {hasOwn, parser, validItems} from './parser.js'
 import {joinPointer} from './pointer.js'
+import {typedCheck, typeOf} from './polymorphic.js'
 import type * as S from './server-schemas.js'
 import type {AuditModel, ServerData} from './types.js'
 
@@ -22,7 +23,7 @@ export const GROOVY_SCRIPTS_KEY = 'settings/groovy-scripts'
 export const SYSTEM_KEY = 'settings/system'
 export const AUTHENTICATOR_KEY = 'settings/authenticator'
 export const SSO_PROVIDERS_KEY = 'sso-providers'
-/** Servers up to 12.0.8 (v8.0.4 – v12.0.8). */
+/** Servers up to 12.0.8 (v8.0.0 SettingResource.java:182-187 to v12.0.8; 12.0.9 to 13.1.6 offer neither this nor /sso-providers). */
 export const SSO_CONNECTORS_KEY = 'settings/sso-connectors'
 export const accessTokensKey = (userId: number) => `users/${userId}/access-tokens`
 
@@ -40,7 +41,7 @@ export type JobMatchKey =
 export interface JobExecutor {
   /** `/settings~1job-executors/<index>`. */
   pointer: string
-  /** `@type`: ServerShellExecutor, ServerDockerExecutor, RemoteDockerExecutor, RemoteShellExecutor, KubernetesExecutor, ... */
+  /** Its class (polymorphic.ts: `@type`, or `@class`): ServerShellExecutor, ServerDockerExecutor, RemoteDockerExecutor, RemoteShellExecutor, KubernetesExecutor, ... */
   type: string
   name: string
   enabled: boolean
@@ -54,14 +55,27 @@ export interface JobExecutor {
   mountDockerSock: boolean
 }
 
+/**
+ * Which key restricts the build jobs that may use a groovy script, by server generation:
+ * `jobAuthorization` from 15.0.0 (v15.0.0 model/support/administration/GroovyScript.java:35),
+ * `authorization` from 8.0.5 to 14.1.x (v8.0.5 and v14.1.0 GroovyScript.java:30), both job matches;
+ * up to 8.0.4 the pattern sets `allowedProjects` and `allowedBranches` (v8.0.0 GroovyScript.java:39-41,
+ * `isAuthorized` :110-118: null allows every project, every branch).
+ */
+export type GroovyAuthorizationKey = 'jobAuthorization' | 'authorization' | 'allowedProjects'
+
 export interface GroovyScript {
   /** `/settings~1groovy-scripts/<index>`. */
   pointer: string
   name: string
   /** Default true (§3.2). */
   canBeUsedByBuildJobs: boolean
-  /** The jobs allowed to use it; null (empty) = any job. */
+  /** The key the payload restricts jobs with (the newest when several); null when it carries none. */
+  authorizationKey: GroovyAuthorizationKey | null
+  /** The jobs allowed to use it (`jobAuthorization` or `authorization`); null (empty) = any job. */
   jobAuthorization: string | null
+  /** Up to 8.0.4: the projects and branches allowed (pattern sets; null = all); null on later servers. */
+  allowed: {projects: string | null; branches: string | null} | null
 }
 
 export interface SystemSetting {
@@ -74,10 +88,10 @@ export interface SystemSetting {
 export interface Authenticator {
   /** `/settings~1authenticator`. */
   pointer: string
-  /** `LdapAuthenticator`, `ActiveDirectoryAuthenticator`, ... */
+  /** `LdapAuthenticator`, `ActiveDirectoryAuthenticator`, ... (OneDev writes it as `@class`, the full name: polymorphic.ts) */
   type: string
   ldapUrl: string | null
-  /** `@type` of `groupRetrieval`: `DoNotRetrieveGroups`, `GetGroupsUsingAttribute`, `SearchGroupsUsingFilter`; null when absent. */
+  /** The class of `groupRetrieval` (`@type`): `DoNotRetrieveGroups`, `GetGroupsUsingAttribute`, `SearchGroupsUsingFilter`; null when absent. */
   groupRetrieval: string | null
 }
 
@@ -85,7 +99,7 @@ export interface SsoProvider {
   /** `/sso-providers/<index>` or `/settings~1sso-connectors/<index>`. */
   pointer: string
   name: string
-  /** The connector's `@type` (`OpenIdConnector`, `GitHubConnector`, ...). */
+  /** The connector's class (`@type`: `OpenIdConnector`, `GitHubConnector`, ...). */
   type: string
   /** The claim whose values are synced as group names; null when none. */
   groupsClaim: string | null
@@ -100,15 +114,16 @@ export interface AccessToken {
   name: string
   /** The user whose token list holds it. */
   ownerId: number
+  /** Whether it acts with every permission of its owner; tokens before 10.7.0 (no such key) always do. */
   hasOwnerPermissions: boolean
   /** null: never expires. */
   expireDate: string | null
 }
 
-const ExecutorSchema = parser<z.infer<typeof S.ExecutorSchema>>(checks.isExecutor)
+const ExecutorSchema = parser<z.infer<typeof S.ExecutorSchema>>(typedCheck(checks.isExecutor))
 const GroovySchema = parser<z.infer<typeof S.GroovySchema>>(checks.isGroovy)
 const SystemSchema = parser<z.infer<typeof S.SystemSchema>>(checks.isSystem)
-const AuthenticatorSchema = parser<z.infer<typeof S.AuthenticatorSchema>>(checks.isAuthenticator)
+const AuthenticatorSchema = parser<z.infer<typeof S.AuthenticatorSchema>>(typedCheck(checks.isAuthenticator))
 const ConnectorSchema = parser<z.infer<typeof S.ConnectorSchema>>(checks.isConnector)
 const ProviderSchema = parser<z.infer<typeof S.ProviderSchema>>(checks.isProvider)
 const TokenSchema = parser<z.infer<typeof S.TokenSchema>>(checks.isToken)
@@ -138,7 +153,7 @@ function toExecutor(item: z.infer<typeof S.ExecutorSchema>, index: number, list:
   const pointer = joinPointer('', JOB_EXECUTORS_KEY, index)
   return {
     pointer,
-    type: item['@type'],
+    type: typeOf(item)!,
     name: item.name ?? `#${index + 1}`,
     enabled: item.enabled ?? true,
     jobMatchKey,
@@ -155,12 +170,18 @@ export function groovyScriptsOf(model: Model): GroovyScript[] | undefined {
   return view(model, (data) => {
     if (!hasOwn(data, GROOVY_SCRIPTS_KEY)) return null
     return (
-      validItems(data[GROOVY_SCRIPTS_KEY], GroovySchema)?.map(({item, index}) => ({
-        pointer: joinPointer('', GROOVY_SCRIPTS_KEY, index),
-        name: item.name ?? `#${index + 1}`,
-        canBeUsedByBuildJobs: item.canBeUsedByBuildJobs ?? true,
-        jobAuthorization: blankToNull(item.jobAuthorization),
-      })) ?? null
+      validItems(data[GROOVY_SCRIPTS_KEY], GroovySchema)?.map(({item, index}) => {
+        const key = (['jobAuthorization', 'authorization', 'allowedProjects', 'allowedBranches'] as const).find((candidate) => hasOwn(item, candidate)) ?? null
+        const legacy = key === 'allowedProjects' || key === 'allowedBranches'
+        return {
+          pointer: joinPointer('', GROOVY_SCRIPTS_KEY, index),
+          name: item.name ?? `#${index + 1}`,
+          canBeUsedByBuildJobs: item.canBeUsedByBuildJobs ?? true,
+          authorizationKey: legacy ? 'allowedProjects' : key,
+          jobAuthorization: legacy || key === null ? null : blankToNull(item[key]),
+          allowed: legacy ? {projects: blankToNull(item.allowedProjects), branches: blankToNull(item.allowedBranches)} : null,
+        }
+      }) ?? null
     )
   })
 }
@@ -188,9 +209,9 @@ export function authenticatorOf(model: Model): Authenticator | null | undefined 
     if (!parsed.success) return null
     return {
       pointer: joinPointer('', AUTHENTICATOR_KEY),
-      type: parsed.data['@type'],
+      type: typeOf(parsed.data)!,
       ldapUrl: blankToNull(parsed.data.ldapUrl),
-      groupRetrieval: parsed.data.groupRetrieval?.['@type'] ?? null,
+      groupRetrieval: typeOf(parsed.data.groupRetrieval),
     }
   })
   return found === 'none' ? null : found
@@ -208,7 +229,7 @@ export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
           return {
             pointer,
             name: item.name ?? `#${index + 1}`,
-            type: item.connector['@type'] ?? 'unknown',
+            type: typeOf(item.connector) ?? 'unknown',
             groupsClaim: blankToNull(item.connector.groupsClaim),
             groupsClaimPointer: joinPointer(pointer, 'connector', 'groupsClaim'),
           }
@@ -222,7 +243,7 @@ export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
           return {
             pointer,
             name: item.name ?? `#${index + 1}`,
-            type: item['@type'] ?? 'unknown',
+            type: typeOf(item) ?? 'unknown',
             groupsClaim: blankToNull(item.groupsClaim),
             groupsClaimPointer: joinPointer(pointer, 'groupsClaim'),
           }
@@ -251,9 +272,12 @@ export function accessTokensOf(model: Model): AccessToken[] | undefined {
       const tokens = (validItems(data[key], TokenSchema) ?? []).map(({item, index}) => ({
         pointer: joinPointer('', key, index),
         id: item.id ?? null,
-        name: item.name ?? `#${index + 1}`,
+        // Before 10.7.0 a token had a description and no name (v10.2.0 model/support/AccessToken.java:25-31).
+        name: item.name ?? item.description ?? `#${index + 1}`,
         ownerId,
-        hasOwnerPermissions: item.hasOwnerPermissions ?? false,
+        // The key exists from 10.7.0 (v10.7.0 model/AccessToken.java:45, a boolean Jackson always writes);
+        // before, a token always acts with every permission of its owner: absent means true.
+        hasOwnerPermissions: hasOwn(item, 'hasOwnerPermissions') ? item.hasOwnerPermissions === true : true,
         expireDate: blankToNull(item.expireDate),
       }))
       out.push({userId: ownerId, tokens})

@@ -33,7 +33,7 @@ export const HARDENING_ENDPOINTS = {
   system: '/settings/system',
   authenticator: '/settings/authenticator',
   ssoProviders: '/sso-providers',
-  /** Servers up to 12.0.8 (v8.0.4 – v12.0.8), instead of /sso-providers. */
+  /** Servers up to 12.0.8 (v8.0.0 – v12.0.8), instead of /sso-providers (from 13.1.7; 12.0.9 to 13.1.6 offer neither). */
   ssoConnectors: '/settings/sso-connectors',
   security: `/${SECURITY_KEY}`,
   users: '/users',

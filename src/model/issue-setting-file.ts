@@ -8,6 +8,7 @@ import {z} from 'zod'
 import {parseJson} from '../util/json.js'
 import {type IssueSetting, normalizeIssueSetting} from './issue-setting.js'
 import {pointerOf} from './pointer.js'
+import {typeOf} from './polymorphic.js'
 import type {AuditError} from './types.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -58,7 +59,7 @@ const transitionSpec = z
   })
   .superRefine((transition, context) => {
     // The contract's shape (no @type): a move from fromStates to toState.
-    if (transition['@type'] === undefined && typeof transition.toState !== 'string') {
+    if (typeOf(transition) === null && typeof transition.toState !== 'string') {
       context.addIssue({code: 'custom', path: ['toState'], message: 'expected string'})
     }
   })

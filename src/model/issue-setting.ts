@@ -8,6 +8,7 @@
  * and types only, and `redactIssueSetting` masks SecretField defaults and password-like keys before
  * anything is shown or written.
  */
+import {isTypeProperty, typeOf} from './polymorphic.js'
 import {REDACTED, redactDeep} from './redact.js'
 import {isObject} from '../util/json.js'
 
@@ -36,7 +37,7 @@ export interface IssueFieldSpec {
 
 export interface IssueTransition {
   pointer: string
-  /** `legacy`: `{fromStates, toState, removeFields, trigger?}` (contract, ≤ v11.0.1); `typed`: `@type` specs (v11.0.2+). */
+  /** `legacy`: `{fromStates, toState, removeFields, trigger?}` (contract, up to v11.0.6); `typed`: `@type` specs (v11.0.7+, and the mis-numbered tag v11.0.2, which is 11.1.x code: 260c5cce2d). */
   kind: 'legacy' | 'typed'
   /** The spec's `@type` (typed) or the trigger's `@type` (legacy), null when absent. */
   type: string | null
@@ -119,14 +120,8 @@ function nameRef(object: Json, key: string, base: string): NameRef | null {
   return typeof value === 'string' ? {name: value, pointer: `${base}/${key}`} : null
 }
 
-/** The `@type` without a package prefix (Jackson may write a full class name). */
-export function typeName(value: unknown): string | null {
-  if (typeof value !== 'string' || value === '') return null
-  return value.slice(value.lastIndexOf('.') + 1)
-}
-
 function normalizeField(item: Json, pointer: string): IssueFieldSpec {
-  const type = typeName(item['@type'])
+  const type = typeOf(item)
   const provider = item['choiceProvider']
   let choices: string[] | null = null
   if (isObject(provider) && Array.isArray(provider['choices'])) {
@@ -140,9 +135,9 @@ function normalizeField(item: Json, pointer: string): IssueFieldSpec {
 const MANUAL_TRIGGER = 'PressButtonTrigger'
 
 function normalizeTransition(item: Json, pointer: string): IssueTransition {
-  const typed = typeof item['@type'] === 'string'
+  const typed = typeOf(item) !== null
   const trigger = isObject(item['trigger']) ? item['trigger'] : null
-  const type = typed ? typeName(item['@type']) : trigger ? typeName(trigger['@type']) : null
+  const type = typed ? typeOf(item) : typeOf(trigger)
   const base = {
     pointer,
     kind: typed ? ('typed' as const) : ('legacy' as const),
@@ -212,7 +207,7 @@ function redactSecretFieldDefaults(value: unknown, depth = 0): unknown {
   if (depth > 64) return REDACTED
   if (Array.isArray(value)) return value.map((item) => redactSecretFieldDefaults(item, depth + 1))
   if (!isObject(value)) return value
-  const secretField = /Secret/.test(typeName(value['@type']) ?? '')
+  const secretField = /Secret/.test(typeOf(value) ?? '')
   const out: Json = {}
   for (const [key, inner] of Object.entries(value)) {
     const copy = secretField && /default/i.test(key) ? maskValues(inner) : redactSecretFieldDefaults(inner, depth + 1)
@@ -222,11 +217,11 @@ function redactSecretFieldDefaults(value: unknown, depth = 0): unknown {
   return out
 }
 
-/** Every value in it masked; `@type` kept so the shape stays readable. null stays null. */
+/** Every value in it masked; its type (`@type`, `@class`) kept so the shape stays readable. null stays null. */
 function maskValues(value: unknown): unknown {
   if (value === null || value === undefined) return value
   if (Array.isArray(value)) return value.map(() => REDACTED)
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === '@type' ? inner : maskValues(inner)]))
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, isTypeProperty(key) ? inner : maskValues(inner)]))
   return REDACTED
 }
 

@@ -8,6 +8,7 @@
  */
 import {normalizeIssueSetting, type IssueTransition} from './issue-setting.js'
 import {resolvePointer} from './pointer.js'
+import {typeOf} from './polymorphic.js'
 import {isObject} from '../util/json.js'
 
 /**
@@ -68,13 +69,6 @@ export interface IssueWorkflow {
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null)
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [])
-
-/** The `@type` without a package prefix. */
-function typeOf(value: unknown): string | null {
-  if (!isObject(value) || typeof value['@type'] !== 'string') return null
-  const type = value['@type']
-  return type.slice(type.lastIndexOf('.') + 1)
-}
 
 function defaultOf(provider: unknown): FieldDefault {
   if (!isObject(provider)) return {kind: 'none'}

@@ -15,6 +15,7 @@ import {isObject} from '../util/json.js'
 import * as checks from './payload-checks.js'
 import {EXPECTED_INTEGER} from './parser.js'
 import {joinPointer, pointerOf, resolvePointer} from './pointer.js'
+import {simpleTypeName, typeOf} from './polymorphic.js'
 import {redactUrl} from './redact.js'
 import type * as schemas from './schemas.js'
 import type {
@@ -170,12 +171,11 @@ function contributedEntries(contributed: unknown): {key: string | number; item: 
 const NOTIFICATION_SUFFIX = 'NotificationSetting'
 
 /**
- * The channel of a contributed setting (`Slack` for `SlackNotificationSetting`), from its `@type`, else
- * from the class-name key of the legacy map; null when it is some other plugin's setting.
+ * The channel of a contributed setting (`Slack` for `SlackNotificationSetting`), from its type
+ * (polymorphic.ts), else from the class-name key of the legacy map; null when it is some other plugin's setting.
  */
 function notificationChannel(key: string | number, item: Json): string | null {
-  const type = own(item, '@type')
-  const className = typeof type === 'string' ? type : typeof key === 'string' ? key.slice(key.lastIndexOf('.') + 1) : null
+  const className = typeOf(item) ?? (typeof key === 'string' ? simpleTypeName(key) : null)
   if (className === null) return has(item, 'notifications') ? 'Unknown' : null
   if (!className.endsWith(NOTIFICATION_SUFFIX)) return null
   return className.slice(0, -NOTIFICATION_SUFFIX.length) || className
@@ -306,7 +306,7 @@ function jobSecret(s: JobSecretPayload, pointer: string, fallback: SecretAuthori
 
 function actionAuthorization(a: ActionAuthorizationPayload, pointer: string): ActionAuthorization {
   const names = has(a, 'tagNames') ? a.tagNames : a.milestoneNames
-  return {pointer, type: a['@type'] ?? '', authorizedBranches: a.authorizedBranches ?? null, names: names ?? null}
+  return {pointer, type: typeOf(a) ?? '', authorizedBranches: a.authorizedBranches ?? null, names: names ?? null}
 }
 
 function url(value: string | null | undefined): {url: string | null; facts: UrlFacts | null} {

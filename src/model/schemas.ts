@@ -60,6 +60,7 @@ export const JobSecretSchema = z.looseObject({
 
 export const ActionAuthorizationSchema = z.looseObject({
   '@type': text,
+  '@class': text,
   authorizedBranches: text,
   tagNames: text,
   milestoneNames: text,
@@ -82,6 +83,7 @@ export const NotificationEntrySchema = z.looseObject({
 
 export const NotificationSettingSchema = z.looseObject({
   '@type': text,
+  '@class': text,
   notifications: z.array(NotificationEntrySchema).nullish(),
 })
 

@@ -9,6 +9,7 @@ import {SECURITY_KEY, GROUPS_KEY, USERS_KEY} from './access-data.js'
 import {AUTHENTICATOR_KEY, GROOVY_SCRIPTS_KEY, JOB_EXECUTORS_KEY, SSO_CONNECTORS_KEY, SSO_PROVIDERS_KEY, SYSTEM_KEY} from './admin-data.js'
 import * as checks from './payload-checks.js'
 import {hasOwn} from './parser.js'
+import {typedCheck} from './polymorphic.js'
 import type {ServerData} from './types.js'
 
 type Check = (value: unknown) => boolean
@@ -22,8 +23,8 @@ interface Shape {
 const EXACT: Record<string, Shape> = {
   [SECURITY_KEY]: {kind: 'object', check: checks.isSecurity},
   [SYSTEM_KEY]: {kind: 'object', check: checks.isSystem},
-  [AUTHENTICATOR_KEY]: {kind: 'object-or-null', check: checks.isAuthenticator},
-  [JOB_EXECUTORS_KEY]: {kind: 'list', check: checks.isExecutor},
+  [AUTHENTICATOR_KEY]: {kind: 'object-or-null', check: typedCheck(checks.isAuthenticator)},
+  [JOB_EXECUTORS_KEY]: {kind: 'list', check: typedCheck(checks.isExecutor)},
   [GROOVY_SCRIPTS_KEY]: {kind: 'list', check: checks.isGroovy},
   [SSO_PROVIDERS_KEY]: {kind: 'list', check: checks.isProvider},
   [SSO_CONNECTORS_KEY]: {kind: 'list', check: checks.isConnector},

@@ -36,8 +36,11 @@ export const UserSchema = z.looseObject({
 export const AuthorizationSchema = z.looseObject({id: integer().nullish(), projectId: integer().nullish(), roleId: integer(), groupId: integer().nullish(), userId: integer().nullish()})
 
 // Administration data (admin-data.ts)
+/** `@type` (default typing) or `@class` (a class-level @JsonTypeInfo): polymorphic.ts reads either; the views require one. */
+const typed = {'@type': text, '@class': text}
+
 export const ExecutorSchema = z.looseObject({
-  '@type': z.string(),
+  ...typed,
   name: text,
   enabled: flag,
   jobMatch: text,
@@ -45,9 +48,9 @@ export const ExecutorSchema = z.looseObject({
   jobAuthorization: text,
   mountDockerSock: flag,
 })
-export const GroovySchema = z.looseObject({name: text, canBeUsedByBuildJobs: flag, jobAuthorization: text})
+export const GroovySchema = z.looseObject({name: text, canBeUsedByBuildJobs: flag, jobAuthorization: text, authorization: text, allowedProjects: text, allowedBranches: text})
 export const SystemSchema = z.looseObject({serverUrl: text})
-export const AuthenticatorSchema = z.looseObject({'@type': z.string(), ldapUrl: text, groupRetrieval: z.looseObject({'@type': z.string().nullish()}).nullish()})
-export const ConnectorSchema = z.looseObject({'@type': z.string().nullish(), name: text, groupsClaim: text})
+export const AuthenticatorSchema = z.looseObject({...typed, ldapUrl: text, groupRetrieval: z.looseObject(typed).nullish()})
+export const ConnectorSchema = z.looseObject({...typed, name: text, groupsClaim: text})
 export const ProviderSchema = z.looseObject({name: text, connector: ConnectorSchema})
-export const TokenSchema = z.looseObject({id: z.int().nullish(), name: text, hasOwnerPermissions: flag, expireDate: text})
+export const TokenSchema = z.looseObject({id: z.int().nullish(), name: text, description: text, hasOwnerPermissions: flag, expireDate: text})

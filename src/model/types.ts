@@ -272,8 +272,21 @@ export interface NotEvaluated {
 export type ServerData = Record<string, unknown>
 
 /** Everything the rules evaluate: the normalized server state. */
+/** The server audited: where, and which OneDev it said it is. */
+export interface ServerInfo {
+  url: string
+  apiPrefix: string
+  /**
+   * What GET {prefix}/version/server answered (server-version.ts), e.g. `16.5.6`; null when the
+   * collection asked and could not read it; absent when it was not asked (a model built without the
+   * optional data, a snapshot written before the audit read it). Judgements that depend on it ask
+   * src/onedev/versions.ts, which reads null and absent alike: unknown.
+   */
+  version?: string | null
+}
+
 export interface AuditModel {
-  server: {url: string; apiPrefix: string} | null
+  server: ServerInfo | null
   projects: Project[]
   /** Projects by id, including ancestors fetched only for inheritance. */
   projectsById: Map<number, Project>

@@ -16,6 +16,7 @@
 import type {SecretAuthorization} from '../model/types.js'
 import {pathMatcher, stringMatcher} from './matchers.js'
 import {matchesArbitraryNames, parsePatternSet, type PatternSet, tryParsePatternSet} from './pattern-set.js'
+import {type EmptySecretAuthorizationReading, JOB_SECRET_EMPTY_AUTHORIZATION, type Reading, readingAt, type Release} from './versions.js'
 
 export type JobMatchField = 'Project' | 'Job'
 
@@ -419,14 +420,22 @@ export interface SecretAuthorizationAssessment {
   text: string | null
   expression?: JobMatchExpression
   patternSet?: PatternSet
+  /** An empty job-match authorization: how the server's version reads it (versions.ts JOB_SECRET_EMPTY_AUTHORIZATION). */
+  byVersion?: Reading<EmptySecretAuthorizationReading>
+  /** What an empty authorization stands for on the server's version (`non-pull-request commits`), parsed as `expression`; absent when it is any job. */
+  implied?: string
 }
 
+/** What an empty job-match authorization stands for, by reading (versions.ts); null: nothing, every build. */
+const IMPLIED_AUTHORIZATION: Record<EmptySecretAuthorizationReading, string | null> = {'any-branch': 'on branch "**"', 'non-pull-request': 'non-pull-request commits', 'any-job': null}
+
 /**
- * Judges a job secret's authorization by the rules of the server generation it came from (§2, §5).
- * It depends on the text alone: the facts of a run (src/engine/facts.ts) assess each distinct text
- * once and share the result, so never modify it.
+ * Judges a job secret's authorization by the rules of the server generation it came from (§2, §5),
+ * and an empty job-match authorization by the server's release (null: unknown, judged as any job).
+ * It depends on the text (and the run's release) alone: the facts of a run (src/engine/facts.ts)
+ * assess each distinct text once and share the result, so never modify it.
  */
-export function assessSecretAuthorization(authorization: SecretAuthorization): SecretAuthorizationAssessment {
+export function assessSecretAuthorization(authorization: SecretAuthorization, release: Release | null = null): SecretAuthorizationAssessment {
   if (authorization.kind === 'branches') {
     const text = authorization.branches
     if (text === null || text.trim() === '') return {breadth: 'arbitrary-branches', text: null}
@@ -439,7 +448,13 @@ export function assessSecretAuthorization(authorization: SecretAuthorization): S
     return {breadth: matchesArbitraryNames(patternSet, pathMatcher) ? 'arbitrary-branches' : 'scoped', text, patternSet}
   }
   const text = authorization.expression
-  if (text === null || text.trim() === '') return {breadth: 'any-job', text: null}
+  if (text === null || text.trim() === '') {
+    const byVersion = readingAt(JOB_SECRET_EMPTY_AUTHORIZATION, release)
+    const implied = IMPLIED_AUTHORIZATION[byVersion.reading]
+    if (implied === null) return {breadth: 'any-job', text: null, byVersion}
+    const expression = parseJobMatch(implied)
+    return {breadth: admitsArbitraryBranch(expression) ? 'arbitrary-branches' : 'scoped', text: null, expression, byVersion, implied}
+  }
   let expression: JobMatchExpression
   try {
     expression = parseJobMatch(text)

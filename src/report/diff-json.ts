@@ -7,7 +7,7 @@ import {safeServerUrl} from '../util/server-url.js'
 export const DIFF_SCHEMA_URI = 'https://onedev-audit.dev/schemas/diff.schema.json'
 
 function sideOf(side: Side): Side {
-  const out: Side = {server: side.server ? {url: safeServerUrl(side.server.url), apiPrefix: side.server.apiPrefix} : null}
+  const out: Side = {server: side.server ? {url: safeServerUrl(side.server.url), apiPrefix: side.server.apiPrefix, version: side.server.version ?? null} : null}
   if (side.snapshot !== undefined) out.snapshot = side.snapshot
   if (side.collectedAt !== undefined) out.collectedAt = side.collectedAt
   if (side.projects !== undefined) out.projects = side.projects

@@ -33,7 +33,7 @@ import {safeServerUrl} from '../util/server-url.js'
 import {CONTROL_STATUSES} from '../engine/compliance.js'
 import {complianceCounts, exceptionText, STATUS_TEXT} from './compliance.js'
 import {type ShownNotice, shownNotices} from './notices.js'
-import {countBySeverity, findingNoun, incompleteLead, judgedPhrase, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras} from './summary.js'
+import {countBySeverity, findingNoun, incompleteLead, judgedPhrase, plural, type SeverityCounts, scopePhrase, severityRank, verdictExtras, versionPhrase} from './summary.js'
 import {errorLine, groupFindings, messageOf, noticeLabel, subjectOf} from './stylish.js'
 
 /** Rows of each table written as HTML (for reading without JavaScript); the script shows them all. */
@@ -56,6 +56,8 @@ function facts(input: ReportInput): [string, string][] {
   const out: [string, string][] = []
   // A linted file (issue-setting lint) comes from no server.
   if (source.kind !== 'file') out.push(['Server', source.server ? html(safeServerUrl(source.server.url)) : 'unknown'])
+  const version = versionPhrase(source)
+  if (version !== null) out.push(['OneDev version', typeof source.server?.version === 'string' ? html(source.server.version) : 'unknown'])
   if (source.snapshot !== undefined) out.push(['Snapshot', html(source.snapshot)])
   if (source.file !== undefined) out.push(['File', html(source.file)])
   if (source.kind !== 'file') out.push(['Collected', source.collectedAt !== undefined ? timeHtml(source.collectedAt) : source.kind === 'server' ? 'during this run' : 'unknown'])

@@ -16,7 +16,8 @@ const projectRef = (ref: ProjectRef): ProjectRef => ({id: ref.id, path: ref.path
 /** Where the settings came from, as the report spells it: `server`, then `snapshot`, `file`, `collectedAt` when known. */
 function originOf(source: Source): Pick<AuditReport, 'server' | 'snapshot' | 'file' | 'collectedAt'> {
   const out: Pick<AuditReport, 'server' | 'snapshot' | 'file' | 'collectedAt'> = {
-    server: source.server ? {url: safeServerUrl(source.server.url), apiPrefix: source.server.apiPrefix} : null,
+    // The version the audit judged by: null when it is unknown (not read, or a snapshot that predates it).
+    server: source.server ? {url: safeServerUrl(source.server.url), apiPrefix: source.server.apiPrefix, version: source.server.version ?? null} : null,
   }
   if (source.snapshot !== undefined) out.snapshot = source.snapshot
   if (source.file !== undefined) out.file = source.file

@@ -11,7 +11,7 @@ import {complianceCounts, exceptionText} from './compliance.js'
 import type {ReportInput} from './input.js'
 import type {ComplianceControl, ControlStatus, Finding} from '../types/report-types.js'
 import {shownNotices} from './notices.js'
-import {countBySeverity, findingNoun, incompleteLead, judgedPhrase, plural, scopePhrase, verdictExtras} from './summary.js'
+import {countBySeverity, findingNoun, incompleteLead, judgedPhrase, plural, scopePhrase, verdictExtras, versionPhrase} from './summary.js'
 import {safeServerUrl} from '../util/server-url.js'
 import {groupFindings, messageOf, subjectOf} from './stylish.js'
 
@@ -27,7 +27,8 @@ function row(cells: readonly (string | number)[]): string {
 function sourceLine(input: ReportInput): string {
   const {source} = input
   const parts: string[] = []
-  if (source.server) parts.push(`Server: ${md(safeServerUrl(source.server.url))}`)
+  const version = versionPhrase(source)
+  if (source.server) parts.push(`Server: ${md(safeServerUrl(source.server.url))}${version === null ? '' : ` (${md(version)})`}`)
   if (source.snapshot !== undefined) parts.push(`Snapshot: ${md(source.snapshot)}`)
   if (source.file !== undefined) parts.push(`File: ${md(source.file)}`)
   if (source.collectedAt !== undefined) parts.push(`collected ${md(source.collectedAt)}`)

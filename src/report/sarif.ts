@@ -14,7 +14,7 @@ import {EAGER, jsonDocument, type JsonBuilder, LAZY} from './json-stream.js'
 import {createLocator} from './locate.js'
 import type {Finding, Notice, Severity} from '../types/report-types.js'
 import {inheritedNote} from './stylish.js'
-import {severityRank, serverHost, verdictText} from './summary.js'
+import {severityRank, serverHost, verdictText, versionPhrase} from './summary.js'
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json'
 /** GitHub rejects a run with more results. */
@@ -225,6 +225,8 @@ function sarifLog(input: ReportInput, json: JsonBuilder): {log: unknown; warning
       },
     ],
     results: json.list(kept, resultOf),
+    // Which OneDev was judged (null: its version is unknown); absent when no server was (a linted file).
+    ...(versionPhrase(input.source) === null ? {} : {properties: {serverVersion: input.source.server?.version ?? null}}),
   })
   return {log: json.object({$schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: json.list([run], (r) => r)}), warnings}
 }

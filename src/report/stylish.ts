@@ -137,5 +137,5 @@ export function stylishChunks(input: ReportInput): Iterable<string> {
 
 function summaryLine(input: ReportInput, paint: (style: Style, text: string) => string): string {
   const mark = input.findings.length === 0 && input.errors.length === 0 ? paint('green', '✔') : paint('red', '✖')
-  return `${mark} ${verdictText(input, 'above')}`
+  return `${mark} ${verdictText(input, 'above', true)}`
 }

@@ -28,6 +28,17 @@ export function summaryOf(input: ReportInput): Summary {
   }
 }
 
+/**
+ * Which OneDev the audit judged, for what the formats people read say was judged: `OneDev 16.5.6`, or
+ * `OneDev version unknown` (not read: an older server, a refusal, a snapshot that predates it); null
+ * when the settings came from no server (a linted file, a snapshot without one). Not escaped (the
+ * version is checked when read: src/model/server-version.ts).
+ */
+export function versionPhrase(source: Source): string | null {
+  if (source.kind === 'file' || !source.server) return null
+  return typeof source.server.version === 'string' ? `OneDev ${source.server.version}` : 'OneDev version unknown'
+}
+
 export const severityRank = (severity: Severity): number => SEVERITIES.indexOf(severity)
 
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
@@ -102,10 +113,12 @@ export function severityCounts(findings: readonly Finding[]): string {
 /**
  * The verdict as one plain line (stylish's summary line without its mark, the JSON summary's `verdict`):
  * an incomplete audit says so first, then what it judged and found; a complete one what it found.
+ * `withVersion` (stylish): which OneDev was judged, after what was (versionPhrase).
  * Escaped for a terminal (scopePhrase may hold a file name).
  */
-export function verdictText(input: ReportInput, listed: ErrorsListed): string {
-  const scope = escapeControl(scopePhrase(input))
+export function verdictText(input: ReportInput, listed: ErrorsListed, withVersion = false): string {
+  const version = withVersion ? versionPhrase(input.source) : null
+  const scope = escapeControl(scopePhrase(input) + (version === null ? '' : ` (${version})`))
   const lead = incompleteLead(input)
   const extras = verdictExtras(input, lead === null)
   const tail = extras.length > 0 ? `, ${extras.join(', ')}` : ''

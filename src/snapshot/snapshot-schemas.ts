@@ -9,7 +9,7 @@ import {ERROR_KINDS} from '../model/types.js'
 import {ROLES_FILE, SERVER_DATA_FILE, SNAPSHOT_VERSION, isSafeProjectFile} from './layout.js'
 
 const ToolSchema = z.strictObject({name: z.string(), version: z.string()})
-const ServerSchema = z.strictObject({url: z.string(), apiPrefix: z.string()}).nullable()
+const ServerSchema = z.strictObject({url: z.string(), apiPrefix: z.string(), version: z.string().nullable().optional()}).nullable()
 const integer = () => z.int({error: 'expected integer'})
 const ErrorSchema = z.strictObject({
   kind: z.enum(ERROR_KINDS),

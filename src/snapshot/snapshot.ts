@@ -12,6 +12,7 @@ import {dirname, join} from 'node:path'
 import {ingestProjectSetting, ingestProjectSettingNow, ingestRoles} from '../model/ingest.js'
 import {describeIssues, schemaIssues} from '../model/normalize.js'
 import {redactDeep, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../model/redact.js'
+import {versionText} from '../model/server-version.js'
 import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type NotEvaluated, type Project, type RepositoryInfo, type ServerData} from '../model/types.js'
 import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, SERVER_DATA_FILE, SNAPSHOT_SCHEMA_URL, SNAPSHOT_VERSION, isSafeProjectFile, projectFilePath} from './layout.js'
 import {isSnapshot, isSnapshotIndexEnvelope} from './snapshot-checks.js'
@@ -105,7 +106,8 @@ function safeServer(server: AuditModel['server']): Snapshot['server'] {
   const {url, facts} = redactUrl(server.url)
   // Redaction changed more than the URL's spelling (a credential, a hidden query value, a secret path).
   const masked = facts.scheme === null || url !== new URL(server.url).href
-  return {url: masked ? url : server.url, apiPrefix: server.apiPrefix}
+  // The version as the collection read it (null: asked, could not be read); absent when never asked.
+  return {url: masked ? url : server.url, apiPrefix: server.apiPrefix, ...(server.version !== undefined ? {version: versionText(server.version)} : {})}
 }
 
 /** The single-document snapshot of a model. */

@@ -42,7 +42,7 @@ async function setup(): Promise<{server: OneDevServer; client: ApiClient}> {
     response.writeHead(200, {'content-type': 'application/json'})
     response.end(JSON.stringify(body))
   }
-  server.setHandler('GET /settings/authenticator', json({'@type': 'LdapAuthenticator', ldapUrl: 'ldap://ldap.example:389', managerPassword: CANARY_PASSWORD}))
+  server.setHandler('GET /settings/authenticator', json({'@class': 'io.onedev.server.plugin.authenticator.ldap.LdapAuthenticator', ldapUrl: 'ldap://ldap.example:389', managerPassword: CANARY_PASSWORD}))
   server.setHandler('GET /settings/groovy-scripts', json([{name: 'deploy', content: [`def t = "${CANARY_SCRIPT}"`], canBeUsedByBuildJobs: true}]))
   server.setHandler('GET /users/5/access-tokens', json([{id: 3, name: 'deploy', value: CANARY_TOKEN, expireDate: null}]))
   server.setHandler('GET /users', json([{id: 5, name: 'alice', email: CANARY_EMAIL}]))

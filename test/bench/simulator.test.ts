@@ -11,7 +11,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {contractRequestList, requestList, withoutTimestamps} from '../../bench/same.mjs'
-import {inFlightOf, runsOfLog, type Simulator, startSimulator} from '../../bench/simulator.mjs'
+import {inFlightOf, runsOfLog, SIMULATED_VERSION, type Simulator, startSimulator} from '../../bench/simulator.mjs'
 import {ROOT, runCli} from '../helpers/cli.js'
 
 let simulator: Simulator
@@ -60,6 +60,8 @@ describe('bench simulator', () => {
     const audit = await phaseRequests('audit')
     expect(audit.filter((path) => path.includes('-authorizations?'))).toHaveLength(3 * 120)
     expect(audit.filter((path) => path.endsWith('/access-tokens?'))).toHaveLength(60)
+    // The version: one request per run, in the bare client too.
+    expect(audit.filter((path) => path === '/~api/version/server?')).toHaveLength(1)
     expect(await phaseRequests('baseline')).toEqual(audit)
     expect(await phaseRequests('client')).toEqual(audit)
   }, 60_000)
@@ -72,6 +74,7 @@ describe('bench simulator', () => {
     const report = JSON.parse(result.stdout)
     expect(report.errors).toEqual([])
     expect(report.notices).toEqual([])
+    expect(report.server.version).toBe(SIMULATED_VERSION)
     const rules = new Set<string>(report.findings.map((finding: {ruleId: string}) => finding.ruleId))
     for (const rule of ['access/direct-push', 'access/secret-reachable', 'access/base-role-broad', 'access/disabled-user-grants', 'role/unused']) expect(rules).toContain(rule)
     // The security setting (with a password policy) is read whole: the checks that need it run.

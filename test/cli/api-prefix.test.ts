@@ -43,7 +43,7 @@ describe('no --api-prefix against a current server', () => {
     expect(probed.stderr).toBe(`${NOTICE}\n`)
     expect(apiRequests()).toHaveLength(1)
     const report = JSON.parse(probed.stdout)
-    expect(report.server).toEqual({url: server.url, apiPrefix: '/~api'})
+    expect(report.server).toEqual({url: server.url, apiPrefix: '/~api', version: '16.5.6'})
     expect(report.complete).toBe(true)
     expect(given.stderr).toBe('')
     expect(probed.code).toBe(given.code)
@@ -58,7 +58,7 @@ describe('no --api-prefix against a current server', () => {
     const collected = await runCli(['collect', '--all-projects', '--output', output], {env: env()})
     expect(collected.code).toBe(0)
     expect(collected.stderr.split('\n').filter((line) => line.includes('notice'))).toEqual([NOTICE])
-    expect(JSON.parse(await readFile(output, 'utf8')).server).toEqual({url: server.url, apiPrefix: '/~api'})
+    expect(JSON.parse(await readFile(output, 'utf8')).server).toEqual({url: server.url, apiPrefix: '/~api', version: '16.5.6'})
     expect(apiRequests()).toHaveLength(1)
   })
 

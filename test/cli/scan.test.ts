@@ -33,7 +33,7 @@ describe('scan against a live server', () => {
     const report = JSON.parse(result.stdout)
     expect(validateReportJson(report)).toEqual([])
     expect(report.complete).toBe(true)
-    expect(report.server).toEqual({url: server.url, apiPrefix: '/~api'})
+    expect(report.server).toEqual({url: server.url, apiPrefix: '/~api', version: '16.5.6'})
     expect(report.collectedAt).toEqual(expect.any(String))
     expect(report.snapshot).toBeUndefined()
     expect(report.summary).toMatchObject({projects: 4, roles: expect.any(Number), errors: 0})

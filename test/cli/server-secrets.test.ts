@@ -70,7 +70,7 @@ describe('server hardening data: no secret in any output', () => {
     const server = await start(fixture('server/admin-current.json'))
     server.setHandler('GET /settings/authenticator', (_request, response) => {
       response.writeHead(200, {'content-type': 'application/json'})
-      response.end('{"@type": "LdapAuthenticator", "managerPassword": "CANARY-truncated-manager-password-7f3a", "ldapUrl": ')
+      response.end('{"@class": "io.onedev.server.plugin.authenticator.ldap.LdapAuthenticator", "managerPassword": "CANARY-truncated-manager-password-7f3a", "ldapUrl": ')
     })
     server.override('GET /settings/job-executors', {json: {'@type': 'ServerDockerExecutor', registryLogins: [{password: 'CANARY-object-registry-password-7f3a'}]}})
     server.override('GET /sso-providers', {json: [{name: 'okta', connector: 'CANARY-sso-connector-string-7f3a', clientSecret: 'CANARY-sso-misplaced-secret-7f3a'}]})

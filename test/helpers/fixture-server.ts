@@ -15,7 +15,7 @@
  *
  * and the administration endpoints of server/admin-current.json (job executors, groovy scripts, the
  * system and security settings, an LDAP authenticator, SSO providers, groups, users and their access
- * tokens), with a canary in every secret field.
+ * tokens), with a canary in every secret field; it says it is OneDev 16.5.6 (GET /version/server).
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -26,6 +26,9 @@ import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from './
 export function fixture(path: string): any {
   return JSON.parse(readFileSync(join(FIXTURES_DIR, path), 'utf8'))
 }
+
+/** What the fixture server answers at GET /version/server. */
+export const FIXTURE_VERSION = '16.5.6'
 
 export const PARENT_SETTING = {
   branchProtections: [
@@ -109,6 +112,8 @@ export function fixtureServerOptions(overrides: OneDevServerOptions = {}): OneDe
     // The access fixture answers the security setting, groups, memberships and users; the
     // administration fixture the rest (executors, scripts, system, authenticator, SSO, tokens).
     admin: adminPayloads(fixture('server/admin-current.json'), fixture('access/access.json')),
+    // The administration fixture is a 16.x server's (SSO providers, AI users).
+    version: FIXTURE_VERSION,
     ...overrides,
   }
 }

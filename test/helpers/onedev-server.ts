@@ -24,6 +24,9 @@
  *        /user-authorizations   from `access` (onedev-access-reference.md §3–§5); each answers 404
  *        `HTTP 404 Not Found` when its part of `access` is absent (a server that does not offer it).
  *        /users/{id} falls back to the item of `users` with that id; per-project lists default to [].
+ *   GET  /version/server                 `version`, as OneDev's VersionResource answers it (a Java String under
+ *        application/json, which Jersey writes unquoted: `16.5.6`; VersionResource.java:18-23 at v16.5.6,
+ *        first at v10.2.0); 404 `HTTP 404 Not Found` when `version` is absent (a OneDev before 10.2.0)
  *   GET  any path in `admin` (administration endpoints outside the contract, onedev-access-reference.md
  *        §3, §5: `/settings/job-executors`, `/users`, `/users/6/access-tokens`, ...): its payload, 204
  *        for null; the listings `/users`, `/groups`, `/agents`, `/agent-tokens` are paged
@@ -134,6 +137,11 @@ export interface OneDevServerOptions {
    * a path that is absent answers 404 like a server without that endpoint.
    */
   admin?: Record<string, unknown>
+  /**
+   * What GET /version/server answers (OneDev 10.2.0 and later), e.g. `16.5.6`; absent: 404, as a
+   * server before 10.2.0 answers.
+   */
+  version?: string
   /** Accepted Basic credentials; null accepts any request. */
   credentials?: {user: string; secret: string} | null
   /** Answers every request outside the prefix (default: 404 with an HTML page, as the web UI does). */
@@ -323,6 +331,10 @@ export async function startOneDevServer(options: OneDevServerOptions = {}): Prom
       if (bad) return {status: 406, text: bad}
       const result = page(projects.map(projectData), query, fault)
       return result.error ? {status: 406, text: result.error} : {status: 200, text: result.body ?? '[]'}
+    }
+    if (method === 'GET' && path === '/version/server' && options.version !== undefined) {
+      if (Object.keys(query).length > 0) return {status: 406, text: `Unexpected query params: [${Object.keys(query).join(', ')}]`}
+      return {status: 200, text: options.version}
     }
     const admin = options.admin
     if (method === 'GET' && admin && Object.prototype.hasOwnProperty.call(admin, path)) {

@@ -21,17 +21,48 @@ describe('which jobs an executor admits', () => {
     expect(assessJobMatchText(text)).toEqual({reach, anyProject, anyBranch})
   })
 
-  it('an empty restriction: no job on a current server shell executor, every job elsewhere and on older servers', () => {
-    expect(executorReach({type: 'ServerShellExecutor', jobMatchKey: 'jobMatch', jobMatch: null}).reach).toBe('none')
-    expect(executorReach({type: 'ServerDockerExecutor', jobMatchKey: 'jobMatch', jobMatch: null}).reach).toBe('any-job')
-    expect(executorReach({type: 'ServerShellExecutor', jobMatchKey: 'jobRequirement', jobMatch: null}).reach).toBe('any-job')
-    expect(executorReach({type: 'ServerShellExecutor', jobMatchKey: 'jobAuthorization', jobMatch: null}).reach).toBe('any-job')
+  const emptyShell = {type: 'ServerShellExecutor', jobMatchKey: 'jobMatch', jobMatch: null} as const
+  it.each([
+    // v11.11.1 DefaultJobManager.java:511,532 … v15.0.0 DefaultJobService.java:508,529: no job match, no check.
+    [[11, 11, 1], 'any-job', null],
+    [[14, 1, 0], 'any-job', null],
+    [[15, 0, 0], 'any-job', null],
+    // v15.0.1 ServerShellExecutor.java:108-113: no job match, no job.
+    [[15, 0, 1], 'none', null],
+    [[16, 5, 6], 'none', null],
+    // Unknown: the reading that exposes more.
+    [null, 'any-job', 'unknown'],
+    // A version before the key existed (jobMatch from 11.11.1): the payload wins over the claim.
+    [[10, 2, 0], 'any-job', 'disagrees'],
+  ] as const)('an empty jobMatch of a server shell executor on %j: %s', (release, reach, assumed) => {
+    const assessment = executorReach(emptyShell, release)
+    expect(assessment.reach).toBe(reach)
+    expect(assessment.byVersion?.assumed).toBe(assumed)
+  })
+
+  it('a remote shell executor (a ServerShellExecutor subclass, v15.0.1 RemoteShellExecutor.java:37) reads an empty job match as the server shell executor does', () => {
+    const remote = {type: 'RemoteShellExecutor', jobMatchKey: 'jobMatch', jobMatch: null} as const
+    expect(executorReach(remote, [15, 0, 1]).reach).toBe('none')
+    expect(executorReach(remote, [14, 1, 0]).reach).toBe('any-job')
+    expect(executorReach(remote, null).reach).toBe('any-job')
+  })
+
+  it('an empty restriction elsewhere and on older servers takes every job, whatever the version', () => {
+    for (const release of [null, [16, 5, 6] as const, [11, 0, 0] as const]) {
+      expect(executorReach({type: 'ServerDockerExecutor', jobMatchKey: 'jobMatch', jobMatch: null}, release)).toEqual({reach: 'any-job', anyProject: true, anyBranch: true})
+      expect(executorReach({type: 'ServerShellExecutor', jobMatchKey: 'jobRequirement', jobMatch: null}, release).reach).toBe('any-job')
+      expect(executorReach({type: 'ServerShellExecutor', jobMatchKey: 'jobAuthorization', jobMatch: null}, release).reach).toBe('any-job')
+    }
   })
 
   it('groovy scripts: not usable by jobs admits none; no job authorization admits every job', () => {
     expect(groovyScriptReach({canBeUsedByBuildJobs: false, jobAuthorization: null}).reach).toBe('none')
     expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: null}).reach).toBe('any-job')
     expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: '"Project" is "a" and on branch "main"'}).reach).toBe('scoped')
+    // Up to 8.0.4: allowed projects and branches, pattern sets (null = all).
+    expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: null, allowed: {projects: null, branches: null}}).reach).toBe('any-job')
+    expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: null, allowed: {projects: 'ops', branches: 'main'}}).reach).toBe('scoped')
+    expect(groovyScriptReach({canBeUsedByBuildJobs: true, jobAuthorization: null, allowed: {projects: 'ops', branches: '**'}})).toEqual({reach: 'broad', anyProject: false, anyBranch: true})
   })
 
   it('admitsArbitraryProject reads project criteria and leaves job criteria unknown', () => {

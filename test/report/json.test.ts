@@ -85,7 +85,8 @@ describe('JSON report', () => {
     expect(Object.keys(report)).toEqual(['$schema', 'reportVersion', 'tool', 'generatedAt', 'server', 'collectedAt', 'complete', 'findings', 'suppressed', 'errors', 'notices', 'uninitializedProjects', 'summary'])
     expect(Object.keys(report.findings[0]!)).toEqual(['ruleId', 'severity', 'message', 'project', 'role', 'subject', 'pointer', 'fingerprint'])
     expect(report.findings[0]!.project).toEqual({id: 1, path: 'p'})
-    expect(report.server).toEqual({url: 'https://h', apiPrefix: '/~api'})
+    // A source without a version: the report says it is unknown (null).
+    expect(report.server).toEqual({url: 'https://h', apiPrefix: '/~api', version: null})
     expect(Object.keys(buildJsonReport(sampleInput()).findings[0]!)).toEqual([
       'ruleId', 'severity', 'message', 'project', 'role', 'subject', 'pointer', 'source', 'fingerprint',
     ])
@@ -104,9 +105,9 @@ describe('JSON report', () => {
 describe('server URL in reports', () => {
   test('loses user info, query and fragment, and is kept as given otherwise', () => {
     const withCredentials = sampleInput({source: {kind: 'server', server: {url: 'https://bob:s3cret@onedev.example.com/od?token=abc#x', apiPrefix: '/~api'}}})
-    expect(buildJsonReport(withCredentials).server).toEqual({url: 'https://onedev.example.com/od', apiPrefix: '/~api'})
+    expect(buildJsonReport(withCredentials).server).toEqual({url: 'https://onedev.example.com/od', apiPrefix: '/~api', version: null})
     const markdownText = formatReport('markdown', withCredentials).text
-    expect(markdownText).toContain('Server: https://onedev.example.com/od ·')
+    expect(markdownText).toContain('Server: https://onedev.example.com/od (OneDev version unknown) ·')
     for (const text of [markdownText, formatReport('json', withCredentials).text, formatReport('sarif', withCredentials).text, formatReport('stylish', withCredentials).text]) {
       expect(text).not.toContain('s3cret')
       expect(text).not.toContain('abc')

@@ -14,7 +14,7 @@ describe('markdown report', () => {
       [
         '# onedev-audit report',
         '',
-        'Server: https://onedev.example.com · onedev-audit 0.1.0, 2026-11-22T10:00:00.000Z',
+        'Server: https://onedev.example.com (OneDev 16.5.6) · onedev-audit 0.1.0, 2026-11-22T10:00:00.000Z',
         '',
         '✖ **Audit incomplete: 1 error** (listed below). Judged 3 projects and 10 roles: 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline.',
         '',
@@ -81,7 +81,7 @@ describe('markdown report', () => {
     expect(text.split('\n').slice(0, 6)).toEqual([
       '# onedev-audit report',
       '',
-      'Server: https://onedev.example.com · onedev-audit 0.1.0, 2026-11-22T10:00:00.000Z',
+      'Server: https://onedev.example.com (OneDev 16.5.6) · onedev-audit 0.1.0, 2026-11-22T10:00:00.000Z',
       '',
       '✔ **No findings** in 1 project and 0 roles.',
       '',

@@ -86,7 +86,7 @@ export const locations: LocationSource = {
 export function sampleInput(overrides: Partial<ReportInput> = {}): ReportInput {
   return {
     tool: {name: 'onedev-audit', version: '0.1.0', informationUri: 'https://github.com/onedev-audit/onedev-audit'},
-    source: {kind: 'server', server: {url: 'https://onedev.example.com', apiPrefix: '/~api'}},
+    source: {kind: 'server', server: {url: 'https://onedev.example.com', apiPrefix: '/~api', version: '16.5.6'}},
     generatedAt: '2026-11-22T10:00:00.000Z',
     findings,
     suppressed: [

@@ -26,7 +26,7 @@ describe('stylish report', () => {
         '',
         'notice  suppression of job-secret/unrestricted for acme/ci expired on 2026-01-01',
         '',
-        '✖ Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles: 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline',
+        '✖ Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles (OneDev 16.5.6): 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline',
         '',
       ].join('\n'),
     )
@@ -44,20 +44,20 @@ describe('stylish report', () => {
     expect(lines[11]).toBe('  \x1b[90minfo\x1b[0m      Closed  Message of issue-setting/unknown-state about Closed.  \x1b[2missue-setting/unknown-state\x1b[0m')
     expect(lines[13]).toBe('\x1b[31merror\x1b[0m  /~api/projects/3/setting: the token may not read this setting (HTTP 403)')
     expect(lines[15]).toBe('\x1b[33mnotice\x1b[0m  suppression of job-secret/unrestricted for acme/ci expired on 2026-01-01')
-    expect(lines[17]).toBe('\x1b[31m✖\x1b[0m Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles: 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline')
+    expect(lines[17]).toBe('\x1b[31m✖\x1b[0m Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles (OneDev 16.5.6): 5 new findings (1 critical, 1 high, 1 medium, 1 low, 1 info), 1 suppressed, 1 already in the baseline')
   })
 
   test('says there are no findings, with singular counts', () => {
     const input = sampleInput({findings: [], suppressed: [], errors: [], notices: [], counts: {projects: 1, roles: 1}})
-    expect(stylish({...input, color: false})).toBe('✔ No findings in 1 project and 1 role\n')
-    expect(stylish({...input, color: true})).toBe('\x1b[32m✔\x1b[0m No findings in 1 project and 1 role\n')
+    expect(stylish({...input, color: false})).toBe('✔ No findings in 1 project and 1 role (OneDev 16.5.6)\n')
+    expect(stylish({...input, color: true})).toBe('\x1b[32m✔\x1b[0m No findings in 1 project and 1 role (OneDev 16.5.6)\n')
   })
 
   test('an audit with errors never wears a check mark or "No findings": it says it is incomplete first, then what it judged', () => {
     const none = sampleInput({findings: [], suppressed: [], notices: [], counts: {projects: 0, roles: 0}, errorCount: 11, color: false})
-    expect(stylish(none).split('\n').at(-2)).toBe('✖ Audit incomplete: 11 errors (listed above). Judged 0 projects and 0 roles: nothing could be judged')
+    expect(stylish(none).split('\n').at(-2)).toBe('✖ Audit incomplete: 11 errors (listed above). Judged 0 projects and 0 roles (OneDev 16.5.6): nothing could be judged')
     const some = sampleInput({findings: [], suppressed: [], notices: [], counts: {projects: 3, roles: 10, notRead: 1}, color: true})
-    expect(stylish(some).split('\n').at(-2)).toBe('\x1b[31m✖\x1b[0m Audit incomplete: 1 error (listed above). Judged 3 projects (1 more could not be read) and 10 roles: nothing found in what was judged')
+    expect(stylish(some).split('\n').at(-2)).toBe('\x1b[31m✖\x1b[0m Audit incomplete: 1 error (listed above). Judged 3 projects (1 more could not be read) and 10 roles (OneDev 16.5.6): nothing found in what was judged')
   })
 
   test('names the linted file in the summary of an issue-setting lint', () => {
@@ -92,7 +92,7 @@ describe('stylish report', () => {
         '',
         'warning  unused\\x85 suppression',
         '',
-        '✖ Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles: 1 finding (0 critical, 0 high, 1 medium, 0 low, 0 info)',
+        '✖ Audit incomplete: 1 error (listed above). Judged 3 projects and 10 roles (OneDev 16.5.6): 1 finding (0 critical, 0 high, 1 medium, 0 low, 0 info)',
         '',
       ].join('\n'),
     )

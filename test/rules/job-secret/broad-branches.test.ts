@@ -12,6 +12,12 @@ const legacy = (authorizedBranches: string | null, extra: {archived?: boolean} =
 const current = (authorization: string | null, extra: {archived?: boolean} = {}) =>
   model({projects: [project({id: 1, path: 'acme/app', jobSecrets: [{name: 'deploy-token', authorization, ...extra}]})]})
 
+/** The same secret on a server that answered GET /version/server with `version`. */
+const on = (version: string, authorization: string | null) => {
+  const built = current(authorization)
+  return {...built, server: {...built.server!, version}}
+}
+
 const parent = project({id: 10, path: 'acme', jobSecrets: [{name: 'org-token', authorization: 'on branch "**"'}]})
 const childA = project({id: 11, path: 'acme/a', parentId: 10})
 const childB = project({id: 12, path: 'acme/b', parentId: 10})
@@ -45,6 +51,23 @@ ruleTester(rule, {
       name: 'current null authorization: any job including fork pull requests',
       model: current(null),
       findings: [{subject: 'deploy-token', severity: 'critical', pointer: CURRENT_POINTER, messageIncludes: ['pull requests from forks', 'on branch "main"']}],
+    },
+    {
+      // v16.5.6 JobAuthorizationContext.java:80-82: an empty authorization hands the value to every build.
+      name: 'OneDev 16.5.6, null authorization: any job including fork pull requests, by the version',
+      model: on('16.5.6', null),
+      findings: [{subject: 'deploy-token', severity: 'critical', messageIncludes: 'which OneDev reads as "any job, including jobs of pull requests from forks": anyone'}],
+    },
+    {
+      name: 'version unknown, null authorization: the reading that exposes more, said',
+      model: current(null),
+      findings: [{subject: 'deploy-token', severity: 'critical', messageIncludes: "(the server's version is unknown: judged as OneDev 10.9.0 and later read it)"}],
+    },
+    {
+      // v10.2.0 JobAuthorizationContext.java:68-70 (to v10.8.x): an empty authorization is `non-pull-request commits`.
+      name: 'OneDev 10.5.0, null authorization: every build that is not a pull request (high, not critical)',
+      model: on('10.5.0', null),
+      findings: [{subject: 'deploy-token', severity: 'high', pointer: CURRENT_POINTER, messageIncludes: 'its authorization is empty, which OneDev 10.5.0 reads as `non-pull-request commits` (10.2.0 to 10.8.x do)'}],
     },
     {
       name: 'current on branch "**" (the UI default)',

@@ -7,7 +7,8 @@ const ADMIN_GROUPS = [
   {id: 2, name: 'Developers', administrator: false, createRootProjects: true, enforce2FA: false},
 ]
 const okta = (groupsClaim: string | null) => ({id: 1, name: 'okta', defaultGroupId: null, connector: {'@type': 'OpenIdConnector', clientId: 'c', clientSecret: 's', groupsClaim}})
-const ldap = (retrieval: string) => ({'@type': 'LdapAuthenticator', ldapUrl: 'ldaps://ldap', managerPassword: 'p', groupRetrieval: {'@type': retrieval}})
+/** As OneDev writes it: `@class` at the root (v16.5.6 Authenticator.java:14), `@type` for the GroupRetrieval interface inside (LdapAuthenticator.java:70). */
+const ldap = (retrieval: string) => ({'@class': 'io.onedev.server.plugin.authenticator.ldap.LdapAuthenticator', ldapUrl: 'ldaps://ldap', managerPassword: 'p', groupRetrieval: {'@type': retrieval}})
 
 ruleTester(rule, {
   valid: [

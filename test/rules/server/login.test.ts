@@ -4,7 +4,15 @@ import plainHttpUrl from '../../../rules/server/plain-http-url.js'
 import {ruleTester} from '../../helpers/rule-tester.js'
 import {serverModel} from './helpers.js'
 
-const ldap = (fields: Record<string, unknown>) => serverModel({'/settings/authenticator': {'@type': 'LdapAuthenticator', managerDN: 'cn=x', managerPassword: 'p', groupRetrieval: {'@type': 'DoNotRetrieveGroups'}, ...fields}})
+/**
+ * GET /settings/authenticator as OneDev writes it: `Authenticator` carries @JsonTypeInfo(use=Id.CLASS)
+ * (v16.5.6 model/support/administration/authenticator/Authenticator.java:14, v8.0.0 :16), so the type is
+ * `@class`, fully qualified (server-plugin-authenticator-ldap …/ldap/LdapAuthenticator.java:44,
+ * ActiveDirectoryAuthenticator.java:12); `groupRetrieval` is an interface (GroupRetrieval.java:8): `@type`.
+ */
+const LDAP_CLASS = 'io.onedev.server.plugin.authenticator.ldap.LdapAuthenticator'
+const AD_CLASS = 'io.onedev.server.plugin.authenticator.ldap.ActiveDirectoryAuthenticator'
+const ldap = (fields: Record<string, unknown>) => serverModel({'/settings/authenticator': {'@class': LDAP_CLASS, managerDN: 'cn=x', managerPassword: 'p', groupRetrieval: {'@type': 'DoNotRetrieveGroups'}, ...fields}})
 
 ruleTester(ldapPlaintext, {
   valid: [
@@ -20,8 +28,14 @@ ruleTester(ldapPlaintext, {
     },
     {
       name: 'Active Directory, upper case scheme',
-      model: serverModel({'/settings/authenticator': {'@type': 'ActiveDirectoryAuthenticator', ldapUrl: 'LDAP://ad.acme.example'}}),
+      model: serverModel({'/settings/authenticator': {'@class': AD_CLASS, ldapUrl: 'LDAP://ad.acme.example'}}),
       findings: [{subject: 'authenticator', messageIncludes: 'ActiveDirectoryAuthenticator'}],
+    },
+    {
+      // No OneDev writes it so (the class annotation wins), but a type is a type, whichever property says it.
+      name: 'the type under the default typing\'s @type',
+      model: serverModel({'/settings/authenticator': {'@type': 'LdapAuthenticator', ldapUrl: 'ldap://ldap.acme.example'}}),
+      findings: [{subject: 'authenticator', messageIncludes: 'LdapAuthenticator'}],
     },
   ],
 })

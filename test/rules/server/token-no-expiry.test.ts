@@ -20,6 +20,17 @@ ruleTester(rule, {
   ],
   invalid: [
     {
+      // v10.2.0 model/support/AccessToken.java:25-31 (value, description, createDate, expireDate), listed by
+      // rest/resource/UserResource.java:103-109: no id, no name, no hasOwnerPermissions; such a token acts
+      // with every permission of its owner (per-token permissions came with v10.7.0 model/AccessToken.java:45).
+      name: 'OneDev 8.3 to 10.6: a token without hasOwnerPermissions has every permission of its owner',
+      model: serverModel({
+        '/groups': GROUPS,
+        '/users/1/access-tokens': [{value: 'secret-value', description: 'ci', createDate: '2024-01-01T00:00:00.000+00:00', expireDate: null}],
+      }),
+      findings: [{subject: 'user #1/ci', severity: 'high', messageIncludes: 'owner permissions of an administrator'}],
+    },
+    {
       name: 'owner permissions of an administrator (group member), of root, of a non-admin, and none',
       model: serverModel({
         '/users': USERS,
