@@ -150,6 +150,8 @@ export interface EffectiveBranchProtection {
   jobNames: string[]
   /** File protections of every source, in order. */
   fileProtections: ParsedFileProtection[]
+  /** Pull-request builds must have run on the current merge commit (merged servers OR the flag: v8.0.0 Project.java:1181). */
+  requireStrictBuilds: boolean
 }
 
 export function effectiveBranchProtection(hierarchy: BranchHierarchy, branch: string, principal: Principal, semantics: ProtectionSemantics): EffectiveBranchProtection | null {
@@ -188,6 +190,7 @@ function combineBranchProtections(sources: ParsedBranchProtection[]): EffectiveB
     reviewRequirement: mergeReviewRequirements(mapped(sources, (s) => s.reviewRequirement)),
     jobNames: [...new Set(sources.flatMap((s) => s.item.jobNames))],
     fileProtections,
+    requireStrictBuilds: sources.some((s) => s.item.requireStrictBuilds),
   }
 }
 
