@@ -4,7 +4,8 @@
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobExecutorsOf} from '../../src/model/admin-data.js'
-import {describeReach, enabledExecutors, SERVER_SHELL_EXECUTOR} from '../../src/onedev/executors.js'
+import {enabledExecutors, SERVER_SHELL_EXECUTOR} from '../../src/onedev/executors.js'
+import {describeRestriction} from '../support/executor-findings.js'
 
 export default defineRule({
   meta: {
@@ -43,10 +44,7 @@ export default defineRule({
     const drafts: FindingDraft[] = []
     for (const {executor, assessment} of enabledExecutors(jobExecutorsOf(context.model), SERVER_SHELL_EXECUTOR)) {
       if (assessment.reach === 'none') continue
-      const restriction =
-        executor.jobMatch === null
-          ? `its ${executor.jobMatchKey ?? 'job match'} is empty, which this server reads as every job`
-          : `its ${executor.jobMatchKey} \`${executor.jobMatch}\` admits ${describeReach(assessment)}`
+      const restriction = describeRestriction(executor, assessment)
       const broad = assessment.reach === 'any-job' || assessment.reach === 'broad'
       drafts.push({
         subject: executor.name,

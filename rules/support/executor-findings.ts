@@ -1,0 +1,43 @@
+/**
+ * Shared wording for the job executor rules (rules/server): how a message names an executor, the
+ * options it found, and what they give a job. The judgements are in src/onedev/executors.ts,
+ * src/onedev/executor-settings.ts and src/onedev/docker-options.ts.
+ */
+import type {JobExecutor} from '../../src/model/admin-data.js'
+import type {DockerRiskKind} from '../../src/onedev/docker-options.js'
+import {describeReach, type JobReachAssessment} from '../../src/onedev/executors.js'
+
+/** Where the executors are changed in OneDev's UI. */
+export const EXECUTORS_UI = 'Administration > Job Executors'
+
+/** "`--privileged`, `--network host` and 2 more": the options found, each once, for a message. */
+export function optionList(options: readonly string[], max = 5): string {
+  const distinct = [...new Set(options)]
+  const shown = distinct.slice(0, max).map((o) => `\`${o}\``)
+  const more = distinct.length - shown.length
+  if (more > 0) return `${shown.join(', ')} and ${more} more`
+  return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`
+}
+
+/** Options that make a job root on the machine that runs its container. */
+const ROOT: ReadonlySet<DockerRiskKind> = new Set(['privileged', 'capability', 'docker-socket'])
+
+/** What the options found give a job of `machine` ("the OneDev server"): root, or the host's namespaces and no confinement. */
+export function dockerEffect(kinds: Iterable<DockerRiskKind>, machine: string): string {
+  const found = new Set(kinds)
+  if ([...found].some((kind) => ROOT.has(kind))) return `gets root on ${machine}`
+  const parts: string[] = []
+  if (found.has('host-namespace')) parts.push(`shares namespaces with ${machine}`)
+  if (found.has('unconfined')) parts.push(`runs without the kernel confinement that stops container escapes`)
+  return parts.join(' and ')
+}
+
+/**
+ * What an executor's job restriction lets through, for a message: "its jobMatch `on branch "main"`
+ * admits jobs of projects it does not name", or that it is empty and read as every job.
+ */
+export function describeRestriction(executor: Pick<JobExecutor, 'jobMatch' | 'jobMatchKey'>, assessment: JobReachAssessment): string {
+  return executor.jobMatch === null
+    ? `its ${executor.jobMatchKey ?? 'job match'} is empty, which this server reads as every job`
+    : `its ${executor.jobMatchKey} \`${executor.jobMatch}\` admits ${describeReach(assessment)}`
+}

@@ -1,0 +1,81 @@
+/**
+ * The job executor rules that judge an executor's own settings: Docker run options. Executors are written in the
+ * shapes OneDev's Jackson writes for `GET /settings/job-executors` at 16.5.6 and at the oldest releases
+ * with each setting (test/helpers/executor-payloads.ts: 8.0.0 has runOptions, mountDockerSock,
+ * clusterRole, sitePublishEnabled; 10.0.0 adds htmlReportPublishEnabled).
+ */
+import dockerPrivilegedOptions from '../../../rules/server/docker-privileged-options.js'
+import {dockerExecutor, kubernetesExecutor, shellExecutor} from '../../helpers/executor-payloads.js'
+import {ruleTester} from '../../helpers/rule-tester.js'
+import {serverModel} from './helpers.js'
+
+const executors = (...list: Record<string, unknown>[]) => serverModel({'/settings/job-executors': list})
+
+type Fields = Record<string, unknown>
+const serverDocker16 = (name: string, runOptions: string | null, fields: Fields = {}) => dockerExecutor('16.5.6', 'ServerDockerExecutor', name, null, {runOptions, ...fields})
+const remoteDocker16 = (name: string, runOptions: string | null, fields: Fields = {}) => dockerExecutor('16.5.6', 'RemoteDockerExecutor', name, null, {runOptions, ...fields})
+const kubernetes16 = (name: string, clusterRole: string | null, fields: Fields = {}) => kubernetesExecutor('16.5.6', name, clusterRole, fields)
+const remoteShell16 = (name: string, jobMatch: string | null, fields: Fields = {}) => shellExecutor('16.5.6', 'RemoteShellExecutor', name, jobMatch, fields)
+const serverShell16 = (name: string, jobMatch: string | null, fields: Fields = {}) => shellExecutor('16.5.6', 'ServerShellExecutor', name, jobMatch, fields)
+const docker8 = (type: 'ServerDockerExecutor' | 'RemoteDockerExecutor', name: string, runOptions: string | null, fields: Fields = {}) => dockerExecutor('8.0.0', type, name, null, {runOptions, ...fields})
+
+const SCOPED = '"Project" is "ops" and on branch "main"'
+
+ruleTester(dockerPrivilegedOptions, {
+  valid: [
+    {name: 'job executors not read', model: serverModel({})},
+    {name: 'no run options', model: executors(serverDocker16('docker', null), remoteDocker16('agents', null))},
+    {name: 'resource limits and dropped capabilities', model: executors(serverDocker16('docker', '--memory 2g --cpus 2 --cap-drop ALL --read-only'))},
+    {name: '--privileged inside another option\'s value', model: executors(serverDocker16('docker', '-e FLAGS=--privileged --label "note=--network host" -e --privileged'))},
+    {name: 'a network of its own, a named volume', model: executors(serverDocker16('docker', '--network=ci-net -v cache:/cache --tmpfs /run'))},
+    {name: 'redacted environment values', model: executors(serverDocker16('docker', '-e NPM_TOKEN=<redacted> -e "GH_TOKEN=<redacted>"'))},
+    {name: 'disabled', model: executors(serverDocker16('docker', '--privileged', {enabled: false}))},
+    {name: 'other executor types keep their own fields', model: executors(kubernetes16('k8s', null, {runOptions: '--privileged'}), serverShell16('shell', SCOPED, {runOptions: '--privileged'}))},
+    {name: 'a server Docker executor mounting the socket is server/docker-socket\'s', model: executors(serverDocker16('docker', null, {mountDockerSock: true}))},
+  ],
+  invalid: [
+    {
+      name: 'server Docker, --privileged: critical, on its run options',
+      model: executors(serverDocker16('docker', '--privileged --memory 2g')),
+      findings: [{subject: 'docker', severity: 'critical', pointer: '/settings~1job-executors/0/runOptions', messageIncludes: ['`--privileged`', 'every job of every project and branch', 'gets root on the OneDev server', 'Administration > Job Executors remove them from its Run Options']}],
+    },
+    {
+      name: 'one finding per executor, each option named once, named by the executor (not its position)',
+      model: executors(serverShell16('shell', SCOPED), serverDocker16('docker', '--network=host --net host --pid=host --privileged --privileged')),
+      findings: [{subject: 'docker', severity: 'critical', pointer: '/settings~1job-executors/1/runOptions', messageIncludes: '`--network host`, `--net host`, `--pid host` and `--privileged`'}],
+    },
+    {
+      name: 'host namespaces alone: shared namespaces, not root',
+      model: executors(serverDocker16('docker', '--ipc=host --userns host', {jobMatch: SCOPED})),
+      findings: [{subject: 'docker', severity: 'critical', messageIncludes: ['shares namespaces with the OneDev server', 'only jobs of the projects and branches it names']}],
+    },
+    {
+      name: 'capabilities and unconfined profiles, quoted',
+      model: executors(serverDocker16('docker', '"--cap-add" "SYS_ADMIN" --security-opt "seccomp=unconfined" --security-opt=apparmor=unconfined')),
+      findings: [{subject: 'docker', messageIncludes: '`--cap-add SYS_ADMIN`, `--security-opt seccomp=unconfined` and `--security-opt apparmor=unconfined`'}],
+    },
+    {
+      name: 'remote Docker: high, the agent',
+      model: executors(remoteDocker16('agents', '-v /var/run/docker.sock:/var/run/docker.sock')),
+      findings: [{subject: 'agents', severity: 'high', pointer: '/settings~1job-executors/0/runOptions', messageIncludes: ['`-v /var/run/docker.sock:/var/run/docker.sock`', 'gets root on the agent that runs it']}],
+    },
+    {
+      name: 'remote Docker mounting its agent\'s socket',
+      model: executors(remoteDocker16('agents', '--memory 2g', {mountDockerSock: true})),
+      findings: [{subject: 'agents', severity: 'high', pointer: '/settings~1job-executors/0/mountDockerSock', messageIncludes: ["mounts its agent's Docker socket", 'clear Mount Docker Sock']}],
+    },
+    {
+      name: 'remote Docker with both',
+      model: executors(remoteDocker16('agents', '--cap-add=ALL', {mountDockerSock: true})),
+      findings: [{subject: 'agents', pointer: '/settings~1job-executors/0/runOptions', messageIncludes: 'remove them from its Run Options and clear Mount Docker Sock'}],
+    },
+    {
+      name: '8.0.0: run options and mountDockerSock already there (ServerDockerExecutor.java:64, :68)',
+      model: executors(docker8('ServerDockerExecutor', 'docker', '--privileged'), docker8('RemoteDockerExecutor', 'agents', null, {mountDockerSock: true})),
+      findings: [
+        {subject: 'docker', severity: 'critical', pointer: '/settings~1job-executors/0/runOptions', messageIncludes: 'every job of every project and branch'},
+        {subject: 'agents', severity: 'high', pointer: '/settings~1job-executors/1/mountDockerSock'},
+      ],
+    },
+  ],
+})
