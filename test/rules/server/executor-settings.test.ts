@@ -1,10 +1,12 @@
 /**
- * The job executor rules that judge an executor's own settings: Docker run options. Executors are written in the
+ * The job executor rules that judge an executor's own settings: Docker run options, the Kubernetes
+ * cluster role. Executors are written in the
  * shapes OneDev's Jackson writes for `GET /settings/job-executors` at 16.5.6 and at the oldest releases
  * with each setting (test/helpers/executor-payloads.ts: 8.0.0 has runOptions, mountDockerSock,
  * clusterRole, sitePublishEnabled; 10.0.0 adds htmlReportPublishEnabled).
  */
 import dockerPrivilegedOptions from '../../../rules/server/docker-privileged-options.js'
+import kubernetesClusterRole from '../../../rules/server/kubernetes-cluster-role.js'
 import {dockerExecutor, kubernetesExecutor, shellExecutor} from '../../helpers/executor-payloads.js'
 import {ruleTester} from '../../helpers/rule-tester.js'
 import {serverModel} from './helpers.js'
@@ -76,6 +78,38 @@ ruleTester(dockerPrivilegedOptions, {
         {subject: 'docker', severity: 'critical', pointer: '/settings~1job-executors/0/runOptions', messageIncludes: 'every job of every project and branch'},
         {subject: 'agents', severity: 'high', pointer: '/settings~1job-executors/1/mountDockerSock'},
       ],
+    },
+  ],
+})
+
+ruleTester(kubernetesClusterRole, {
+  valid: [
+    {name: 'job executors not read', model: serverModel({})},
+    {name: 'no cluster role', model: executors(kubernetes16('k8s', null))},
+    {name: 'an empty cluster role binds nothing', model: executors(kubernetes16('k8s', ''))},
+    {name: 'disabled', model: executors(kubernetes16('k8s', 'cluster-admin', {enabled: false}))},
+    {name: 'other executor types', model: executors(serverDocker16('docker', null, {clusterRole: 'cluster-admin'}))},
+  ],
+  invalid: [
+    {
+      name: 'cluster-admin: critical',
+      model: executors(kubernetes16('k8s', 'cluster-admin')),
+      findings: [{subject: 'k8s', severity: 'critical', pointer: '/settings~1job-executors/0/clusterRole', messageIncludes: ['binds cluster role "cluster-admin", cluster-wide', 'every job of every project and branch', 'a job can do anything in the cluster', 'Administration > Job Executors clear its Cluster Role']}],
+    },
+    {
+      name: 'another role: high',
+      model: executors(kubernetes16('k8s', 'edit', {jobMatch: SCOPED})),
+      findings: [{subject: 'k8s', severity: 'high', messageIncludes: ['"edit", cluster-wide', 'in every namespace', 'only jobs of the projects and branches it names']}],
+    },
+    {
+      name: 'a role name is not a pattern: Cluster-Admin is another role',
+      model: executors(kubernetes16('k8s', 'Cluster-Admin')),
+      findings: [{subject: 'k8s', severity: 'high'}],
+    },
+    {
+      name: '8.0.0 (KubernetesExecutor.java:87)',
+      model: executors(kubernetesExecutor('8.0.0', 'k8s', 'cluster-admin')),
+      findings: [{subject: 'k8s', severity: 'critical', pointer: '/settings~1job-executors/0/clusterRole'}],
     },
   ],
 })
