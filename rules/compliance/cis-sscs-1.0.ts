@@ -136,6 +136,7 @@ export const cisSscs: FrameworkMapping = {
         {rule: 'server/groovy-script-unrestricted', approximate: '2.1.5 asks who may reach the build environment: a groovy script that any job may use runs inside the OneDev server, triggered by whoever can change a build spec.'},
         {rule: 'server/docker-privileged-options', approximate: '2.1.5 asks who may reach the build environment: Docker run options that give each job container the host hand the OneDev server or the agent to whoever can change a build spec of a job the executor takes.'},
         {rule: 'server/kubernetes-cluster-role', approximate: '2.1.5 asks who may reach the build environment: a cluster role bound to every job hands the cluster the jobs run in to whoever can change a build spec of a job the executor takes.'},
+        {rule: 'server/remote-shell-executor-broad', approximate: '2.1.5 asks who may reach the build environment: a remote shell executor that takes jobs of any project or branch hands its agents, unisolated, to whoever can push such a branch.'},
       ],
     },
     {id: '2.1.6', title: 'Ensure users must authenticate to access the build environment', evidence: []},

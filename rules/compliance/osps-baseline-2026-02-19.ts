@@ -65,6 +65,7 @@ export const ospsBaseline: FrameworkMapping = {
         {rule: 'server/groovy-script-unrestricted', approximate: 'A groovy script that any job may use runs with the OneDev server\'s privileges; whether the jobs that use it run untrusted code is not judged.'},
         {rule: 'server/docker-privileged-options', approximate: 'Every job the executor takes gets the host (the OneDev server or the agent, with its token); whether the code it admits is untrusted is not judged.'},
         {rule: 'server/kubernetes-cluster-role', approximate: 'Every job the executor takes holds the cluster role, cluster-wide; whether the code it admits is untrusted is not judged.'},
+        {rule: 'server/remote-shell-executor-broad', approximate: 'Jobs of any project or branch, reviewed or not, run on the agent with its token at hand; whether the code it admits is untrusted is not judged.'},
       ],
     },
     {id: 'OSPS-BR-01.04', title: 'Prevent Untrusted Input When Building & Releasing', level: 3, evidence: []},

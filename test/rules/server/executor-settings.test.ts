@@ -1,12 +1,13 @@
 /**
  * The job executor rules that judge an executor's own settings: Docker run options, the Kubernetes
- * cluster role. Executors are written in the
+ * cluster role, remote shell executors. Executors are written in the
  * shapes OneDev's Jackson writes for `GET /settings/job-executors` at 16.5.6 and at the oldest releases
  * with each setting (test/helpers/executor-payloads.ts: 8.0.0 has runOptions, mountDockerSock,
  * clusterRole, sitePublishEnabled; 10.0.0 adds htmlReportPublishEnabled).
  */
 import dockerPrivilegedOptions from '../../../rules/server/docker-privileged-options.js'
 import kubernetesClusterRole from '../../../rules/server/kubernetes-cluster-role.js'
+import remoteShellExecutorBroad from '../../../rules/server/remote-shell-executor-broad.js'
 import {dockerExecutor, kubernetesExecutor, shellExecutor} from '../../helpers/executor-payloads.js'
 import {ruleTester} from '../../helpers/rule-tester.js'
 import {serverModel} from './helpers.js'
@@ -110,6 +111,43 @@ ruleTester(kubernetesClusterRole, {
       name: '8.0.0 (KubernetesExecutor.java:87)',
       model: executors(kubernetesExecutor('8.0.0', 'k8s', 'cluster-admin')),
       findings: [{subject: 'k8s', severity: 'critical', pointer: '/settings~1job-executors/0/clusterRole'}],
+    },
+  ],
+})
+
+ruleTester(remoteShellExecutorBroad, {
+  valid: [
+    {name: 'job executors not read', model: serverModel({})},
+    {name: 'named projects and a protected branch', model: executors(remoteShell16('builders', SCOPED))},
+    {name: '16.x: an empty job match admits no job (ServerShellExecutor.java:109–114)', model: executors(remoteShell16('builders', null))},
+    {name: 'disabled', model: executors(remoteShell16('builders', 'on branch "main"', {enabled: false}))},
+    {name: 'a server shell executor is server/shell-executor\'s', model: executors(serverShell16('shell', 'on branch "main"'))},
+  ],
+  invalid: [
+    {
+      name: "any project's main",
+      model: executors(serverShell16('shell', SCOPED), remoteShell16('builders', 'on branch "main"')),
+      findings: [{subject: 'builders', severity: 'high', pointer: '/settings~1job-executors/1/jobMatch', messageIncludes: ["as the agent's own user", 'admits jobs of projects it does not name', "read the agent's token", 'Administration > Job Executors set its Job Match']}],
+    },
+    {
+      name: 'one project, any branch',
+      model: executors(remoteShell16('builders', '"Project" is "ops"')),
+      findings: [{subject: 'builders', messageIncludes: 'jobs of any branch'}],
+    },
+    {
+      name: 'what 15.0.1 migrated an empty one to (DataMigrator.migrate223): every project',
+      model: executors(remoteShell16('builders', '"Project" is "**"')),
+      findings: [{subject: 'builders', severity: 'high'}],
+    },
+    {
+      name: '8.0.0: an empty job authorization admits every job (DefaultJobManager.java:435–454)',
+      model: executors(shellExecutor('8.0.0', 'RemoteShellExecutor', 'builders', null)),
+      findings: [{subject: 'builders', pointer: '/settings~1job-executors/0/jobAuthorization', messageIncludes: 'its jobAuthorization is empty, which this server reads as every job'}],
+    },
+    {
+      name: '10.x: an empty job requirement admits every job',
+      model: executors(shellExecutor('10.1.0', 'RemoteShellExecutor', 'builders', null)),
+      findings: [{subject: 'builders', pointer: '/settings~1job-executors/0/jobRequirement'}],
     },
   ],
 })
