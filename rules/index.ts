@@ -52,10 +52,11 @@ import rule46 from './server/shell-executor.js'
 import rule47 from './server/token-no-expiry.js'
 import rule48 from './server/too-many-admins.js'
 import rule49 from './server/two-factor-not-enforced.js'
-import rule50 from './tag-protection/deletion-allowed.js'
-import rule51 from './tag-protection/signature-not-required.js'
-import rule52 from './tag-protection/unprotected-tags.js'
-import rule53 from './tag-protection/update-allowed.js'
-import rule54 from './webhook/missing-secret.js'
+import rule50 from './server/untrusted-html-publish.js'
+import rule51 from './tag-protection/deletion-allowed.js'
+import rule52 from './tag-protection/signature-not-required.js'
+import rule53 from './tag-protection/unprotected-tags.js'
+import rule54 from './tag-protection/update-allowed.js'
+import rule55 from './webhook/missing-secret.js'
 
-export const builtinRules: Rule<any>[] = [rule0, rule1, rule2, rule3, rule4, rule5, rule6, rule7, rule8, rule9, rule10, rule11, rule12, rule13, rule14, rule15, rule16, rule17, rule18, rule19, rule20, rule21, rule22, rule23, rule24, rule25, rule26, rule27, rule28, rule29, rule30, rule31, rule32, rule33, rule34, rule35, rule36, rule37, rule38, rule39, rule40, rule41, rule42, rule43, rule44, rule45, rule46, rule47, rule48, rule49, rule50, rule51, rule52, rule53, rule54]
+export const builtinRules: Rule<any>[] = [rule0, rule1, rule2, rule3, rule4, rule5, rule6, rule7, rule8, rule9, rule10, rule11, rule12, rule13, rule14, rule15, rule16, rule17, rule18, rule19, rule20, rule21, rule22, rule23, rule24, rule25, rule26, rule27, rule28, rule29, rule30, rule31, rule32, rule33, rule34, rule35, rule36, rule37, rule38, rule39, rule40, rule41, rule42, rule43, rule44, rule45, rule46, rule47, rule48, rule49, rule50, rule51, rule52, rule53, rule54, rule55]

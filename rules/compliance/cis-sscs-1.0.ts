@@ -245,6 +245,7 @@ export const cisSscs: FrameworkMapping = {
     'server/no-password-policy': 'Password policy: no control (5.2.4 is about the default passwords of deployment tools).',
     'server/plain-http-url': 'Encryption of the server URL: no control.',
     'server/token-no-expiry': 'Access tokens that never expire: no control.',
+    'server/untrusted-html-publish': 'Pages that jobs publish and OneDev serves as they are (a stored cross-site scripting path): no control.',
     'tag-protection/deletion-allowed': 'Release tags: no control (1.1.16 and 1.1.17 are about branches; 2.4.1 asks signed release artifacts, not tags).',
     'tag-protection/signature-not-required': 'Release tags: no control (1.1.16 and 1.1.17 are about branches; 2.4.1 asks signed release artifacts, not tags).',
     'tag-protection/unprotected-tags': 'Release tags: no control (1.1.16 and 1.1.17 are about branches; 2.4.1 asks signed release artifacts, not tags).',

@@ -183,6 +183,7 @@ export const ospsBaseline: FrameworkMapping = {
     'server/open-sign-up': 'Self sign-up is how open-source contributors arrive; what a new account gets is OSPS-AC-02.01 (access/base-role-broad, server/default-group-privileged).',
     'server/token-no-expiry': 'Access tokens that never expire: no requirement.',
     'server/too-many-admins': 'The number of administrators: no requirement.',
+    'server/untrusted-html-publish': 'Pages that jobs publish and OneDev serves as they are (a stored cross-site scripting path): no requirement.',
     'tag-protection/deletion-allowed': 'Release tags: no requirement (OSPS-BR-02.01 asks unique version identifiers, OSPS-BR-06.01 signed releases).',
     'tag-protection/signature-not-required': 'Release tags: no requirement (OSPS-BR-02.01 asks unique version identifiers, OSPS-BR-06.01 signed releases).',
     'tag-protection/unprotected-tags': 'Release tags: no requirement (OSPS-BR-02.01 asks unique version identifiers, OSPS-BR-06.01 signed releases).',

@@ -1,6 +1,6 @@
 /**
  * The job executor rules that judge an executor's own settings: Docker run options, the Kubernetes
- * cluster role, remote shell executors. Executors are written in the
+ * cluster role, remote shell executors, HTML report and site publishing. Executors are written in the
  * shapes OneDev's Jackson writes for `GET /settings/job-executors` at 16.5.6 and at the oldest releases
  * with each setting (test/helpers/executor-payloads.ts: 8.0.0 has runOptions, mountDockerSock,
  * clusterRole, sitePublishEnabled; 10.0.0 adds htmlReportPublishEnabled).
@@ -8,6 +8,7 @@
 import dockerPrivilegedOptions from '../../../rules/server/docker-privileged-options.js'
 import kubernetesClusterRole from '../../../rules/server/kubernetes-cluster-role.js'
 import remoteShellExecutorBroad from '../../../rules/server/remote-shell-executor-broad.js'
+import untrustedHtmlPublish from '../../../rules/server/untrusted-html-publish.js'
 import {dockerExecutor, kubernetesExecutor, shellExecutor} from '../../helpers/executor-payloads.js'
 import {ruleTester} from '../../helpers/rule-tester.js'
 import {serverModel} from './helpers.js'
@@ -148,6 +149,43 @@ ruleTester(remoteShellExecutorBroad, {
       name: '10.x: an empty job requirement admits every job',
       model: executors(shellExecutor('10.1.0', 'RemoteShellExecutor', 'builders', null)),
       findings: [{subject: 'builders', pointer: '/settings~1job-executors/0/jobRequirement'}],
+    },
+  ],
+})
+
+ruleTester(untrustedHtmlPublish, {
+  valid: [
+    {name: 'job executors not read', model: serverModel({})},
+    {name: 'publishing off', model: executors(serverDocker16('docker', null))},
+    {name: 'publishing on a scoped executor', model: executors(serverDocker16('docs', null, {htmlReportPublishEnabled: true, sitePublishEnabled: true, jobMatch: SCOPED}))},
+    {name: 'disabled', model: executors(serverDocker16('docker', null, {htmlReportPublishEnabled: true, enabled: false}))},
+    {name: '16.x: a shell executor without a job match takes no job', model: executors(serverShell16('shell', null, {sitePublishEnabled: true}), remoteShell16('builders', null, {sitePublishEnabled: true}))},
+  ],
+  invalid: [
+    {
+      name: 'HTML reports from every job',
+      model: executors(serverDocker16('docker', null, {htmlReportPublishEnabled: true})),
+      findings: [{subject: 'docker', severity: 'high', pointer: '/settings~1job-executors/0/htmlReportPublishEnabled', messageIncludes: ['Enable Html Report Publish on', 'its jobMatch is empty, which this server reads as every job', 'administrators included', 'Administration > Job Executors clear Enable Html Report Publish']}],
+    },
+    {
+      name: 'both, on a remote executor taking any branch of one project',
+      model: executors(remoteDocker16('agents', null, {htmlReportPublishEnabled: true, sitePublishEnabled: true, jobMatch: '"Project" is "docs"'})),
+      findings: [{subject: 'agents', pointer: '/settings~1job-executors/0/htmlReportPublishEnabled', messageIncludes: ['Enable Html Report Publish and Enable Site Publish', 'jobs of any branch']}],
+    },
+    {
+      name: 'site publishing on a Kubernetes executor for any project\'s main',
+      model: executors(kubernetes16('k8s', null, {sitePublishEnabled: true, jobMatch: 'on branch "main"'})),
+      findings: [{subject: 'k8s', pointer: '/settings~1job-executors/0/sitePublishEnabled', messageIncludes: 'jobs of projects it does not name'}],
+    },
+    {
+      name: 'an expression the audit cannot parse is not assumed narrow',
+      model: executors(serverDocker16('docker', null, {sitePublishEnabled: true, jobMatch: 'on branch main'})),
+      findings: [{subject: 'docker', messageIncludes: 'cannot parse'}],
+    },
+    {
+      name: '8.0.0: site publishing (JobExecutor.java:42) with an empty job authorization',
+      model: executors(docker8('ServerDockerExecutor', 'docker', null, {sitePublishEnabled: true})),
+      findings: [{subject: 'docker', pointer: '/settings~1job-executors/0/sitePublishEnabled', messageIncludes: ['Enable Site Publish on', 'its jobAuthorization is empty']}],
     },
   ],
 })
