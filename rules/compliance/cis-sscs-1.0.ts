@@ -106,6 +106,7 @@ export const cisSscs: FrameworkMapping = {
       id: '1.3.8', title: 'Ensure strict base permissions are set for repositories',
       evidence: [
         {rule: 'access/base-role-broad'},
+        {rule: 'access/base-role-cache-upload'},
         {rule: 'server/default-group-privileged', approximate: 'The default group is what every new account gets (before OneDev 11.9.2, every logged-in user): the other form OneDev gives base permissions.'},
       ],
     },

@@ -29,6 +29,7 @@ export const ospsBaseline: FrameworkMapping = {
       id: 'OSPS-AC-02.01', title: 'Restrict Collaborator Permissions', level: 1,
       evidence: [
         {rule: 'access/base-role-broad'},
+        {rule: 'access/base-role-cache-upload'},
         {rule: 'server/default-group-privileged'},
       ],
     },
