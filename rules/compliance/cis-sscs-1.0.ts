@@ -107,6 +107,7 @@ export const cisSscs: FrameworkMapping = {
       evidence: [
         {rule: 'access/base-role-broad'},
         {rule: 'access/base-role-cache-upload'},
+        {rule: 'access/base-role-pack-write'},
         {rule: 'server/default-group-privileged', approximate: 'The default group is what every new account gets (before OneDev 11.9.2, every logged-in user): the other form OneDev gives base permissions.'},
       ],
     },
@@ -191,7 +192,12 @@ export const cisSscs: FrameworkMapping = {
     {id: '4.1.2', title: 'Ensure artifacts are encrypted before distribution', evidence: []},
     {id: '4.1.3', title: 'Ensure only authorized platforms have decryption capabilities of artifacts', evidence: []},
     {id: '4.2.1', title: 'Ensure factor authorization to certify certain artifacts is limited', evidence: []},
-    {id: '4.2.2', title: 'Ensure number of permitted users who may upload new artifacts is minimized', evidence: []},
+    {
+      id: '4.2.2', title: 'Ensure number of permitted users who may upload new artifacts is minimized',
+      evidence: [
+        {rule: 'access/base-role-pack-write', approximate: 'Reports a base role that lets every logged-in user publish packages; how many users write packages through groups or their own authorizations is not counted.'},
+      ],
+    },
     {id: '4.2.3', title: 'Ensure user access to the package registry utilizes Multi-Factor Authentication (MFA)', evidence: []},
     {id: '4.2.4', title: 'Ensure user management of the package registry is not local', evidence: []},
     {id: '4.2.5', title: 'Ensure anonymous access to artifacts is revoked', evidence: []},

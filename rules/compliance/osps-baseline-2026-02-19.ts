@@ -30,6 +30,7 @@ export const ospsBaseline: FrameworkMapping = {
       evidence: [
         {rule: 'access/base-role-broad'},
         {rule: 'access/base-role-cache-upload'},
+        {rule: 'access/base-role-pack-write'},
         {rule: 'server/default-group-privileged'},
       ],
     },

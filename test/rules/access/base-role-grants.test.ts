@@ -1,10 +1,11 @@
 /**
- * access/base-role-cache-upload. Roles as OneDev writes them: every
+ * access/base-role-cache-upload and access/base-role-pack-write. Roles as OneDev writes them: every
  * field of Role.java, so `uploadCache` (v10.1.0 Role.java:70; v16.5.6 :126) and `packPrivilege`
  * (`NONE`/`READ`/`WRITE`, v10.0.0 Role.java:53, PackPrivilege.java; v16.5.6 Role.java:104) are present
  * on servers that have them and absent before.
  */
 import baseRoleCacheUpload from '../../../rules/access/base-role-cache-upload.js'
+import basePackWrite from '../../../rules/access/base-role-pack-write.js'
 import {accessModel} from '../../helpers/access-builders.js'
 import {project, role} from '../../helpers/model-builders.js'
 import {ruleTester} from '../../helpers/rule-tester.js'
@@ -50,6 +51,27 @@ ruleTester(baseRoleCacheUpload, {
         return accessModel({projects: [p], roles: ROLES})
       })(),
       findings: [{subject: 'Cache Uploader', pointer: '', messageIncludes: ['Default role', 'Settings > General > Default Roles of app']}],
+    },
+  ],
+})
+
+ruleTester(basePackWrite, {
+  valid: [
+    {name: 'reading base roles', model: on([3, 7, 6])},
+    {name: 'a server before 10.0.0 has no packages', model: on([9])},
+  ],
+  invalid: [
+    {
+      name: 'Package Privilege WRITE',
+      model: on([8]),
+      findings: [{subject: 'Packager', severity: 'high', pointer: '/projects~11~1base-authorizations/0/roleId', messageIncludes: ['publish packages', '(Package Privilege WRITE)', 'Package Privilege READ or NONE in Settings > Authorization > Base Authorization of app']}],
+    },
+    {name: 'Code Writer writes packages too', model: on([2]), findings: [{subject: 'Code Writer'}]},
+    {name: 'Manage Project includes it (ManageProject.java:10)', model: on([1]), findings: [{subject: 'Project Owner', messageIncludes: 'Manage Project, which includes writing packages'}]},
+    {
+      name: 'an audited parent reports its own, once',
+      model: accessModel({projects: [project({id: 1, path: 'org'}), project({id: 2, path: 'org/app', parentId: 1})], roles: ROLES, base: {1: [8]}}),
+      findings: [{subject: 'Packager', projectId: 1, sourceId: null}],
     },
   ],
 })
