@@ -40,7 +40,14 @@ export const cisSscs: FrameworkMapping = {
         {rule: 'branch-protection/unprotected-branch'},
       ],
     },
-    {id: '1.1.10', title: 'Ensure open Git branches are up to date before they can be merged into code base', evidence: []},
+    {
+      id: '1.1.10', title: 'Ensure open Git branches are up to date before they can be merged into code base',
+      evidence: [
+        {rule: 'branch-protection/strict-builds-not-required', approximate: 'OneDev builds a pull request as its merge with the target branch rather than asking the branch to be rebased; Require Strict Pull Request Builds makes the required builds run again on the merge with the target\'s newest commits.'},
+        {rule: 'branch-protection/build-not-required', approximate: 'A branch that requires no builds has nothing that must run on the up-to-date merge.'},
+        {rule: 'branch-protection/unprotected-branch', approximate: 'An unprotected branch requires nothing before a merge.'},
+      ],
+    },
     {id: '1.1.11', title: 'Ensure all open comments are resolved before allowing code change merging', evidence: []},
     {
       id: '1.1.12', title: 'Ensure verification of signed commits for new changes before merging',

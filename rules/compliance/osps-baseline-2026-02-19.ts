@@ -159,6 +159,7 @@ export const ospsBaseline: FrameworkMapping = {
     'branch-protection/force-push-allowed': 'Forced pushes are not in the Baseline: OSPS-AC-03.01 is about direct commits (access/direct-push), which a branch that requires review refuses, forced or not.',
     'branch-protection/shadowed-rule': 'A protection that never applies: the protection that does is judged by the other branch rules.',
     'branch-protection/signature-not-required': 'Signed commits: no requirement (OSPS-BR-06.01 is about signed releases).',
+    'branch-protection/strict-builds-not-required': 'Whether required builds ran on the merged result: OSPS-QA-03.01 asks that checks pass (branch-protection/build-not-required), not that they ran on the up-to-date merge.',
     'branch-protection/user-bypass': 'Who gets a weaker protection: OSPS-AC-03.01 is judged by access/direct-push, which names whoever can push directly.',
     'file-protection/buildspec-unprotected': 'It reports only branches that require no review at all, which OSPS-QA-07.01 already fails through branch-protection/review-not-required.',
     'issue-setting/board-columns': 'The issue workflow\'s correctness: no requirement.',

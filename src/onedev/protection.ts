@@ -237,6 +237,16 @@ export function effectiveFileProtection(effective: EffectiveBranchProtection, pa
 }
 
 /**
+ * The jobs a pull request into the branch may have to pass: the protection's own required jobs and
+ * those of its file protections, which count when a changed file matches
+ * (`BranchProtection#getBuildRequirement`, v16.5.6 BranchProtection.java:375–381). Strict builds
+ * (`requireStrictBuilds`) take effect only when there are some (PullRequest.java:1115).
+ */
+export function requirableJobs(effective: EffectiveBranchProtection): string[] {
+  return [...new Set([...effective.jobNames, ...effective.fileProtections.flatMap((f) => f.item.jobNames)])]
+}
+
+/**
  * Whether a forced push can get through. The pre-receive hook checks preventForcedPush and then,
  * on current servers, rejects every direct push to a branch that requires reviews. Servers that
  * merged protections (≤ 8.1) let a user who alone satisfies the requirement push directly, so
