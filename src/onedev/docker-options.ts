@@ -160,7 +160,10 @@ export type DockerRiskKind =
 
 export interface DockerRisk {
   kind: DockerRiskKind
-  /** The option as docker reads it, for messages: `--network host`, `--cap-add SYS_ADMIN`, `-v /var/run/docker.sock:…`. */
+  /**
+   * The option for messages, no more of its value than what makes it risky: `--network host`,
+   * `--cap-add SYS_ADMIN`, `-v /var/run/docker.sock:…`, `--mount source=/run`.
+   */
   option: string
 }
 
@@ -228,12 +231,12 @@ export function riskyDockerOptions(runOptions: string): DockerRisk[] {
     if (name === 'privileged' && isOn(value)) risks.push({kind: 'privileged', option: '--privileged'})
     else if (name === 'use-api-socket' && isOn(value)) risks.push({kind: 'docker-socket', option: '--use-api-socket'})
     else if (value === null) continue
-    else if (HOST_NAMESPACE_OPTIONS.has(name) && namesHost(name, value)) risks.push({kind: 'host-namespace', option: `--${name} ${shown(value)}`})
-    else if (name === 'cap-add' && HOST_CAPABILITIES.has(value.trim().toUpperCase().replace(/^CAP_/, ''))) risks.push({kind: 'capability', option: `--cap-add ${shown(value)}`})
-    else if (name === 'security-opt' && UNCONFINED.has(value.replace(/^(seccomp|apparmor|label|systempaths):/, '$1='))) risks.push({kind: 'unconfined', option: `--security-opt ${shown(value)}`})
+    else if (HOST_NAMESPACE_OPTIONS.has(name) && namesHost(name, value)) risks.push({kind: 'host-namespace', option: `--${name} host`})
+    else if (name === 'cap-add' && HOST_CAPABILITIES.has(value.trim().toUpperCase().replace(/^CAP_/, ''))) risks.push({kind: 'capability', option: `--cap-add ${value.trim()}`})
+    else if (name === 'security-opt' && UNCONFINED.has(value.replace(/^(seccomp|apparmor|label|systempaths):/, '$1='))) risks.push({kind: 'unconfined', option: `--security-opt ${value}`})
     else if (name === 'volume' || name === 'mount') {
       const source = name === 'volume' ? volumeSource(value) : mountSource(value)
-      if (source !== null && exposesDockerSocket(source)) risks.push({kind: 'docker-socket', option: `${name === 'volume' ? '-v' : '--mount'} ${shown(value)}`})
+      if (source !== null && exposesDockerSocket(source)) risks.push({kind: 'docker-socket', option: name === 'volume' ? `-v ${shown(source)}:…` : `--mount source=${shown(source)}`})
     }
   }
   return risks

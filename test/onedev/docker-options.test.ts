@@ -75,7 +75,7 @@ describe('riskyDockerOptions', () => {
     ['--network host', ['host-namespace: --network host']],
     ['--network=host', ['host-namespace: --network host']],
     ['--net=host', ['host-namespace: --net host']],
-    ['--network name=host,alias=x', ['host-namespace: --network name=host,alias=x']],
+    ['--network name=host,alias=x', ['host-namespace: --network host']],
     ['--pid=host --ipc host --userns=host', ['host-namespace: --pid host', 'host-namespace: --ipc host', 'host-namespace: --userns host']],
     ['--cap-add SYS_ADMIN', ['capability: --cap-add SYS_ADMIN']],
     ['--cap-add=cap_sys_admin', ['capability: --cap-add cap_sys_admin']],
@@ -84,13 +84,13 @@ describe('riskyDockerOptions', () => {
     ['--security-opt seccomp=unconfined', ['unconfined: --security-opt seccomp=unconfined']],
     ['--security-opt=apparmor:unconfined', ['unconfined: --security-opt apparmor:unconfined']],
     ['--security-opt label=disable --security-opt systempaths=unconfined', ['unconfined: --security-opt label=disable', 'unconfined: --security-opt systempaths=unconfined']],
-    ['-v /var/run/docker.sock:/var/run/docker.sock', ['docker-socket: -v /var/run/docker.sock:/var/run/docker.sock']],
-    ['--volume=/run/user/1000/docker.sock:/var/run/docker.sock:ro', ['docker-socket: -v /run/user/1000/docker.sock:/var/run/docker.sock:ro']],
-    ['-v /var/run:/host-run', ['docker-socket: -v /var/run:/host-run']],
-    ['-v /:/host', ['docker-socket: -v /:/host']],
-    ['-v //var//run/:/r', ['docker-socket: -v //var//run/:/r']],
-    ['--mount type=bind,source=/var/run/docker.sock,target=/var/run/docker.sock', ['docker-socket: --mount type=bind,source=/var/run/docker.sock,target=/var/run/docker.sock']],
-    ['--mount "type=bind,src=/run,dst=/r"', ['docker-socket: --mount type=bind,src=/run,dst=/r']],
+    ['-v /var/run/docker.sock:/var/run/docker.sock', ['docker-socket: -v /var/run/docker.sock:…']],
+    ['--volume=/run/user/1000/docker.sock:/var/run/docker.sock:ro', ['docker-socket: -v /run/user/1000/docker.sock:…']],
+    ['-v /var/run:/host-run', ['docker-socket: -v /var/run:…']],
+    ['-v /:/host', ['docker-socket: -v /:…']],
+    ['-v //var//run/:/r', ['docker-socket: -v //var//run/:…']],
+    ['--mount type=bind,source=/var/run/docker.sock,target=/var/run/docker.sock', ['docker-socket: --mount source=/var/run/docker.sock']],
+    ['--mount "type=bind,src=/run,dst=/r"', ['docker-socket: --mount source=/run']],
     ['--use-api-socket', ['docker-socket: --use-api-socket']],
     ['"--privileged"', ['privileged: --privileged']],
     ['-e NPM_TOKEN=<redacted> --network host -e B=<redacted>', ['host-namespace: --network host']],
@@ -129,6 +129,13 @@ describe('riskyDockerOptions', () => {
   it('host paths that are or hold the Docker socket', () => {
     expect(['/var/run/docker.sock', '/run/docker.sock', '/', '/run/', '/var/./run', '/home/ci/.docker/run/docker.sock'].map(exposesDockerSocket)).toEqual([true, true, true, true, true, true])
     expect(['docker.sock', '/var/run/docker', '/var/run/docker.socket', '/var', '/run/containerd', 'C:\\docker.sock'].map(exposesDockerSocket)).toEqual([false, false, false, false, false, false])
+  })
+
+  it('what is shown holds no more of a value than what makes it risky', () => {
+    expect(options('--network name=host,alias=CANARY-7f3a --mount type=bind,source=/var/run/docker.sock,target=/s,CANARY-7f3a')).toEqual([
+      'host-namespace: --network host',
+      'docker-socket: --mount source=/var/run/docker.sock',
+    ])
   })
 
   it('hostile text: long values are shortened in what is shown, and the work stays linear', () => {

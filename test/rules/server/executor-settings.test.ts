@@ -61,7 +61,7 @@ ruleTester(dockerPrivilegedOptions, {
     {
       name: 'remote Docker: high, the agent',
       model: executors(remoteDocker16('agents', '-v /var/run/docker.sock:/var/run/docker.sock')),
-      findings: [{subject: 'agents', severity: 'high', pointer: '/settings~1job-executors/0/runOptions', messageIncludes: ['`-v /var/run/docker.sock:/var/run/docker.sock`', 'gets root on the agent that runs it']}],
+      findings: [{subject: 'agents', severity: 'high', pointer: '/settings~1job-executors/0/runOptions', messageIncludes: ['`-v /var/run/docker.sock:…`', 'gets root on the agent that runs it']}],
     },
     {
       name: 'remote Docker mounting its agent\'s socket',
