@@ -1,9 +1,9 @@
 /**
  * Base (default) roles that give every logged-in user more than reading.
  */
-import {defineRule, type FindingDraft, type Severity} from '../../src/engine/rule.js'
-import {joinPointer} from '../../src/model/pointer.js'
-import {type Breadth, projectChain, roleBreadth} from '../../src/onedev/access.js'
+import {defineRule, type Severity} from '../../src/engine/rule.js'
+import {type Breadth, roleBreadth} from '../../src/onedev/access.js'
+import {baseRoleFindings, baseRoleSetting, describeBaseRole} from '../support/base-role-findings.js'
 
 const SEVERITY: Partial<Record<Breadth, Severity>> = {manage: 'critical', write: 'high', jobs: 'high', 'children-or-issues': 'medium'}
 const WHAT: Partial<Record<Breadth, string>> = {
@@ -41,30 +41,16 @@ export default defineRule({
   },
   check(context) {
     if (context.scope !== 'project') return []
-    const {model, project, audited} = context
-    const findings: FindingDraft[] = []
-    for (const owner of projectChain(model, project)) {
-      if (owner !== project && audited.has(owner.id)) continue
-      for (const authorization of context.facts.server.authorizationsOf(owner).base ?? []) {
-        const role = model.roles.find((r) => r.id === authorization.roleId)
-        if (!role) continue
-        const breadth = roleBreadth(role)
-        const severity = SEVERITY[breadth]
-        if (!severity) continue
-        const legacy = authorization.kind === 'default-role'
-        const inherited = owner === project ? '' : ` (inherited from ${owner.path})`
-        findings.push({
-          subject: role.name,
-          key: owner.path,
-          severity,
-          ...(legacy ? {pointer: ''} : {pointer: joinPointer(authorization.pointer, 'roleId'), document: 'server' as const}),
-          ...(owner === project ? {} : {sourceProjectId: owner.id}),
-          message:
-            `${legacy ? 'Default role' : 'Base role'} "${role.name}" of ${owner.path}${inherited} lets every logged-in user ${WHAT[breadth]} on it and its child projects. ` +
-            `Choose a read-only base role in ${legacy ? 'Settings > General > Default Roles' : 'Settings > Authorization > Base Authorization'} of ${owner.path} and grant this role to groups instead.`,
-        })
+    return baseRoleFindings(context, (grant) => {
+      const breadth = roleBreadth(grant.role)
+      const severity = SEVERITY[breadth]
+      if (!severity) return null
+      return {
+        severity,
+        message:
+          `${describeBaseRole(context, grant)} lets every logged-in user ${WHAT[breadth]} on it and its child projects. ` +
+          `Choose a read-only base role in ${baseRoleSetting(grant)} and grant this role to groups instead.`,
       }
-    }
-    return findings
+    })
   },
 })

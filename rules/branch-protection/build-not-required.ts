@@ -1,6 +1,6 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {DEFAULT_NEW_PROTECTIONS} from '../../src/engine/fix.js'
-import {protectionMemberFix} from '../support/fixes.js'
+import {protectionMembersFix} from '../support/fixes.js'
 import {at, BRANCH_PROTECTION_UI, describeSources, fixWhere, memberPointer, branchPhrase} from '../support/protection-findings.js'
 
 export default defineRule({
@@ -13,7 +13,7 @@ export default defineRule({
     help: [
       '**Risk.** Without required builds, pushes and pull-request merges are accepted even when tests, linters or security scans fail or never ran.',
       '',
-      '**Fix.** In *Project Settings → Branch Protection*, edit the protection that applies to the branch and add the jobs under *Required Builds*. Job names are matched exactly (they are not patterns). Consider *Require Strict Builds* so the builds run on the merged result.',
+      '**Fix.** In *Project Settings → Branch Protection*, edit the protection that applies to the branch and add the jobs under *Required Builds*. Job names are matched exactly (they are not patterns). Check *Require Strict Pull Request Builds* too, so that they must have run on the current merge commit (`onedev-audit fix` sets both).',
       '',
       '**Example.** `{"branches": "main", "jobNames": ["ci", "security-scan"]}`',
     ].join('\n'),
@@ -36,7 +36,17 @@ export default defineRule({
         message:
           `Changes can reach ${branchPhrase(ref)} without a successful build: ${describeSources(context, effective.sources, 'branch protection')} requires no jobs.` +
           ` Add the CI jobs under "Required Builds" on that protection in ${fixWhere(context, source, BRANCH_PROTECTION_UI)}.`,
-        fixes: jobs.length === 0 ? [] : protectionMemberFix(context, source, 'jobNames', jobs, 'suggestion', `Require successful builds of ${jobs.map((j) => `"${j}"`).join(', ')}`),
+        // Strictly: builds of an outdated merge commit would not count (branch-protection/strict-builds-not-required).
+        fixes:
+          jobs.length === 0
+            ? []
+            : protectionMembersFix(
+                context,
+                source,
+                [['jobNames', jobs], ...(effective.requireStrictBuilds ? [] : [['requireStrictBuilds', true] as const])],
+                'suggestion',
+                `Require successful builds of ${jobs.map((j) => `"${j}"`).join(', ')}${effective.requireStrictBuilds ? '' : ', strictly'}`,
+              ),
       })
     }
     return findings

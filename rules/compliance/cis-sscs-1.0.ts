@@ -40,7 +40,14 @@ export const cisSscs: FrameworkMapping = {
         {rule: 'branch-protection/unprotected-branch'},
       ],
     },
-    {id: '1.1.10', title: 'Ensure open Git branches are up to date before they can be merged into code base', evidence: []},
+    {
+      id: '1.1.10', title: 'Ensure open Git branches are up to date before they can be merged into code base',
+      evidence: [
+        {rule: 'branch-protection/strict-builds-not-required', approximate: 'OneDev builds a pull request as its merge with the target branch rather than asking the branch to be rebased; Require Strict Pull Request Builds makes the required builds run again on the merge with the target\'s newest commits.'},
+        {rule: 'branch-protection/build-not-required', approximate: 'A branch that requires no builds has nothing that must run on the up-to-date merge.'},
+        {rule: 'branch-protection/unprotected-branch', approximate: 'An unprotected branch requires nothing before a merge.'},
+      ],
+    },
     {id: '1.1.11', title: 'Ensure all open comments are resolved before allowing code change merging', evidence: []},
     {
       id: '1.1.12', title: 'Ensure verification of signed commits for new changes before merging',
@@ -106,6 +113,8 @@ export const cisSscs: FrameworkMapping = {
       id: '1.3.8', title: 'Ensure strict base permissions are set for repositories',
       evidence: [
         {rule: 'access/base-role-broad'},
+        {rule: 'access/base-role-cache-upload'},
+        {rule: 'access/base-role-pack-write'},
         {rule: 'server/default-group-privileged', approximate: 'The default group is what every new account gets (before OneDev 11.9.2, every logged-in user): the other form OneDev gives base permissions.'},
       ],
     },
@@ -134,6 +143,9 @@ export const cisSscs: FrameworkMapping = {
         {rule: 'server/docker-socket', approximate: '2.1.5 asks who may reach the build environment: a server Docker executor that mounts the Docker socket, or takes every job, hands the OneDev host to whoever can change a build spec.'},
         {rule: 'server/no-executor', approximate: '2.1.5 asks who may reach the build environment: without executors every job runs on an auto-discovered executor on the OneDev host.'},
         {rule: 'server/groovy-script-unrestricted', approximate: '2.1.5 asks who may reach the build environment: a groovy script that any job may use runs inside the OneDev server, triggered by whoever can change a build spec.'},
+        {rule: 'server/docker-privileged-options', approximate: '2.1.5 asks who may reach the build environment: Docker run options that give each job container the host hand the OneDev server or the agent to whoever can change a build spec of a job the executor takes.'},
+        {rule: 'server/kubernetes-cluster-role', approximate: '2.1.5 asks who may reach the build environment: a cluster role bound to every job hands the cluster the jobs run in to whoever can change a build spec of a job the executor takes.'},
+        {rule: 'server/remote-shell-executor-broad', approximate: '2.1.5 asks who may reach the build environment: a remote shell executor that takes jobs of any project or branch hands its agents, unisolated, to whoever can push such a branch.'},
       ],
     },
     {id: '2.1.6', title: 'Ensure users must authenticate to access the build environment', evidence: []},
@@ -187,7 +199,12 @@ export const cisSscs: FrameworkMapping = {
     {id: '4.1.2', title: 'Ensure artifacts are encrypted before distribution', evidence: []},
     {id: '4.1.3', title: 'Ensure only authorized platforms have decryption capabilities of artifacts', evidence: []},
     {id: '4.2.1', title: 'Ensure factor authorization to certify certain artifacts is limited', evidence: []},
-    {id: '4.2.2', title: 'Ensure number of permitted users who may upload new artifacts is minimized', evidence: []},
+    {
+      id: '4.2.2', title: 'Ensure number of permitted users who may upload new artifacts is minimized',
+      evidence: [
+        {rule: 'access/base-role-pack-write', approximate: 'Reports a base role that lets every logged-in user publish packages; how many users write packages through groups or their own authorizations is not counted.'},
+      ],
+    },
     {id: '4.2.3', title: 'Ensure user access to the package registry utilizes Multi-Factor Authentication (MFA)', evidence: []},
     {id: '4.2.4', title: 'Ensure user management of the package registry is not local', evidence: []},
     {id: '4.2.5', title: 'Ensure anonymous access to artifacts is revoked', evidence: []},
@@ -242,6 +259,7 @@ export const cisSscs: FrameworkMapping = {
     'server/no-password-policy': 'Password policy: no control (5.2.4 is about the default passwords of deployment tools).',
     'server/plain-http-url': 'Encryption of the server URL: no control.',
     'server/token-no-expiry': 'Access tokens that never expire: no control.',
+    'server/untrusted-html-publish': 'Pages that jobs publish and OneDev serves as they are (a stored cross-site scripting path): no control.',
     'tag-protection/deletion-allowed': 'Release tags: no control (1.1.16 and 1.1.17 are about branches; 2.4.1 asks signed release artifacts, not tags).',
     'tag-protection/signature-not-required': 'Release tags: no control (1.1.16 and 1.1.17 are about branches; 2.4.1 asks signed release artifacts, not tags).',
     'tag-protection/unprotected-tags': 'Release tags: no control (1.1.16 and 1.1.17 are about branches; 2.4.1 asks signed release artifacts, not tags).',

@@ -4,8 +4,9 @@
  */
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobExecutorsOf} from '../../src/model/admin-data.js'
-import {describeReach, enabledExecutors, type JobReachAssessment, SERVER_SHELL_EXECUTOR} from '../../src/onedev/executors.js'
-import {EXECUTOR_EMPTY_JOB_MATCH, releasesOf, serverRelease} from '../../src/onedev/versions.js'
+import {enabledExecutors, SERVER_SHELL_EXECUTOR} from '../../src/onedev/executors.js'
+import {serverRelease} from '../../src/onedev/versions.js'
+import {describeRestriction} from '../support/executor-findings.js'
 
 export default defineRule({
   meta: {
@@ -58,10 +59,7 @@ export default defineRule({
     const release = serverRelease(context.model)
     for (const {executor, assessment} of enabledExecutors(jobExecutorsOf(context.model), SERVER_SHELL_EXECUTOR, release)) {
       if (assessment.reach === 'none') continue
-      const restriction =
-        executor.jobMatch === null
-          ? `its ${executor.jobMatchKey ?? 'job match'} is empty, ${emptyMatchReading(assessment, context.model.server?.version)}`
-          : `its ${executor.jobMatchKey} \`${executor.jobMatch}\` admits ${describeReach(assessment)}`
+      const restriction = describeRestriction(executor, assessment, context.model.server?.version)
       const broad = assessment.reach === 'any-job' || assessment.reach === 'broad'
       drafts.push({
         subject: executor.name,
@@ -79,13 +77,3 @@ export default defineRule({
   },
 })
 
-/** How an empty job match was read: by the key's own meaning (before 11.11.1), by the server's version, or by the reading that exposes more. */
-function emptyMatchReading(assessment: JobReachAssessment, version: string | null | undefined): string {
-  const byVersion = assessment.byVersion
-  if (!byVersion) return 'which this server reads as every job'
-  const newest = EXECUTOR_EMPTY_JOB_MATCH.readings.at(-1)!
-  const as = `as OneDev ${releasesOf(EXECUTOR_EMPTY_JOB_MATCH, byVersion.applied)} reads it: every job (from ${newest.from} it ${newest.means})`
-  if (byVersion.assumed === null) return `which OneDev ${version} reads as every job (${releasesOf(EXECUTOR_EMPTY_JOB_MATCH, byVersion.applied)} do; from ${newest.from} it ${newest.means})`
-  if (byVersion.assumed === 'disagrees') return `and the server says it is OneDev ${version}, which has no jobMatch yet (from ${EXECUTOR_EMPTY_JOB_MATCH.readings[0]!.from}): judged ${as}`
-  return `and the server's version is unknown: judged ${as}`
-}

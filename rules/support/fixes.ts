@@ -49,16 +49,28 @@ export function protectionMemberFix(
   kind: FixKind,
   what: string,
 ): FixDraft[] {
+  return protectionMembersFix(ctx, located, [[member, value]], kind, what)
+}
+
+/** Members of a branch or tag protection set together (`[member, value]` in order), in the project that holds it. */
+export function protectionMembersFix(
+  ctx: Context,
+  located: Located<BranchProtection | TagProtection>,
+  members: ReadonlyArray<readonly [string, unknown]>,
+  kind: FixKind,
+  what: string,
+): FixDraft[] {
   const owner = holder(ctx, located.projectId)
   if (!owner?.setting) return []
   const item = located.item
-  const name = member === 'signature' ? signatureMember(owner.setting.generation) : member
   const isBranch = 'branches' in item
   const description = `${what} on ${describeItem(ctx, located, isBranch ? 'branch protection' : 'tag protection', isBranch ? item.branches : (item as TagProtection).tags)}`
-  // The signature flag the payload already has keeps its name (an 8.x payload may be read as current).
-  const signature = member === 'signature' && item.signaturePointer !== item.pointer
-  const edit: FixEdit = signature ? {op: 'replace', path: item.signaturePointer, value} : setMember(owner.raw, item.pointer, name, value)
-  return [{kind, description, edits: [edit]}]
+  const edits = members.map(([member, value]): FixEdit => {
+    // The signature flag the payload already has keeps its name (an 8.x payload may be read as current).
+    if (member === 'signature' && item.signaturePointer !== item.pointer) return {op: 'replace', path: item.signaturePointer, value}
+    return setMember(owner.raw, item.pointer, member === 'signature' ? signatureMember(owner.setting!.generation) : member, value)
+  })
+  return [{kind, description, edits}]
 }
 
 /** A disabled protection enabled again (a suggestion: it may apply to more than the finding's branch). */
@@ -127,6 +139,8 @@ export function newBranchProtectionFixes(ctx: Context, branch: string): FixDraft
     reviewRequirement: fields.reviewRequirement,
     jobNames: fields.jobNames,
     fileProtections: [],
+    // Required builds count only when they ran on the current merge commit (branch-protection/strict-builds-not-required).
+    requireStrictBuilds: fields.jobNames.length > 0,
   }
   const own = ctx.facts.branchHierarchy.filter((p) => p.projectId === project.id)
   const matches = (p: ParsedProtection<BranchProtection | TagProtection>) => p.patterns?.matches(branch, pathMatcher) ?? false

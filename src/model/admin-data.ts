@@ -51,8 +51,19 @@ export interface JobExecutor {
   jobMatch: string | null
   /** Where the restriction sits (the executor itself when the payload has no such key). */
   jobMatchPointer: string
-  /** Server Docker executors: the Docker socket is mounted into job containers. */
+  /** Server and remote Docker executors: the Docker socket is mounted into job containers. */
   mountDockerSock: boolean
+  /**
+   * Server and remote Docker executors: options OneDev adds to each step's `docker run` (as the text
+   * holds them, redacted like every server string); null when empty.
+   */
+  runOptions: string | null
+  /** "Enable Html Report Publish" (v10.0.0+; false when absent). */
+  htmlReportPublishEnabled: boolean
+  /** "Enable Site Publish" (false when absent). */
+  sitePublishEnabled: boolean
+  /** Kubernetes executors: the cluster role bound to each job's service account; null when empty. */
+  clusterRole: string | null
 }
 
 /**
@@ -160,6 +171,10 @@ function toExecutor(item: z.infer<typeof S.ExecutorSchema>, index: number, list:
     jobMatch: jobMatchKey === null ? null : blankToNull(item[jobMatchKey]),
     jobMatchPointer: jobMatchKey === null ? pointer : joinPointer(pointer, jobMatchKey),
     mountDockerSock: item.mountDockerSock ?? false,
+    runOptions: blankToNull(item.runOptions),
+    htmlReportPublishEnabled: item.htmlReportPublishEnabled ?? false,
+    sitePublishEnabled: item.sitePublishEnabled ?? false,
+    clusterRole: blankToNull(item.clusterRole),
   }
 }
 

@@ -265,6 +265,7 @@ function branchProtection(p: BranchProtectionPayload, pointer: string): BranchPr
     reviewRequirement: p.reviewRequirement ?? null,
     jobNames: p.jobNames ?? [],
     fileProtections: mapped(p.fileProtections ?? [], (f, i) => fileProtection(f, joinPointer(pointer, 'fileProtections', i))),
+    requireStrictBuilds: p.requireStrictBuilds ?? false,
   }
 }
 
@@ -393,6 +394,7 @@ export function normalizeRole(r: RolePayload, index: number, raw: unknown): Role
     accessConfidentialIssues: r.accessConfidentialIssues ?? false,
     scheduleIssues: r.scheduleIssues ?? false,
     manageBuilds: r.manageBuilds ?? false,
+    uploadCache: r.uploadCache ?? null,
     codePrivilege: r.codePrivilege ?? null,
     packPrivilege: r.packPrivilege ?? null,
     jobPrivileges: mapped(r.jobPrivileges ?? [], (j, i) => jobPrivilege(j, joinPointer('', 'jobPrivileges', i))),

@@ -34,6 +34,8 @@ export const BranchProtectionSchema = z.looseObject({
   reviewRequirement: text,
   jobNames: names,
   fileProtections: z.array(FileProtectionSchema).nullish(),
+  /** "Require Strict Pull Request Builds" (v8.0.0 BranchProtection.java:61; v16.5.6 :76). */
+  requireStrictBuilds: flag,
 })
 
 export const TagProtectionSchema = z.looseObject({
@@ -130,6 +132,8 @@ export const RoleSchema = z.looseObject({
   accessConfidentialIssues: flag,
   scheduleIssues: flag,
   manageBuilds: flag,
+  /** v10.1.0+ (v10.1.0 Role.java:70; v16.5.6 Role.java:126). */
+  uploadCache: flag,
   codePrivilege: text,
   packPrivilege: text,
   jobPrivileges: z.array(JobPrivilegeSchema).nullish(),

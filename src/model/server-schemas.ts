@@ -47,6 +47,13 @@ export const ExecutorSchema = z.looseObject({
   jobRequirement: text,
   jobAuthorization: text,
   mountDockerSock: flag,
+  /** Server and remote Docker executors: extra `docker run` options (v16.5.6 ServerDockerExecutor.java:98). */
+  runOptions: text,
+  /** Every executor (v16.5.6 JobExecutor.java:37, :39). */
+  htmlReportPublishEnabled: flag,
+  sitePublishEnabled: flag,
+  /** Kubernetes executors (v16.5.6 KubernetesExecutor.java:120). */
+  clusterRole: text,
 })
 export const GroovySchema = z.looseObject({name: text, canBeUsedByBuildJobs: flag, jobAuthorization: text, authorization: text, allowedProjects: text, allowedBranches: text})
 export const SystemSchema = z.looseObject({serverUrl: text})

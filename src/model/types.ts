@@ -36,6 +36,8 @@ export interface BranchProtection {
   reviewRequirement: string | null
   jobNames: string[]
   fileProtections: FileProtection[]
+  /** "Require Strict Pull Request Builds": pull-request builds of an outdated merge commit do not count (false when absent). */
+  requireStrictBuilds: boolean
 }
 
 export interface TagProtection {
@@ -207,7 +209,10 @@ export interface Role {
   accessConfidentialIssues: boolean
   scheduleIssues: boolean
   manageBuilds: boolean
+  /** Upload build caches; null when the role has no such member: a server before 10.1.0, which uploads no build cache (v10.1.0 Role.java:70). */
+  uploadCache: boolean | null
   codePrivilege: string | null
+  /** `NONE`, `READ` or `WRITE` (v10.0.0 PackPrivilege.java); null when the role has no such member: a server before 10.0.0, which has no packages. */
   packPrivilege: string | null
   jobPrivileges: JobPrivilege[]
   raw: unknown

@@ -60,6 +60,23 @@ export function roleRunsJobs(role: Role): boolean {
   return role.manageProject || role.manageBuilds || role.jobPrivileges.some((p) => p.runJob || p.manageJob)
 }
 
+/**
+ * May upload build caches: upload cache, or what implies it, manage builds or manage project (v16.5.6
+ * Role.java:468, ManageBuilds.java:11, ManageProject.java:10). False on a server before 10.1.0 (the role
+ * has no uploadCache member), which uploads no build cache.
+ */
+export function roleUploadsCache(role: Role): boolean {
+  return role.uploadCache !== null && (role.uploadCache || role.manageBuilds || role.manageProject)
+}
+
+/**
+ * May publish packages: package privilege WRITE, or manage project (v16.5.6 Role.java:447,
+ * WritePack.java, ManageProject.java:10). False on a server before 10.0.0 (no packPrivilege member), which has no packages.
+ */
+export function roleWritesPacks(role: Role): boolean {
+  return role.packPrivilege !== null && (role.packPrivilege === 'WRITE' || role.manageProject)
+}
+
 /** The broadest thing a base role gives every logged-in user, for access/base-role-broad and sign-up. */
 export type Breadth = 'manage' | 'write' | 'jobs' | 'children-or-issues' | 'read' | 'access'
 

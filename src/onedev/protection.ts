@@ -150,6 +150,8 @@ export interface EffectiveBranchProtection {
   jobNames: string[]
   /** File protections of every source, in order. */
   fileProtections: ParsedFileProtection[]
+  /** Pull-request builds must have run on the current merge commit (merged servers OR the flag: v8.0.0 Project.java:1181). */
+  requireStrictBuilds: boolean
 }
 
 export function effectiveBranchProtection(hierarchy: BranchHierarchy, branch: string, principal: Principal, semantics: ProtectionSemantics): EffectiveBranchProtection | null {
@@ -188,6 +190,7 @@ function combineBranchProtections(sources: ParsedBranchProtection[]): EffectiveB
     reviewRequirement: mergeReviewRequirements(mapped(sources, (s) => s.reviewRequirement)),
     jobNames: [...new Set(sources.flatMap((s) => s.item.jobNames))],
     fileProtections,
+    requireStrictBuilds: sources.some((s) => s.item.requireStrictBuilds),
   }
 }
 
@@ -231,6 +234,16 @@ export function effectiveFileProtection(effective: EffectiveBranchProtection, pa
     reviewRequirement: mergeReviewRequirements(mapped(sources, (s) => s.reviewRequirement)),
     jobNames: [...new Set(sources.flatMap((s) => s.item.jobNames))],
   }
+}
+
+/**
+ * The jobs a pull request into the branch may have to pass: the protection's own required jobs and
+ * those of its file protections, which count when a changed file matches
+ * (`BranchProtection#getBuildRequirement`, v16.5.6 BranchProtection.java:375–381). Strict builds
+ * (`requireStrictBuilds`) take effect only when there are some (PullRequest.java:1115).
+ */
+export function requirableJobs(effective: EffectiveBranchProtection): string[] {
+  return [...new Set([...effective.jobNames, ...effective.fileProtections.flatMap((f) => f.item.jobNames)])]
 }
 
 /**

@@ -620,34 +620,35 @@ describe('what is left to a person', () => {
     const document = await readJson(plan)
     const count = (why: string[]) => document.manual.filter((m: any) => why.includes(m.why)).length
     expect(count(['not-proven'])).toBe(1)
-    expect(count(['suggestion'])).toBe(13)
-    expect(count(['no-change', 'global'])).toBe(49)
-    expect(document.manual).toHaveLength(63)
+    expect(count(['suggestion'])).toBe(14)
+    expect(count(['no-change', 'global'])).toBe(55)
+    expect(document.manual).toHaveLength(70)
     const lines = digest.stdout.split('\n')
     const section = (header: string) => lines.slice(lines.indexOf(header) + 1, lines.indexOf('', lines.indexOf(header)))
     expect(section('Not planned: 1 change did not prove out (nothing is sent for these):')).toEqual([
       expect.stringMatching(/^  high     tag-protection\/unprotected-tags "tags": acme\/app: Project Settings > Tag Protection; not planned: tag-protection\/unprotected-tags on "tags" is still reported \(No enabled tag protection applies to tag "nightly-2026-11-01"/),
     ])
-    expect(section('Suggestions not asked for: 13 findings (plan them with --suggestions, or one rule with --rule ID):')).toEqual([
+    expect(section('Suggestions not asked for: 14 findings (plan them with --suggestions, or one rule with --rule ID):')).toEqual([
       '      4 job-secret/broad-branches in 2 projects (Project Settings > Build > Job Secrets)',
       '      3 notification/insecure-webhook in 2 projects (Project Settings > Web Hooks, or Notification (Slack, Discord, Ntfy))',
       '      2 branch-protection/disabled-rule in 2 projects (Project Settings > Branch Protection)',
       '      2 branch-protection/signature-not-required in 2 projects (Project Settings > Branch Protection)',
+      '      1 branch-protection/strict-builds-not-required (Project Settings > Branch Protection)',
       '      1 branch-protection/user-bypass (Project Settings > Branch Protection)',
       '      1 tag-protection/signature-not-required (Project Settings > Tag Protection)',
     ])
-    const byHand = section('Left to change by hand: 49 findings no change is offered for (roles, server settings, access, ...; never sent):')
-    expect(byHand).toHaveLength(27)
+    const byHand = section('Left to change by hand: 55 findings no change is offered for (roles, server settings, access, ...; never sent):')
+    expect(byHand).toHaveLength(33)
     expect(byHand).toContain('      5 role/unused (Administration > Roles)')
     expect(byHand).toContain('      1 server/docker-socket (Administration)')
     expect(digest.stdout).toContain('Each of them with its project, where to change it and why: --verbose, or the plan file (--output).')
-    expect(lines.at(-2)).toBe('2 changes (2 fixes, 0 suggestions) in 2 projects, clearing 2 findings; 63 findings left (1 not proven, 13 with a suggestion not asked for, 49 by hand).')
+    expect(lines.at(-2)).toBe('2 changes (2 fixes, 0 suggestions) in 2 projects, clearing 2 findings; 70 findings left (1 not proven, 14 with a suggestion not asked for, 55 by hand).')
 
     const verbose = await runCli(['fix', '--snapshot', example, '--verbose'])
     expect(verbose.code, verbose.stderr).toBe(1)
     const each = verbose.stdout.split('\n')
     const start = each.indexOf('Left to change by hand (never sent):')
-    expect(each.slice(start + 1, each.indexOf('', start))).toHaveLength(63)
+    expect(each.slice(start + 1, each.indexOf('', start))).toHaveLength(70)
     expect(verbose.stdout).not.toContain('Suggestions not asked for')
   }, 60_000)
 })

@@ -20,6 +20,8 @@ describe('rules', () => {
     expect(result.code).toBe(0)
     const rows = JSON.parse(result.stdout)
     const ids = rows.map((r: {id: string}) => r.id)
+    // 52 before the rules on executors, base roles and strict builds (issue 34).
+    expect(rows).toHaveLength(59)
     for (const id of CORE_RULES) expect(ids).toContain(id)
     expect(ids.filter((id: string) => id.startsWith('issue-setting/')).length).toBeGreaterThanOrEqual(5)
     expect(rows.find((r: any) => r.id === 'branch-protection/force-push-allowed')).toMatchObject({severity: 'high', enabled: true, scope: 'project', origin: 'builtin'})

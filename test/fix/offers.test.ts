@@ -22,6 +22,7 @@ const CASES: Array<{ruleId: string; model: AuditModel; edit: [string, string, un
   {ruleId: 'branch-protection/signature-not-required', model: one({branchProtections: [branchProtection()]}), edit: ['replace', '/branchProtections/0/commitSignatureRequired', true]},
   {ruleId: 'branch-protection/review-not-required', model: one({branchProtections: [branchProtection()]}), edit: ['replace', '/branchProtections/0/reviewRequirement', 'group(core-devs):2'], settings: withReviewersAndJobs},
   {ruleId: 'branch-protection/build-not-required', model: one({branchProtections: [branchProtection()]}), edit: ['replace', '/branchProtections/0/jobNames', ['ci']], settings: withReviewersAndJobs},
+  {ruleId: 'branch-protection/strict-builds-not-required', model: one({branchProtections: [branchProtection({jobNames: ['ci']})]}), edit: ['replace', '/branchProtections/0/requireStrictBuilds', true]},
   {
     ruleId: 'branch-protection/user-bypass',
     model: one({branchProtections: [branchProtection({userMatch: 'anyone except user(bob)'})]}),
@@ -80,6 +81,19 @@ describe('rules that declare a fix offer one, and it proves out', () => {
       expect(change!.clears.map((f) => f.ruleId)).toContain(testCase.ruleId)
     })
   }
+
+  it('a change that makes a protection require builds requires them strictly, so that strict-builds-not-required does not report what it made', () => {
+    // An existing protection (build-not-required) and a new one (unprotected-branch), with jobs configured.
+    for (const [model, path, value] of [
+      [one({branchProtections: [branchProtection()]}), '/branchProtections/0/requireStrictBuilds', true],
+      [one({branchProtections: []}), '/branchProtections/-', expect.objectContaining({jobNames: ['ci'], requireStrictBuilds: true})],
+    ] as const) {
+      const plan = planFixes(model, {rules: ALL_RULES, settings: withReviewersAndJobs, selection: {suggestions: true, rules: []}})
+      const edits = plan.projects.flatMap((p) => p.changes.flatMap((c) => c.edits))
+      expect(edits).toContainEqual(expect.objectContaining({path, value}))
+      expect(plan.manual.filter((m) => m.finding.ruleId === 'branch-protection/strict-builds-not-required')).toEqual([])
+    }
+  })
 
   it('no rule without meta.fix offers a change', () => {
     const undeclared = new Set(builtinRules.filter((r) => !r.meta.fix).map((r) => r.meta.id))

@@ -81,6 +81,7 @@ export function setting(input: SettingInput = {}): {setting: ProjectSetting; raw
         reviewRequirement: f.reviewRequirement ?? null,
         jobNames: f.jobNames ?? [],
       })),
+      requireStrictBuilds: b.requireStrictBuilds ?? false,
     }
   })
   const tagProtections: TagProtection[] = (input.tagProtections ?? []).map((t, i) => ({
@@ -151,6 +152,7 @@ export function setting(input: SettingInput = {}): {setting: ProjectSetting; raw
       reviewRequirement: b.reviewRequirement,
       jobNames: b.jobNames,
       fileProtections: b.fileProtections.map((f) => ({paths: f.paths, reviewRequirement: f.reviewRequirement, jobNames: f.jobNames})),
+      requireStrictBuilds: b.requireStrictBuilds,
     })),
     tagProtections: tagProtections.map((t) => ({
       enabled: t.enabled,
@@ -220,6 +222,7 @@ export function role(input: RoleInput, index = 0): Role {
     accessConfidentialIssues: input.accessConfidentialIssues ?? false,
     scheduleIssues: input.scheduleIssues ?? false,
     manageBuilds: input.manageBuilds ?? false,
+    uploadCache: input.uploadCache ?? false,
     codePrivilege: input.codePrivilege ?? 'READ',
     packPrivilege: input.packPrivilege ?? 'READ',
     jobPrivileges,

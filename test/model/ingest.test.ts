@@ -97,7 +97,7 @@ describe('ingestRoles', () => {
       [9, 8, 'Workspace Creator'],
     ])
     const bot = roles[8]!
-    expect(bot).toMatchObject({manageProject: true, createChildren: true, manageBuilds: true, codePrivilege: 'WRITE', packPrivilege: 'WRITE'})
+    expect(bot).toMatchObject({manageProject: true, createChildren: true, manageBuilds: true, codePrivilege: 'WRITE', packPrivilege: 'WRITE', uploadCache: false})
     expect(bot.jobPrivileges).toEqual([
       {pointer: '/jobPrivileges/0', jobNames: '*', manageJob: true, runJob: true, accessLog: true, accessPipeline: true, accessibleReports: '*'},
     ])
@@ -107,7 +107,8 @@ describe('ingestRoles', () => {
   test('legacy roles: absent flags and privileges are false or null', async () => {
     const {roles, errors} = await ingestRoles(fixture('legacy/roles.json') as unknown[])
     expect(errors).toEqual([])
-    expect(roles[0]).toMatchObject({name: 'Code Reader', codePrivilege: null, packPrivilege: null})
+    // No uploadCache member before 10.1.0 (v10.1.0 Role.java:70): null, the server uploads no build cache.
+    expect(roles[0]).toMatchObject({name: 'Code Reader', codePrivilege: null, packPrivilege: null, uploadCache: null})
     expect(roles[0]!.jobPrivileges[0]).toEqual({pointer: '/jobPrivileges/0', jobNames: '*', manageJob: false, runJob: false, accessLog: false, accessPipeline: false, accessibleReports: null})
   })
 

@@ -224,6 +224,7 @@ describe('defaults and generation markers', () => {
       reviewRequirement: null,
       jobNames: [],
       fileProtections: [],
+      requireStrictBuilds: false, // the field's initializer (v16.5.6 BranchProtection.java:76)
     })
     expect(setting.tagProtections[0]).toEqual({
       pointer: '/tagProtections/0',
