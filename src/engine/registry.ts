@@ -53,7 +53,7 @@ export function ruleProblem(candidate: unknown): string | null {
   )
   if (member !== undefined) {
     const known = [...Object.keys(VERSIONED_SETTING_MEMBERS).map((pointer) => SETTING_MEMBER + pointer), ...Object.keys(VERSIONED_SERVER_MEMBERS)]
-    return `${meta.id}: meta.requires names ${JSON.stringify(member)}, which is not a setting member the audit knows (${known.join(', ')})`
+    return `${meta.id}: meta.requires names ${JSON.stringify(member)}, which is not a member the audit knows (${known.join(', ')})`
   }
   return null
 }
