@@ -5,8 +5,10 @@
  */
 import {fetchProjectAccess, fetchServerAccess} from './access-data.js'
 import {fetchServerHardening} from './admin-data.js'
+import {fetchAgents} from './agent-data.js'
+import {fetchMail} from './mail-data.js'
 import type {ProjectFetcher, ServerFetcher} from './optional.js'
 
-export const SERVER_FETCHERS: readonly ServerFetcher[] = [fetchServerAccess, fetchServerHardening]
+export const SERVER_FETCHERS: readonly ServerFetcher[] = [fetchServerAccess, fetchServerHardening, fetchAgents, fetchMail]
 
 export const PROJECT_FETCHERS: readonly ProjectFetcher[] = [fetchProjectAccess]

@@ -53,7 +53,7 @@ function serverFindings(model: AuditModel): Record<string, string[]> {
 }
 
 describe('server hardening data', () => {
-  it('reads every endpoint once, never the SSH key or the mail service, and stores only redacted payloads', async () => {
+  it('reads every endpoint once, never the SSH key or the mail service (mail-data.ts reads that), and stores only redacted payloads', async () => {
     // Two sources asking for the same paths (as the access data source does for /settings/security, /users, /groups) share each request.
     const {model, server} = await collect(CURRENT, [fetchServerHardening, fetchServerHardening])
     expect(model.errors).toEqual([])
@@ -77,6 +77,7 @@ describe('server hardening data', () => {
       'server/shell-executor': ['critical shell'],
       'server/docker-socket': ['critical docker'],
       'server/idp-admin-group': ['high LDAP authenticator', 'high SSO provider okta'],
+      'server/idp-default-group-privileged': ['high SSO provider github'],
       'server/token-no-expiry': ['high alice/laptop', 'medium ci-bot/deploy'],
       'server/cors-credentials': ['medium http://legacy.acme.example', 'medium https://tools.partner.example', 'medium null'],
       'server/groovy-script-unrestricted': ['medium deploy'],

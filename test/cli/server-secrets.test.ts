@@ -95,12 +95,12 @@ describe('server hardening data: no secret in any output', () => {
     const report = JSON.parse(result.stdout)
     const notices: string[] = report.notices.map((n: any) => `${n.kind}: ${n.message}`)
     expect(notices.map((line) => /GET (\S+(?: or \S+)?):/.exec(line)?.[1])).toEqual([
-      '/groups', '/projects/{id}/base-authorizations', '/projects/{id}/group-authorizations', '/projects/{id}/user-authorizations', '/settings/authenticator', '/settings/groovy-scripts', '/settings/job-executors', '/settings/security', '/settings/system',
-      '/sso-providers or /settings/sso-connectors', '/users', '/users/{id}/access-tokens',
+      '/agent-tokens', '/agents', '/groups', '/projects/{id}/base-authorizations', '/projects/{id}/group-authorizations', '/projects/{id}/user-authorizations', '/settings/authenticator', '/settings/groovy-scripts', '/settings/job-executors',
+      '/settings/mail-service or /settings/mail', '/settings/security', '/settings/service-desk', '/settings/system', '/sso-providers or /settings/sso-connectors', '/users', '/users/{id}/access-tokens',
     ])
     for (const line of notices) expect(line).toMatch(/^not-evaluated: GET .*: the server does not offer it \(404\), so .* were not evaluated$/)
     // On stderr, grouped by family of checks (test/cli/notices.test.ts has the exact text).
-    expect(result.stderr).toMatch(/^onedev-audit: not-evaluated: some checks were not evaluated, .*: access model: 6 endpoints the server does not offer; server hardening: 9 endpoints the server does not offer\n$/)
+    expect(result.stderr).toMatch(/^onedev-audit: not-evaluated: some checks were not evaluated, .*: access model: 6 endpoints the server does not offer; server hardening: 13 endpoints the server does not offer\n$/)
     expect(report.findings.filter((f: any) => f.ruleId.startsWith('server/'))).toEqual([])
   }, 60_000)
 })
