@@ -16,8 +16,7 @@
 import type {z} from 'zod'
 
 import * as checks from './payload-checks.js'
-import {hasOwn, parser, validItems} from './parser.js'
-import {joinPointer} from './pointer.js'
+import {parser, storedItems} from './parser.js'
 import type * as S from './server-schemas.js'
 import type {AuditModel} from './types.js'
 
@@ -48,17 +47,13 @@ const AgentSchema = parser<z.infer<typeof S.AgentSchema>>(checks.isAgent)
 
 /** GET /agent-tokens, in the server's order; undefined when not read. */
 export function agentTokensOf(model: Model): AgentToken[] | undefined {
-  const data = model.serverData
-  if (!data || !hasOwn(data, AGENT_TOKENS_KEY)) return undefined
-  return validItems(data[AGENT_TOKENS_KEY], TokenSchema)?.map(({item, index}) => ({pointer: joinPointer('', AGENT_TOKENS_KEY, index), id: item.id}))
+  return storedItems(model.serverData, AGENT_TOKENS_KEY, TokenSchema)?.map(({item, pointer}) => ({pointer, id: item.id}))
 }
 
 /** GET /agents, in the server's order; undefined when not read. */
 export function agentsOf(model: Model): Agent[] | undefined {
-  const data = model.serverData
-  if (!data || !hasOwn(data, AGENTS_KEY)) return undefined
-  return validItems(data[AGENTS_KEY], AgentSchema)?.map(({item, index}) => ({
-    pointer: joinPointer('', AGENTS_KEY, index),
+  return storedItems(model.serverData, AGENTS_KEY, AgentSchema)?.map(({item, index, pointer}) => ({
+    pointer,
     name: item.name ?? `#${item.id ?? index + 1}`,
     tokenId: item.tokenId ?? null,
     temporal: item.temporal ?? false,

@@ -14,7 +14,7 @@ import type {z} from 'zod'
 
 import {USERS_KEY} from './access-data.js'
 import * as checks from './payload-checks.js'
-import {hasOwn, parser, validItems} from './parser.js'
+import {parser, storedItems} from './parser.js'
 import {joinPointer} from './pointer.js'
 import type * as S from './server-schemas.js'
 import type {AuditModel} from './types.js'
@@ -41,16 +41,10 @@ const AiSettingSchema = parser<z.infer<typeof S.AiSettingSchema>>(checks.isAiSet
 
 /** The AI users of the users listing, in its order; undefined when the listing was not read. */
 export function aiUsersOf(model: Model): AiUser[] | undefined {
-  const data = model.serverData
-  if (!data || !hasOwn(data, USERS_KEY)) return undefined
-  const users = validItems(data[USERS_KEY], UserSchema)
-  if (users === null) return undefined
-  const raw = data[USERS_KEY] as Record<string, unknown>[]
-  return users
-    .filter(({item}) => item.type === AI_USER_TYPE)
-    .map(({item, index}) => {
-      const pointer = joinPointer('', USERS_KEY, index)
-      const setting = AiSettingSchema.safeParse(raw[index]!.aiSetting)
+  return storedItems(model.serverData, USERS_KEY, UserSchema)
+    ?.filter(({item}) => item.type === AI_USER_TYPE)
+    .map(({item, pointer}) => {
+      const setting = AiSettingSchema.safeParse((item as Record<string, unknown>).aiSetting)
       const entitleToAll = setting.success ? (setting.data.entitleToAll ?? false) : null
       return {
         pointer,

@@ -9,62 +9,36 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {fetchServerAccess} from '../../src/api/access-data.js'
 import {fetchServerHardening} from '../../src/api/admin-data.js'
 import {fetchAgents} from '../../src/api/agent-data.js'
-import {createClient} from '../../src/api/client.js'
-import {collectModel} from '../../src/api/collect.js'
 import {SERVER_FETCHERS} from '../../src/api/data-sources.js'
 import {fetchMail} from '../../src/api/mail-data.js'
-import type {ServerFetcher} from '../../src/api/optional.js'
-import type {ApiClient} from '../../src/api/types.js'
 import {unreadData, whyNotJudged} from '../../src/engine/availability.js'
 import {coverageOf} from '../../src/engine/coverage.js'
-import {evaluate} from '../../src/engine/evaluate.js'
 import {agentsOf, agentTokensOf} from '../../src/model/agent-data.js'
 import {mailServiceOf, serviceDeskOf} from '../../src/model/mail-data.js'
 import type {AuditModel} from '../../src/model/types.js'
 import {builtinRules as BUILTIN_RULES} from '../../rules/index.js'
 import {canary, expectNoCanary, FIXTURES_DIR} from '../helpers/canaries.js'
-import {startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
+import type {OneDevServer} from '../helpers/onedev-server.js'
 import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
+import {serverDataCollector, serverFindings} from '../helpers/server-data.js'
 import {agent16, agentToken, aiUser14, aiUser16, gmailConnector16, office365Connector16, otherMailSetting8, smtpImapConnector16} from '../helpers/server-payloads.js'
 
 const CURRENT: Record<string, unknown> = JSON.parse(readFileSync(join(FIXTURES_DIR, 'server', 'admin-current.json'), 'utf8'))
 const LEGACY: Record<string, Record<string, unknown>> = JSON.parse(readFileSync(join(FIXTURES_DIR, 'server', 'admin-legacy.json'), 'utf8'))
 const NEW_RULES = ['server/agent-token-unused', 'server/mail-plaintext', 'server/service-desk-open', 'server/ai-entitled-to-all', 'server/idp-default-group-privileged']
 
-const started: OneDevServer[] = []
-const clients: ApiClient[] = []
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()))
-  await Promise.all(started.splice(0).map((server) => server.close()))
-})
-
-async function collect(admin: Record<string, unknown>, fetchers: ServerFetcher[] = [fetchAgents, fetchMail]): Promise<{model: AuditModel; server: OneDevServer}> {
-  const server = await startOneDevServer({admin})
-  started.push(server)
-  const client = createClient({baseUrl: server.url, apiPrefix: '/~api', user: server.user, secret: server.secret, retryBaseDelayMs: 1, retryMaxDelayMs: 2})
-  clients.push(client)
-  const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [], serverFetchers: fetchers})
-  return {model, server}
-}
+const collect = serverDataCollector([fetchAgents, fetchMail])
 
 /** The requests of the data sources (without the contract's role listing), as the server saw them. */
 const requested = (server: OneDevServer) =>
   server.requests.map((r) => r.path.replace('/~api', '') + (Object.keys(r.query).length > 0 ? `?${new URLSearchParams(r.query)}` : '')).filter((p) => !p.startsWith('/roles'))
 
-/** rule id → `severity subject`, for the five rules of issue 34. */
-function findings(model: AuditModel): Record<string, string[]> {
-  const active = BUILTIN_RULES.filter((rule) => NEW_RULES.includes(rule.meta.id)).map((rule) => ({rule, options: rule.meta.defaultOptions ?? {}}))
-  const {findings, errors} = evaluate(model, active, DEFAULT_SETTINGS)
-  expect(errors).toEqual([])
-  const out: Record<string, string[]> = {}
-  for (const finding of findings) (out[finding.ruleId] ??= []).push(`${finding.severity} ${finding.subject}`)
-  return out
-}
+const findings = (model: AuditModel) => serverFindings(model, NEW_RULES)
 
 /** rule id → why it was not judged (only the rules that were not). */
 function notJudged(model: AuditModel): Record<string, string> {

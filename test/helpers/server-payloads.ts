@@ -53,15 +53,8 @@ export function smtpImapConnector16(smtp: 'SmtpExplicitSsl' | 'SmtpImplicitSsl' 
 
 /** `SmtpImapMailService` at v10.0.0 (server-plugin/server-plugin-mailservice-smtpimap/.../SmtpImapMailService.java:27-39, InboxPollSetting.java:20-30: `additionalTargetAddresses`, no `concurrency`). */
 export function smtpImapMailService10(smtp: 'SmtpExplicitSsl' | 'SmtpWithoutSsl', imap: 'ImapImplicitSsl' | 'ImapWithoutSsl', secrets: MailSecrets) {
-  return {
-    smtpHost: 'mail.acme.example',
-    sslSetting: sslSetting(smtp),
-    smtpUser: 'onedev@acme.example',
-    smtpPassword: secrets.smtpPassword,
-    systemAddress: 'onedev@acme.example',
-    inboxPollSetting: {imapHost: 'imap.acme.example', sslSetting: sslSetting(imap), imapUser: 'onedev@acme.example', imapPassword: secrets.imapPassword, pollInterval: 60, additionalTargetAddresses: []},
-    timeout: 60,
-  }
+  const {concurrency: _, inboxPollSetting, ...rest} = smtpImapConnector16(smtp, imap, secrets)
+  return {...rest, inboxPollSetting: {...inboxPollSetting!, additionalTargetAddresses: []}}
 }
 
 function sslSetting(type: string) {
