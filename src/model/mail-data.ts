@@ -14,7 +14,7 @@
  *   (v8.0.0 server-core/src/main/java/io/onedev/server/model/support/administration/mailsetting/OtherMailSetting.java:18-30,
  *   OtherInboxPollSetting.java:13-21); `GmailSetting`, `Office365Setting` (OAuth, fixed hosts over TLS).
  * - v10.0.0+, `GET /settings/mail-service` (v10.0.0 server-core/src/main/java/io/onedev/server/rest/resource/SettingResource.java:104-110;
- *   v16.5.6 the same file :127-133): `SmtpImapMailService` (to v13.0.7) or `SmtpImapConnector` (v13.0.8+)
+ *   v16.5.6 the same file :126-133): `SmtpImapMailService` (to v13.0.7) or `SmtpImapConnector` (v13.0.8+)
  *   {smtpHost, sslSetting {"@type": SmtpExplicitSsl | SmtpImplicitSsl | SmtpWithoutSsl, port, trustAll},
  *   smtpUser, smtpPassword, systemAddress, inboxPollSetting {imapHost, sslSetting {"@type": ImapImplicitSsl |
  *   ImapExplicitSsl | ImapWithoutSsl, …}, imapUser, imapPassword, pollInterval}, …}
