@@ -64,8 +64,10 @@ const CURRENT_SERVER = {repositories: true, access: true}
 const VERSION = '/version/server'
 /** What the audit reads as text, not JSON: a default branch and the version (a Java String each, written unquoted). */
 const isText = (path) => path.endsWith('/default-branch') || path === VERSION
-/** The audit's optional server-wide endpoints that are neither listings nor per group or user (src/api/admin-data.ts). */
-const ADMIN_SETTINGS = ['/settings/job-executors', '/settings/groovy-scripts', '/settings/system', '/settings/authenticator', '/sso-providers']
+/** The audit's optional server-wide endpoints that are neither listings nor per group or user (src/api/admin-data.ts, mail-data.ts). */
+const ADMIN_SETTINGS = ['/settings/job-executors', '/settings/groovy-scripts', '/settings/system', '/settings/authenticator', '/sso-providers', '/settings/mail-service', '/settings/service-desk']
+/** The audit's optional server-wide listings besides users and groups (src/api/agent-data.ts). */
+const ADMIN_LISTINGS = ['/agent-tokens', '/agents']
 const ROOT = join(HERE, '..')
 /** How often the phases sample their event loop's delay (watchEventLoop). */
 const LOOP_INTERVAL_MS = 10
@@ -127,10 +129,12 @@ async function readProject(get, id) {
 }
 
 /**
- * What the audit reads of the server besides roles and projects (src/api/version.ts, access-data.ts and
- * admin-data.ts, on a server whose users listing has ids), each path once, as soon as what it needs is
- * known: the version, the security setting, the users and groups listings, every group's memberships, the default
- * group's authorizations, the administration settings, and the access tokens of every user.
+ * What the audit reads of the server besides roles and projects (src/api/version.ts, access-data.ts,
+ * admin-data.ts, agent-data.ts and mail-data.ts, on a server whose users listing has ids), each path
+ * once, as soon as what it needs is known: the version, the security setting, the users and groups
+ * listings, every group's memberships, the default group's authorizations, the administration settings
+ * (the mail service and the service desk among them), the agent tokens and agents listings, and the
+ * access tokens of every user.
  */
 async function readServer(get, paged) {
   const asked = new Map()
@@ -154,7 +158,7 @@ async function readServer(get, paged) {
     const ids = new Set([...list.map((user) => user.id), 1, ...admins])
     return Promise.all([...ids].sort((a, b) => a - b).map((id) => get(`/users/${id}/access-tokens`)))
   })
-  await Promise.all([security, memberships, defaultGroup, tokens, ...ADMIN_SETTINGS.map(get), get(VERSION)])
+  await Promise.all([security, memberships, defaultGroup, tokens, ...ADMIN_SETTINGS.map(get), ...ADMIN_LISTINGS.map(paged), get(VERSION)])
 }
 
 /**

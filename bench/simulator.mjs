@@ -268,10 +268,12 @@ const pad = (n) => String(n).padStart(4, '0')
  * groups (Administrators with four members, Everyone, the default group of new users, with all of
  * them, core-devs, release-bots, devops and teams), the security setting, job executors, a groovy
  * script, the system setting, no external authenticator (204), an SSO provider, access tokens (every
- * fourth user has one, some without expiry), and per project its base, group and user
- * authorizations: roots grant a base reading role and core-devs a writing role, teams a team group,
- * repos an owner, some a base writing role or release-bots; every fifth repo grants nothing.
- * Returns the payloads by path (under the prefix); `/users` and `/groups` are listings (paged).
+ * fourth user has one, some without expiry), build agents and their tokens (two unused), a mail
+ * service over TLS, a confidential service desk for one group, and per project its base, group and
+ * user authorizations: roots grant a base reading role and core-devs a writing role, teams a team
+ * group, repos an owner, some a base writing role or release-bots; every fifth repo grants nothing.
+ * Returns the payloads by path (under the prefix); `/users`, `/groups`, `/agents` and `/agent-tokens`
+ * are listings (paged).
  */
 export function buildAccess({projects, roles: roleCount, users: userCount = 300, groups: groupCount = 40}) {
   const role = (n) => ((n - 1) % roleCount) + 1
@@ -290,7 +292,11 @@ export function buildAccess({projects, roles: roleCount, users: userCount = 300,
       name,
       fullName: id === 1 ? 'Site Admin' : type === 'ORDINARY' ? `User ${pad(id)}` : null,
       notifyOwnEvents: false,
-      aiSetting: type === 'AI' ? {modelSetting: {name: 'gpt', baseUrl: 'https://ai.example.com/v1', apiKey: `sim-ai-key-${id}`}} : null,
+      // An AI user's settings as 16.x lists them (UserResource.java:118-119, AiSetting.java:22-34).
+      aiSetting:
+        type === 'AI'
+          ? {modelSetting: {baseUrl: 'https://ai.example.com/v1', apiKey: `sim-ai-key-${id}`, name: 'gpt', timeoutSeconds: 30}, entitleToAll: false, systemPrompt: null, pullRequestAssigneeResponsibilities: ['FIX_FAILED_BUILDS', 'RESOLVE_MERGE_CONFLICTS'], proactive: false, maxLoopCount: 3}
+          : null,
     }
   })
   const names = ['Administrators', 'Everyone', 'core-devs', 'release-bots', 'devops']
@@ -374,7 +380,25 @@ export function buildAccess({projects, roles: roleCount, users: userCount = 300,
   payloads.set('/sso-providers', [
     {id: 1, name: 'okta', defaultGroupId: null, connector: {'@type': 'OpenIdConnector', configurationDiscoveryUrl: 'https://example.okta.com/.well-known/openid-configuration', clientId: 'sim', clientSecret: 'sim-sso-client-secret', requestScopes: 'openid email profile', groupsClaim: 'groups', buttonImageUrl: null}},
   ])
-  return {users, groups, payloads}
+  // Issue 34, in the shapes of v16.5.6: `agents` build agents, each on its own token, and two tokens no
+  // agent uses (AgentToken.java:24-25, Agent.java:102-136); an SMTP/IMAP mail service over TLS, root
+  // without @type (SmtpImapConnector.java:26-40); a service desk for one group's projects, confidential
+  // (ServiceDeskSetting.java:32, IssueCreationSetting.java:28-32).
+  const agentCount = Math.max(1, Math.round(userCount / 15))
+  const agentTokens = Array.from({length: agentCount + 2}, (_, i) => ({id: i + 1, value: `sim-agent-token-${i + 1}`}))
+  const agents = Array.from({length: agentCount}, (_, i) => ({id: i + 1, tokenId: i + 1, name: `agent-${pad(i + 1)}`, ipAddress: `10.0.${Math.floor(i / 250)}.${(i % 250) + 1}`, osName: 'Linux', osVersion: '6.8.0', osArch: 'amd64', cpuCount: 8, paused: false, online: i % 7 !== 0}))
+  payloads.set('/settings/mail-service', {
+    smtpHost: 'smtp.example.com',
+    sslSetting: {'@type': 'SmtpExplicitSsl', trustAll: false, port: 587},
+    smtpUser: 'onedev@example.com',
+    smtpPassword: 'sim-smtp-password',
+    systemAddress: 'onedev@example.com',
+    inboxPollSetting: {imapHost: 'imap.example.com', sslSetting: {'@type': 'ImapImplicitSsl', trustAll: false, port: 993}, imapUser: 'onedev@example.com', imapPassword: 'sim-imap-password', pollInterval: 60},
+    concurrency: 2,
+    timeout: 60,
+  })
+  payloads.set('/settings/service-desk', {issueCreationSettings: [{applicableProjects: 'group-1/**', confidential: true, issueFields: []}]})
+  return {users, groups, agents, agentTokens, payloads}
 }
 
 /**
@@ -405,6 +429,8 @@ export function startSimulator({projects: projectCount = 2000, roles: roleCount 
       if (path === '/version/server') return {status: 200, bare: SIMULATED_VERSION}
       if (path === '/users') return page(accessData.users, url.searchParams)
       if (path === '/groups') return page(accessData.groups, url.searchParams)
+      if (path === '/agents') return page(accessData.agents, url.searchParams)
+      if (path === '/agent-tokens') return page(accessData.agentTokens, url.searchParams)
       if (accessPayloads.has(path)) {
         const body = accessPayloads.get(path)
         return body === null ? {status: 204, text: ''} : {status: 200, json: body}

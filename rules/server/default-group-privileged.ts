@@ -2,8 +2,8 @@
  * The default group of new users is an administrator group, holds authorizations, or may create root projects.
  */
 import {defineRule} from '../../src/engine/rule.js'
-import {groupAuthorizationsOf, securitySettingOf} from '../../src/model/access-data.js'
-import {memberPointer} from '../../src/model/pointer.js'
+import {securitySettingOf} from '../../src/model/access-data.js'
+import {groupPrivilege} from '../support/group-privilege.js'
 
 export default defineRule({
   meta: {
@@ -43,29 +43,23 @@ export default defineRule({
     if (!group) return []
     const who = legacy ? 'every logged-in user (the default login group of servers before 11.9.2 applies to all of them)' : 'every new user joins it'
     const where = `Group ${group.name} is the default group: ${who}`
-    if (group.administrator) {
+    const privilege = groupPrivilege(context, group)
+    if (privilege === null) return []
+    if (privilege.kind === 'administrator') {
       return [
         {
           subject: group.name,
-          pointer: memberPointer(model.serverData, group.pointer, 'administrator'),
+          pointer: privilege.pointer,
           message: `${where}, and it is an administrator group, so they are all site administrators. Choose a default group without privileges in Administration > Security Settings, or clear Is Site Admin of this group.`,
         },
       ]
     }
-    const reasons: string[] = []
-    let held = groupAuthorizationsOf(model, group.id)?.length ?? 0
-    if (held === 0) {
-      for (const project of model.projects) held += (facts.authorizationsOf(project).group ?? []).filter((a) => a.groupId === group.id).length
-    }
-    if (held > 0) reasons.push(`holds ${held} project authorization${held === 1 ? '' : 's'}`)
-    if (group.createRootProjects) reasons.push('may create root projects')
-    if (reasons.length === 0) return []
     return [
       {
         subject: group.name,
         severity: 'high',
-        pointer: group.createRootProjects && held === 0 ? memberPointer(model.serverData, group.pointer, 'createRootProjects') : group.pointer,
-        message: `${where}, and it ${reasons.join(' and ')}: every account gets that. Choose a default group without privileges in Administration > Security Settings, or move the privileges to a group people are added to deliberately.`,
+        pointer: privilege.pointer,
+        message: `${where}, and it ${privilege.reasons}: every account gets that. Choose a default group without privileges in Administration > Security Settings, or move the privileges to a group people are added to deliberately.`,
       },
     ]
   },

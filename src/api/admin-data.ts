@@ -6,8 +6,8 @@
  * redacted at ingest (registry passwords, the LDAP manager password, client secrets, token values,
  * groovy script content), in the server data document; the typed views are in src/model/admin-data.ts.
  *
- * Never read: /settings/ssh (the server's SSH host key) and /settings/mail-service (mail passwords and
- * refresh tokens). Nothing in them is worth the risk.
+ * Never read: /settings/ssh (the server's SSH host key): nothing in it is worth the risk. The mail
+ * service (its passwords and refresh tokens redacted as they arrive) is read by mail-data.ts.
  */
 import {ROOT_USER_ID} from '../model/access-data.js'
 import {HARDENING_ENDPOINTS} from '../model/endpoints.js'

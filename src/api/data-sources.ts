@@ -5,9 +5,11 @@
  */
 import {fetchProjectAccess, fetchServerAccess} from './access-data.js'
 import {fetchServerHardening} from './admin-data.js'
+import {fetchAgents} from './agent-data.js'
+import {fetchMail} from './mail-data.js'
 import type {ProjectFetcher, ServerFetcher} from './optional.js'
 import {fetchServerVersion} from './version.js'
 
-export const SERVER_FETCHERS: readonly ServerFetcher[] = [fetchServerVersion, fetchServerAccess, fetchServerHardening]
+export const SERVER_FETCHERS: readonly ServerFetcher[] = [fetchServerVersion, fetchServerAccess, fetchServerHardening, fetchAgents, fetchMail]
 
 export const PROJECT_FETCHERS: readonly ProjectFetcher[] = [fetchProjectAccess]

@@ -15,6 +15,7 @@
  * collection stopped: credentials refused, interrupted) leaves everything unreadable: nothing can be said to pass.
  */
 import {unreadableServerData} from '../model/server-data-check.js'
+import {VERSIONED_SERVER_MEMBERS} from '../model/server-members.js'
 import {type AuditError, type AuditModel, type Project, VERSIONED_SETTING_MEMBERS} from '../model/types.js'
 import type {ProjectRef} from '../types/report-types.js'
 import type {AuditSettings, RuleMeta, RuleScope} from './rule.js'
@@ -37,6 +38,8 @@ export interface UnreadData {
   failedRules: Map<string, string>
   /** The pointers of VERSIONED_SETTING_MEMBERS some audited project's setting has. */
   settingMembers: Set<string>
+  /** VERSIONED_SERVER_MEMBERS (`/users#/aiSetting`) some item of its answer lacks → how many lack it. */
+  serverMembersMissing: Map<string, number>
 }
 
 /** `/projects/{id}/setting#/buildSetting/actionAuthorizations` → the endpoint (or `A or B`) and the member's pointer, if any. */
@@ -237,7 +240,12 @@ export function unreadData(model: AuditModel, settings: AuditSettings, errors: r
   for (const [pointer, member] of Object.entries(VERSIONED_SETTING_MEMBERS)) {
     if (model.projects.some((project) => project.setting !== null && member.present(project.setting))) settingMembers.add(pointer)
   }
-  return {endpoints, failedRules, settingMembers}
+  const serverMembersMissing = new Map<string, number>()
+  for (const [requirement, member] of Object.entries(VERSIONED_SERVER_MEMBERS)) {
+    const missing = member.missing(model)
+    if (missing > 0) serverMembersMissing.set(requirement, missing)
+  }
+  return {endpoints, failedRules, settingMembers, serverMembersMissing}
 }
 
 /**
@@ -251,10 +259,20 @@ export function whyNotJudged(meta: Pick<RuleMeta, 'id' | 'scope' | 'requires'>, 
   if (failed !== undefined) return `the rule failed: ${failed}`
   for (const requirement of [...SCOPE_REQUIRES[meta.scope], ...(meta.requires ?? [])]) {
     const {endpoint, member} = requirementParts(requirement)
-    const why = unreadReason(endpoint, unread, serverData) ?? (member === undefined || unread.settingMembers.has(member) ? undefined : absentMemberReason(member))
+    const why = unreadReason(endpoint, unread, serverData) ?? (member === undefined ? undefined : memberReason(requirement, member, unread))
     if (why !== undefined) return `GET ${requirement}: ${why}`
   }
   return undefined
+}
+
+/** Why a member of an answer was not judged, or undefined (a rule names only known members: registry.ts). */
+function memberReason(requirement: string, member: string, unread: UnreadData): string | undefined {
+  const server = VERSIONED_SERVER_MEMBERS[requirement]
+  if (server !== undefined) {
+    const missing = unread.serverMembersMissing.get(requirement)
+    return missing === undefined ? undefined : `${missing} ${server.items} come without it (only ${server.servers} send it)`
+  }
+  return unread.settingMembers.has(member) ? undefined : absentMemberReason(member)
 }
 
 /** Why a setting member no audited project's setting has was not judged (a rule names only known members: registry.ts). */

@@ -11,6 +11,7 @@
 import {ACCESS_MODEL_ENDPOINTS, PROJECT_ACCESS_ENDPOINTS, REPOSITORY_ENDPOINTS, SERVER_HARDENING_ENDPOINTS} from '../model/endpoints.js'
 import {unreadableServerData} from '../model/server-data-check.js'
 import {VERSION_ENDPOINT} from '../model/server-version.js'
+import {VERSIONED_SERVER_MEMBERS} from '../model/server-members.js'
 import type {AuditModel, NotEvaluated, Project, RepositoryPart} from '../model/types.js'
 import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
 import type {Notice, ProjectRef} from '../types/report-types.js'
@@ -87,8 +88,24 @@ export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage
       group: {families: familiesOf(entry.endpoint), reason: 'not offered'},
     })
   }
-  notices.push(...missingAnswerNotices(model), ...unreadableNotices(model), ...versionNotices(model))
+  notices.push(...missingAnswerNotices(model), ...unreadableNotices(model), ...missingMemberNotices(model), ...versionNotices(model))
   return {uninitialized, notices}
+}
+
+/** One notice per member of server data (VERSIONED_SERVER_MEMBERS) some items of its answer lack: this server's version does not send it. */
+function missingMemberNotices(model: AuditModel): ReportNotice[] {
+  return Object.entries(VERSIONED_SERVER_MEMBERS).flatMap(([requirement, member]) => {
+    const missing = member.missing(model)
+    if (missing === 0) return []
+    const [endpoint, pointer] = requirement.split('#') as [string, string]
+    return [
+      {
+        kind: 'not-evaluated' as const,
+        message: `GET ${endpoint}: ${missing} ${member.items} come without ${pointer.slice(1)} (only ${member.servers} send it), so ${member.checks} were not evaluated`,
+        group: {families: familiesOf(endpoint), reason: 'answers of another shape' as const},
+      },
+    ]
+  })
 }
 
 /**

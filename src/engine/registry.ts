@@ -7,6 +7,7 @@ import {createRequire} from 'node:module'
 import {isAbsolute, join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
+import {VERSIONED_SERVER_MEMBERS} from '../model/server-members.js'
 import {VERSIONED_SETTING_MEMBERS} from '../model/types.js'
 import {closest} from '../util/suggest.js'
 import {ConfigError, describeIssues, type LoadedConfig} from './config.js'
@@ -15,7 +16,7 @@ import {type Rule, type RuleMeta, SEVERITIES, type Severity} from './rule.js'
 
 const SCOPES = ['project', 'role', 'server', 'issue-setting']
 const RULE_ID = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)+$/
-/** How `meta.requires` names a member of the project setting (model/types.ts VERSIONED_SETTING_MEMBERS). */
+/** How `meta.requires` names a member of the project setting (model/types.ts VERSIONED_SETTING_MEMBERS); members of server data are named whole (model/server-members.ts). */
 const SETTING_MEMBER = '/projects/{id}/setting#'
 
 /** A rule as listed by `onedev-audit rules` and in SARIF's tool.driver.rules. */
@@ -47,9 +48,12 @@ export function ruleProblem(candidate: unknown): string | null {
   if (!Array.isArray(meta.tags) || meta.tags.some((t) => typeof t !== 'string')) return `${meta.id}: meta.tags must be an array of strings`
   if (meta.fix !== undefined && meta.fix !== 'fix' && meta.fix !== 'suggestion') return `${meta.id}: meta.fix must be 'fix' or 'suggestion' when given`
   if (meta.requires !== undefined && (!Array.isArray(meta.requires) || meta.requires.some((r) => typeof r !== 'string'))) return `${meta.id}: meta.requires must be an array of strings`
-  const member = meta.requires?.find((r) => r.includes('#') && !(r.startsWith(SETTING_MEMBER) && Object.hasOwn(VERSIONED_SETTING_MEMBERS, r.slice(SETTING_MEMBER.length))))
+  const member = meta.requires?.find(
+    (r) => r.includes('#') && !(r.startsWith(SETTING_MEMBER) && Object.hasOwn(VERSIONED_SETTING_MEMBERS, r.slice(SETTING_MEMBER.length))) && !Object.hasOwn(VERSIONED_SERVER_MEMBERS, r),
+  )
   if (member !== undefined) {
-    return `${meta.id}: meta.requires names ${JSON.stringify(member)}, which is not a setting member the audit knows (${Object.keys(VERSIONED_SETTING_MEMBERS).map((pointer) => SETTING_MEMBER + pointer).join(', ')})`
+    const known = [...Object.keys(VERSIONED_SETTING_MEMBERS).map((pointer) => SETTING_MEMBER + pointer), ...Object.keys(VERSIONED_SERVER_MEMBERS)]
+    return `${meta.id}: meta.requires names ${JSON.stringify(member)}, which is not a member the audit knows (${known.join(', ')})`
   }
   return null
 }

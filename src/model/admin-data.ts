@@ -116,6 +116,14 @@ export interface SsoProvider {
   groupsClaim: string | null
   /** Where `groupsClaim` sits. */
   groupsClaimPointer: string
+  /**
+   * The group every account the provider logs in joins: by id (`defaultGroupId`, v13.1.7+), or by name
+   * (`defaultGroup`, the SSO connectors of servers up to 12.0.8); both null when none.
+   */
+  defaultGroupId: number | null
+  defaultGroupName: string | null
+  /** Where the default group sits. */
+  defaultGroupPointer: string
 }
 
 export interface AccessToken {
@@ -232,6 +240,29 @@ export function authenticatorOf(model: Model): Authenticator | null | undefined 
   return found === 'none' ? null : found
 }
 
+/**
+ * The external authenticator's default group (`Authenticator.defaultGroup`, a group name; every
+ * account the directory creates joins it, and every login that syncs groups keeps it: v16.5.6
+ * server-core/src/main/java/io/onedev/server/security/DefaultAuthenticatingService.java:97-108). Read
+ * whatever the payload names its class with: the authenticator is written with `@class`
+ * (`@JsonTypeInfo(use=Id.CLASS)`, v16.5.6 server-core/src/main/java/io/onedev/server/model/support/administration/authenticator/Authenticator.java:14,
+ * `defaultGroup` :19; v8.0.0 the same file :16, :21). null when there is no authenticator (204) or it
+ * names no group; undefined when not read.
+ */
+export function authenticatorDefaultGroupOf(model: Model): {pointer: string; group: string} | null | undefined {
+  const found = view<{pointer: string; group: string} | 'none'>(model, (data) => {
+    if (!hasOwn(data, AUTHENTICATOR_KEY)) return null
+    const raw = data[AUTHENTICATOR_KEY]
+    if (raw === null) return 'none'
+    if (typeof raw !== 'object' || Array.isArray(raw)) return null
+    const group = (raw as Record<string, unknown>).defaultGroup
+    if (group !== undefined && group !== null && typeof group !== 'string') return null
+    const name = blankToNull(group)
+    return name === null ? 'none' : {pointer: joinPointer('', AUTHENTICATOR_KEY, 'defaultGroup'), group: name}
+  })
+  return found === 'none' ? null : found
+}
+
 // ---------------------------------------------------------------- SSO
 
 /** GET /sso-providers (v13.1.7+) or /settings/sso-connectors (up to v12.0.8); undefined when neither was read. */
@@ -247,6 +278,9 @@ export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
             type: typeOf(item.connector) ?? 'unknown',
             groupsClaim: blankToNull(item.connector.groupsClaim),
             groupsClaimPointer: joinPointer(pointer, 'connector', 'groupsClaim'),
+            defaultGroupId: item.defaultGroupId ?? null,
+            defaultGroupName: null,
+            defaultGroupPointer: joinPointer(pointer, 'defaultGroupId'),
           }
         }) ?? null
       )
@@ -261,6 +295,9 @@ export function ssoProvidersOf(model: Model): SsoProvider[] | undefined {
             type: typeOf(item) ?? 'unknown',
             groupsClaim: blankToNull(item.groupsClaim),
             groupsClaimPointer: joinPointer(pointer, 'groupsClaim'),
+            defaultGroupId: null,
+            defaultGroupName: blankToNull(item.defaultGroup),
+            defaultGroupPointer: joinPointer(pointer, 'defaultGroup'),
           }
         }) ?? null
       )

@@ -40,6 +40,14 @@ export const HARDENING_ENDPOINTS = {
   groups: '/groups',
   memberships: '/groups/{id}/memberships',
   accessTokens: '/users/{id}/access-tokens',
+  /** Build agents and their tokens (issue 34): v8.0.0+, server-core/src/main/java/io/onedev/server/rest/AgentResource.java, AgentTokenResource.java. */
+  agents: '/agents',
+  agentTokens: '/agent-tokens',
+  /** The mail connector (v10.0.0+; `MailService` up to v13.0.7, `MailConnector` from v13.0.8). */
+  mailService: '/settings/mail-service',
+  /** Servers 8.x (v8.0.0 – v8.6.13; there is no 9.x), instead of /settings/mail-service. */
+  mail: '/settings/mail',
+  serviceDesk: '/settings/service-desk',
 } as const
 
 /**

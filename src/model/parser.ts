@@ -1,3 +1,5 @@
+import {joinPointer} from './pointer.js'
+
 /** The message zod reports for a non-integer (schemas.ts); schemaIssues turns it into `expected integer, got ...`. */
 export const EXPECTED_INTEGER = 'expected integer'
 
@@ -28,4 +30,13 @@ export function validItems<T>(value: unknown, schema: Parser<T>): {item: T; inde
 /** Whether the object has `key` of its own (a payload's key, never one inherited from Object.prototype). */
 export function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key)
+}
+
+/**
+ * The valid items of the listing stored under `key` in a server data document, each with its index and
+ * its pointer (`/<key>/<index>`); undefined when the listing was not read or is not a list.
+ */
+export function storedItems<T>(data: Record<string, unknown> | undefined, key: string, schema: Parser<T>): {item: T; index: number; pointer: string}[] | undefined {
+  if (!data || !hasOwn(data, key)) return undefined
+  return validItems(data[key], schema)?.map(({item, index}) => ({item, index, pointer: joinPointer('', key, index)}))
 }

@@ -169,6 +169,8 @@ function isSecretPlace(parent: Record<string, unknown>, key: string, child: unkn
   const n = trail.length
   if (isCredentialKey(key)) {
     if (SECRET_CONTAINERS.has(key) && child !== null && typeof child === 'object') return false
+    // An agent's `tokenId` is the database id of the token it uses (a number; the value is in /agent-tokens).
+    if (key === 'tokenId' && typeof child === 'number' && trail[0] === 'agents') return false
     // A job secret's `authorization` says which jobs may read it: a job-match expression, no secret.
     return !(key === 'authorization' && n >= 2 && typeof trail[n - 1] === 'number' && trail[n - 2] === 'jobSecrets')
   }

@@ -2,11 +2,13 @@
  * What the audit read from the server but cannot understand. A setting that is not of the shape the
  * audit knows is unreadable, and the checks that need it are not evaluated. A listing can also have
  * items of another shape: those items are left out, and the rest is judged. The views in
- * access-data.ts and admin-data.ts use the same checks; this module finds what they would drop
+ * access-data.ts, admin-data.ts, agent-data.ts and mail-data.ts use the same checks; this module finds what they would drop
  * silently, so that the report says so and nothing passes by default.
  */
 import {SECURITY_KEY, GROUPS_KEY, USERS_KEY} from './access-data.js'
 import {AUTHENTICATOR_KEY, GROOVY_SCRIPTS_KEY, JOB_EXECUTORS_KEY, SSO_CONNECTORS_KEY, SSO_PROVIDERS_KEY, SYSTEM_KEY} from './admin-data.js'
+import {AGENT_TOKENS_KEY, AGENTS_KEY} from './agent-data.js'
+import {MAIL_KEY, MAIL_SERVICE_KEY, SERVICE_DESK_KEY} from './mail-data.js'
 import * as checks from './payload-checks.js'
 import {hasOwn} from './parser.js'
 import {typedCheck} from './polymorphic.js'
@@ -30,6 +32,11 @@ const EXACT: Record<string, Shape> = {
   [SSO_CONNECTORS_KEY]: {kind: 'list', check: checks.isConnector},
   [GROUPS_KEY]: {kind: 'list', check: checks.isGroup},
   [USERS_KEY]: {kind: 'list', check: checks.isUser},
+  [AGENTS_KEY]: {kind: 'list', check: checks.isAgent},
+  [AGENT_TOKENS_KEY]: {kind: 'list', check: checks.isAgentToken},
+  [MAIL_SERVICE_KEY]: {kind: 'object-or-null', check: checks.isMail},
+  [MAIL_KEY]: {kind: 'object-or-null', check: checks.isMail},
+  [SERVICE_DESK_KEY]: {kind: 'object-or-null', check: checks.isServiceDesk},
 }
 
 const PATTERNS: Array<{key: RegExp; shape: Shape}> = [

@@ -20,6 +20,9 @@
  *   multi-line secret (4 characters or more), and for the secret's base64 and base64url. A secret is
  *   looked for whatever its length: a secret of 1-3 characters withholds every text holding those
  *   characters, which is most of them.
+ * - the text quotes a JSON member named like a credential with its value (`"smtpPassword": "…"`): a
+ *   setting echoed, whose secrets the audit never read (`smtpPassword=…`, as a bean's toString writes
+ *   it, has its value masked in a text that is shown).
  * What is not recognised: a part of a secret other than a whole line, or a secret in a form not listed
  * (encrypted, hashed, reversed). Token-like words and credentials after `Bearer`/`Basic`/`token` are
  * masked in a text that is shown, which covers a generated token quoted in part.
@@ -31,7 +34,7 @@ import {Buffer} from 'node:buffer'
 import {decodeHTML} from 'entities/decode'
 
 import {decodeBody} from '../util/charset.js'
-import {REDACTED, isTokenLike, redactScpCredentials, redactUrlsInText} from './redact.js'
+import {REDACTED, isCredentialKey, isTokenLike, redactScpCredentials, redactUrlsInText} from './redact.js'
 
 /** An error answer as the client read it. */
 export interface ServerAnswer {
@@ -76,6 +79,7 @@ export function redactServerText(text: string, secrets: readonly string[]): stri
 
 /** The text with credentials masked, or null when it may quote a secret. */
 function judgeText(text: string, secrets: readonly string[]): string | null {
+  if (quotesKeyedCredential(text)) return null
   const needles = secrets.flatMap(needlesOf)
   if (needles.length > 0) {
     const html = decodeHTML(text)
@@ -83,8 +87,50 @@ function judgeText(text: string, secrets: readonly string[]): string | null {
     const readings = [text, html, json, decodeForm(text), decodeForm(decodeJson(html)), decodeHTML(json)].map(fold)
     if (readings.some((reading) => needles.some((needle) => reading.includes(needle)))) return null
   }
-  const out = redactScpCredentials(text).replace(SCHEMED_CREDENTIAL, (_, word: string, between: string) => `${word}${between}${REDACTED}`)
+  const out = maskAssignedCredentials(redactScpCredentials(text)).replace(SCHEMED_CREDENTIAL, (_, word: string, between: string) => `${word}${between}${REDACTED}`)
   return redactUrlsInText(out.replace(TOKEN_CANDIDATE, (word) => (isTokenLike(word) ? REDACTED : word)))
+}
+
+/**
+ * A JSON member with a non-empty string value (`"smtpPassword": "…`), the key at most 64 characters.
+ * The match ends where the value starts, so a member quoted inside another's value is found too.
+ */
+const QUOTED_MEMBER = /"((?:[^"\\\n]|\\.){1,64})"\s*:\s*"(?!")/g
+/**
+ * `key=value` as a Java bean's toString writes it (`SmtpImapConnector{smtpPassword=…, timeout=60}`):
+ * masked to the end of the field (a comma, a semicolon, a closing bracket or the line's end) when the
+ * key names a credential.
+ */
+const ASSIGNMENT = /\b([A-Za-z][\w.-]{0,63})\s*=\s*/g
+const FIELD_END = /[,;)}\]\r\n]/g
+
+function maskAssignedCredentials(text: string): string {
+  let out = ''
+  let at = 0
+  for (const match of text.matchAll(ASSIGNMENT)) {
+    if (match.index < at || !isCredentialKey(match[1]!)) continue
+    const start = match.index + match[0].length
+    FIELD_END.lastIndex = start
+    const end = FIELD_END.exec(text)?.index ?? text.length
+    if (end === start) continue
+    out += text.slice(at, start) + REDACTED
+    at = end
+  }
+  return out + text.slice(at)
+}
+
+/**
+ * Whether the text quotes the value of a JSON member named like a credential (redact.ts
+ * isCredentialKey): a setting the audit has not read (or not yet), echoed in an error answer with its
+ * password, client secret or refresh token. Only the audit's own secrets are known, and a password a
+ * person chose has no token shape: such a text is withheld whole. Looked for as is, HTML entities
+ * decoded and JSON escapes decoded.
+ */
+function quotesKeyedCredential(text: string): boolean {
+  for (const reading of new Set([text, decodeHTML(text), decodeJson(text)])) {
+    for (const match of reading.matchAll(QUOTED_MEMBER)) if (isCredentialKey(decodeJson(match[1]!))) return true
+  }
+  return false
 }
 
 /** Lines of a multi-line secret shorter than this are not looked for on their own (the whole secret always is). */

@@ -6,54 +6,25 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {fetchServerHardening} from '../../src/api/admin-data.js'
 import {createClient} from '../../src/api/client.js'
 import {collectModel} from '../../src/api/collect.js'
-import type {ServerFetcher} from '../../src/api/optional.js'
 import type {ApiClient} from '../../src/api/types.js'
-import {evaluate} from '../../src/engine/evaluate.js'
 import {authenticatorOf, jobExecutorsOf, ssoProvidersOf} from '../../src/model/admin-data.js'
-import type {AuditModel} from '../../src/model/types.js'
-import {builtinRules as BUILTIN_RULES} from '../../rules/index.js'
 import {expectNoCanary, FIXTURES_DIR} from '../helpers/canaries.js'
-import {startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
-import {DEFAULT_SETTINGS} from '../helpers/rule-tester.js'
+import {serverDataCollector, serverFindings} from '../helpers/server-data.js'
 
 const CURRENT: Record<string, unknown> = JSON.parse(readFileSync(join(FIXTURES_DIR, 'server', 'admin-current.json'), 'utf8'))
 const LEGACY: Record<string, Record<string, unknown>> = JSON.parse(readFileSync(join(FIXTURES_DIR, 'server', 'admin-legacy.json'), 'utf8'))
 
-const started: OneDevServer[] = []
-const clients: ApiClient[] = []
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()))
-  await Promise.all(started.splice(0).map((server) => server.close()))
-})
-
-async function collect(admin: Record<string, unknown>, fetchers: ServerFetcher[] = [fetchServerHardening]): Promise<{model: AuditModel; server: OneDevServer}> {
-  const server = await startOneDevServer({admin})
-  started.push(server)
-  const client = createClient({baseUrl: server.url, apiPrefix: '/~api', user: server.user, secret: server.secret, retryBaseDelayMs: 1, retryMaxDelayMs: 2})
-  clients.push(client)
-  const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [], serverFetchers: fetchers})
-  return {model, server}
-}
+const collect = serverDataCollector([fetchServerHardening])
 
 const without = (data: Record<string, unknown>, drop: (path: string) => boolean) => Object.fromEntries(Object.entries(data).filter(([path]) => !drop(path)))
 
-/** rule id → subjects, for the server rules only. */
-function serverFindings(model: AuditModel): Record<string, string[]> {
-  const active = BUILTIN_RULES.filter((rule) => rule.meta.scope === 'server').map((rule) => ({rule, options: rule.meta.defaultOptions ?? {}}))
-  const {findings, errors} = evaluate(model, active, DEFAULT_SETTINGS)
-  expect(errors).toEqual([])
-  const out: Record<string, string[]> = {}
-  for (const finding of findings) (out[finding.ruleId] ??= []).push(`${finding.severity} ${finding.subject}`)
-  return out
-}
-
 describe('server hardening data', () => {
-  it('reads every endpoint once, never the SSH key or the mail service, and stores only redacted payloads', async () => {
+  it('reads every endpoint once, never the SSH key or the mail service (mail-data.ts reads that), and stores only redacted payloads', async () => {
     // Two sources asking for the same paths (as the access data source does for /settings/security, /users, /groups) share each request.
     const {model, server} = await collect(CURRENT, [fetchServerHardening, fetchServerHardening])
     expect(model.errors).toEqual([])
@@ -76,7 +47,12 @@ describe('server hardening data', () => {
     expect(serverFindings(model)).toEqual({
       'server/shell-executor': ['critical shell'],
       'server/docker-socket': ['critical docker'],
+      'server/docker-privileged-options': ['high agents'],
+      'server/kubernetes-cluster-role': ['high k8s'],
+      'server/remote-shell-executor-broad': ['high builders'],
+      'server/untrusted-html-publish': ['high docker'],
       'server/idp-admin-group': ['high LDAP authenticator', 'high SSO provider okta'],
+      'server/idp-default-group-privileged': ['high SSO provider github'],
       'server/token-no-expiry': ['high alice/laptop', 'medium ci-bot/deploy'],
       'server/cors-credentials': ['medium http://legacy.acme.example', 'medium https://tools.partner.example', 'medium null'],
       'server/groovy-script-unrestricted': ['medium deploy'],
@@ -111,7 +87,7 @@ describe('server hardening data', () => {
   })
 
   const ENDPOINTS: Array<[string, (path: string) => boolean, string, string[]]> = [
-    ['/settings/job-executors', (p) => p === '/settings/job-executors', '/settings/job-executors', ['server/shell-executor', 'server/docker-socket']],
+    ['/settings/job-executors', (p) => p === '/settings/job-executors', '/settings/job-executors', ['server/shell-executor', 'server/docker-socket', 'server/docker-privileged-options', 'server/kubernetes-cluster-role', 'server/remote-shell-executor-broad', 'server/untrusted-html-publish']],
     ['/settings/groovy-scripts', (p) => p === '/settings/groovy-scripts', '/settings/groovy-scripts', ['server/groovy-script-unrestricted']],
     ['/settings/system', (p) => p === '/settings/system', '/settings/system', ['server/plain-http-url']],
     ['/settings/security', (p) => p === '/settings/security', '/settings/security', ['server/cors-credentials', 'server/no-password-policy']],
@@ -174,8 +150,7 @@ describe('server hardening data', () => {
     const {server} = await collect({})
     server.override('GET /settings/job-executors', {status: 403, text: 'Forbidden'})
     const client = createClient({baseUrl: server.url, apiPrefix: '/~api', user: server.user, secret: server.secret})
-    clients.push(client)
-    const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [], serverFetchers: [fetchServerHardening]})
+    const model = await collectModel(client, {server: {url: server.url, apiPrefix: '/~api'}, projects: [], serverFetchers: [fetchServerHardening]}).finally(() => client.close())
     expect(model.errors.map((e) => [e.kind, e.status])).toEqual([['forbidden', 403]])
     expect(model.errors[0]!.message).toContain('/settings/job-executors')
     expect(model.notEvaluated?.map((n) => n.endpoint)).not.toContain('/settings/job-executors')

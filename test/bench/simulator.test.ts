@@ -26,7 +26,7 @@ afterAll(async () => {
 const env = () => ({ONEDEV_URL: simulator.url, ONEDEV_API_PREFIX: simulator.prefix, ONEDEV_USER: 'bench', ONEDEV_TOKEN: 'bench-token-not-a-secret'})
 
 /** Every secret the simulator serves starts so (job secrets, webhook secrets, tokens, passwords, API keys). */
-const SIMULATED_SECRET = /sim-(secret|webhook-secret|header|hook-token|slack|access-token|ai-key|registry-password|sso-client-secret)/
+const SIMULATED_SECRET = /sim-(secret|webhook-secret|header|hook-token|slack|access-token|ai-key|registry-password|sso-client-secret|agent-token|smtp-password|imap-password)/
 
 /** Runs one bench phase (a child process, as the bench runs it); what it printed on its last line. */
 async function runPhase(phase: string): Promise<Record<string, unknown>> {
@@ -62,6 +62,13 @@ describe('bench simulator', () => {
     expect(audit.filter((path) => path.endsWith('/access-tokens?'))).toHaveLength(60)
     // The version: one request per run, in the bare client too.
     expect(audit.filter((path) => path === '/~api/version/server?')).toHaveLength(1)
+    // Issue 34: a handful of requests per server, none per project.
+    expect(audit.filter((path) => /^\/~api\/(agents|agent-tokens|settings\/(mail-service|service-desk))\?/.test(path))).toEqual([
+      '/~api/agent-tokens?count=100&offset=0',
+      '/~api/agents?count=100&offset=0',
+      '/~api/settings/mail-service?',
+      '/~api/settings/service-desk?',
+    ])
     expect(await phaseRequests('baseline')).toEqual(audit)
     expect(await phaseRequests('client')).toEqual(audit)
   }, 60_000)
@@ -78,7 +85,9 @@ describe('bench simulator', () => {
     const rules = new Set<string>(report.findings.map((finding: {ruleId: string}) => finding.ruleId))
     for (const rule of ['access/direct-push', 'access/secret-reachable', 'access/base-role-broad', 'access/disabled-user-grants', 'role/unused']) expect(rules).toContain(rule)
     // The security setting (with a password policy) is read whole: the checks that need it run.
-    for (const rule of ['server/default-group-privileged', 'server/two-factor-not-enforced', 'server/too-many-admins', 'server/token-no-expiry']) expect(rules).toContain(rule)
+    for (const rule of ['server/default-group-privileged', 'server/two-factor-not-enforced', 'server/too-many-admins', 'server/token-no-expiry', 'server/agent-token-unused']) expect(rules).toContain(rule)
+    // A mail service over TLS and a confidential service desk for one group: judged, nothing found.
+    for (const rule of ['server/mail-plaintext', 'server/service-desk-open', 'server/ai-entitled-to-all']) expect(rules).not.toContain(rule)
     expect(rules).not.toContain('server/no-password-policy')
     expect(result.stdout).not.toMatch(SIMULATED_SECRET)
   }, 60_000)

@@ -42,7 +42,9 @@ interface Report {
  */
 function expectOnlyAccessNotices(stderr: string): void {
   for (const line of stderr.split('\n').filter(Boolean)) {
-    expect(line).toMatch(/^onedev-audit: not-evaluated: GET \/(groups|users(\/\{id\}\/access-tokens)?|settings\/(security|authenticator|groovy-scripts|job-executors|system)|sso-providers or \/settings\/sso-connectors|projects\/\{id\}\/(base|group|user)-authorizations):/)
+    expect(line).toMatch(
+      /^onedev-audit: not-evaluated: GET \/(groups|users(\/\{id\}\/access-tokens)?|settings\/(security|authenticator|groovy-scripts|job-executors|system|service-desk)|sso-providers or \/settings\/sso-connectors|settings\/mail-service or \/settings\/mail|agent-tokens|agents|projects\/\{id\}\/(base|group|user)-authorizations):/,
+    )
   }
 }
 

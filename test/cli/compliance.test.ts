@@ -133,6 +133,7 @@ describe('a contract-only server (no optional endpoint, no repository endpoint)'
         'GET /settings/job-executors: the server does not offer it (404)',
         'GET /settings/job-executors: the server does not offer it (404)',
         'GET /settings/job-executors: the server does not offer it (404)',
+        'GET /agent-tokens: the server does not offer it (404)',
       ])
       // The collection records the repository endpoints it learnt are not offered (issue 18).
       expect(control(report, 'cis', '1.1.16').rules.map((r) => r.notEvaluated)).toEqual([

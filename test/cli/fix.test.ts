@@ -641,6 +641,8 @@ describe('what is left to a person', () => {
     expect(byHand).toHaveLength(33)
     expect(byHand).toContain('      5 role/unused (Administration > Roles)')
     expect(byHand).toContain('      1 server/docker-socket (Administration)')
+    // Issue 34's rules on the example's agents, mail service, service desk, AI user and SSO provider.
+    for (const rule of ['server/agent-token-unused', 'server/mail-plaintext', 'server/service-desk-open', 'server/ai-entitled-to-all', 'server/idp-default-group-privileged']) expect(byHand).toContain(`      1 ${rule} (Administration)`)
     expect(digest.stdout).toContain('Each of them with its project, where to change it and why: --verbose, or the plan file (--output).')
     expect(lines.at(-2)).toBe('2 changes (2 fixes, 0 suggestions) in 2 projects, clearing 2 findings; 70 findings left (1 not proven, 14 with a suggestion not asked for, 55 by hand).')
 

@@ -1,8 +1,10 @@
 /**
  * The hostile corpus (test/helpers/hostile.ts) through every command that writes what it read: a
  * server whose projects hold every corpus value (receivers' URLs with their tokens, credential-named
- * keys, header maps, scp-style remotes), and answers that quote a job secret in forms that once passed.
- * No value of the corpus, and no piece of one, may appear in any output, report, snapshot or plan.
+ * keys, header maps, scp-style remotes), answers that quote a job secret in forms that once passed,
+ * and administration answers holding credentials at each version (mail passwords, OAuth secrets,
+ * agent tokens, AI API keys, SSO client secrets). No value of the corpus, and no piece of one, may
+ * appear in any output, report, snapshot or plan.
  */
 import type {ServerResponse} from 'node:http'
 import {readFile} from 'node:fs/promises'
@@ -13,7 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {expectNoCanary} from '../helpers/canaries.js'
 import {collectToFileAndFolder, runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
-import {CORPUS_SECRETS, hostileSetting, INSECURE_SECRET_URLS, multiLineAnswer, shortAnswers, umlautAnswers, type HostileAnswer} from '../helpers/hostile.js'
+import {CORPUS_SECRETS, hostileSetting, INSECURE_SECRET_URLS, multiLineAnswer, SERVER_SETTING_SECRETS, SERVER_SETTING_SECRET_VALUES, shortAnswers, umlautAnswers, type HostileAnswer} from '../helpers/hostile.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -117,4 +119,41 @@ describe("fix --apply: a refusal quoting a job secret of the posted setting in a
       await refusing.close()
     }
   }, 60_000)
+})
+
+describe('servers whose administration answers hold credentials, at each version (SERVER SETTINGS)', () => {
+  // Each batch serves every endpoint at most once: the shapes of one data (16.x, 10.x, Gmail, ...) go to
+  // different servers; the older names are asked only when the newer is not offered.
+  const slot = (path: string) => ({'/settings/mail': '/settings/mail-service', '/settings/sso-connectors': '/sso-providers'})[path] ?? path
+  const batches: Array<typeof SERVER_SETTING_SECRETS[number][]> = []
+  for (const entry of SERVER_SETTING_SECRETS) {
+    const batch = batches.find((candidate) => !candidate.some((other) => slot(other.path) === slot(entry.path)))
+    if (batch) batch.push(entry)
+    else batches.push([entry])
+  }
+
+  it.each(batches.map((batch, index) => [index + 1, batch] as const))('batch %i: scan (JSON and stylish) and collect to a file and a folder, with --debug: no credential anywhere', async (_, batch) => {
+    const admin = Object.fromEntries(batch.map((entry) => [entry.path, entry.payload]))
+    const holding = await startOneDevServer(fixtureServerOptions({admin}))
+    try {
+      const clean = (text: string) => {
+        expectNoCanary(text)
+        expect(SERVER_SETTING_SECRET_VALUES.filter((secret) => text.includes(secret))).toEqual([])
+        expect(text).not.toContain(holding.secret)
+      }
+      for (const format of ['json', 'stylish']) {
+        const result = await runCli(['scan', '--all-projects', '--format', format, '--debug'], {env: serverEnv(holding)})
+        expect(result.code, result.stderr).toBe(1)
+        clean(result.stdout + result.stderr)
+      }
+      const {printed, written} = await collectToFileAndFolder(serverEnv(holding), join(dir, `settings-${batch[0]!.name.replace(/\W+/g, '-')}.json`), join(dir, `settings-${batch[0]!.name.replace(/\W+/g, '-')}`))
+      clean(printed)
+      for (const text of written) clean(text)
+      // The snapshot holds each answer, redacted.
+      for (const entry of batch) expect(written.some((text) => text.includes(`"${entry.path.slice(1)}":`)), entry.path).toBe(true)
+      expect(written.join('')).toContain('<redacted>')
+    } finally {
+      await holding.close()
+    }
+  }, 120_000)
 })

@@ -15,6 +15,8 @@ import {validateReportJson, validateSarif} from '../helpers/sarif-validate.js'
 const NOTICES = [
   'GET /repositories/{id}/default-branch: the server does not offer it (404), so the default branches of 2 of 2 projects are unknown: their branch protections were judged for "main" instead',
   'GET /repositories/{id}/tags: the server does not offer it (404), so the tags of 2 of 2 projects are unknown: their tag protections were judged for "v1.0.0" instead of the tags that exist',
+  'GET /agent-tokens: the server does not offer it (404), so agent token checks (server/agent-token-unused) were not evaluated',
+  'GET /agents: the server does not offer it (404), so agent token checks (server/agent-token-unused) were not evaluated',
   'GET /groups: the server does not offer it (404), so group, administrator and two-factor checks were not evaluated',
   'GET /projects/{id}/base-authorizations: the server does not offer it (404), so base roles of every logged-in user (and anonymous users) were not evaluated',
   'GET /projects/{id}/group-authorizations: the server does not offer it (404), so roles granted to groups were not evaluated',
@@ -22,18 +24,20 @@ const NOTICES = [
   'GET /settings/authenticator: the server does not offer it (404), so LDAP checks (server/ldap-plaintext, server/idp-admin-group) were not evaluated',
   'GET /settings/groovy-scripts: the server does not offer it (404), so groovy script checks (server/groovy-script-unrestricted) were not evaluated',
   'GET /settings/job-executors: the server does not offer it (404), so job executor checks (server/shell-executor, server/docker-socket, server/no-executor) were not evaluated',
+  'GET /settings/mail-service or /settings/mail: the server does not offer it (404), so mail transport checks (server/mail-plaintext) were not evaluated',
   'GET /settings/security: the server does not offer it (404), so anonymous access, sign-up, default group and two-factor checks were not evaluated',
+  'GET /settings/service-desk: the server does not offer it (404), so service desk checks (server/service-desk-open) were not evaluated',
   "GET /settings/system: the server does not offer it (404), so server URL checks (server/plain-http-url, the server's own domain for server/cors-credentials) were not evaluated",
   'GET /sso-providers or /settings/sso-connectors: the server does not offer it (404), so SSO group sync checks (server/idp-admin-group) were not evaluated',
   'GET /users: the server does not offer it (404), so administrator, two-factor and user checks were not evaluated',
   'GET /users/{id}/access-tokens: the server does not offer it (404), so access token checks (server/token-no-expiry) were not evaluated',
 ]
 
-const GROUP = 'some checks were not evaluated, so none of them passed (--verbose lists the 14 notices one by one, as the JSON report does):'
+const GROUP = 'some checks were not evaluated, so none of them passed (--verbose lists the 18 notices one by one, as the JSON report does):'
 const FAMILIES = [
   'branches and tags: 2 endpoints the server does not offer (branch protections judged for "main", tag protections judged for "v1.0.0")',
   'access model: 6 endpoints the server does not offer',
-  'server hardening: 9 endpoints the server does not offer',
+  'server hardening: 13 endpoints the server does not offer',
 ]
 /**
  * The compliance line of each framework, then the summary. No OSPS control passes: OSPS-AC-04.02's one

@@ -82,6 +82,22 @@ describe('server hardening data: no secret in any output', () => {
     }
   }, 60_000)
 
+  it('an error answer that echoes a setting the audit never read: a chosen password (no token shape) is withheld with the whole text', async () => {
+    const server = await start(fixture('server/admin-current.json'))
+    const password = 'Tr0ub4dor&3 horse CANARY 7f3a'
+    server.override('GET /settings/mail-service', {status: 500, text: JSON.stringify({smtpHost: 'mail.acme.example', smtpPassword: password})})
+    // An agent token is a UUID (AgentToken.java:25): token-shaped, masked wherever it is quoted.
+    const token = 'c4a7e1f0-7f3a-4c1d-9e2b-4f1a2b3c4d5e'
+    server.override('GET /agent-tokens', {status: 500, text: `no agent for {"id": 2, "value": "${token}"}, value=${token}`})
+    const result = await runCli(['scan', '--all-projects', '--format', 'json', '--debug'], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("GET /~api/settings/mail-service: 500 Internal Server Error: (the server's answer: 79 bytes, not shown: it may quote a secret; --debug-unsafe-server-text prints it)")
+    expect(result.stderr).toContain('GET /~api/agent-tokens: 500 Internal Server Error: no agent for {"id": 2, "value": "<redacted>"}, value=<redacted>')
+    expect(result.stdout + result.stderr).not.toContain('Tr0ub4dor')
+    expect(result.stdout + result.stderr).not.toContain(token)
+    expectClean(result.stdout + result.stderr, server)
+  }, 60_000)
+
   it('a server that offers none of the endpoints: each is not evaluated, once, and the exit code is unchanged', async () => {
     const hardened = await start(HARDENED_ADMIN)
     // Neither the administration nor the access endpoints.
@@ -95,12 +111,12 @@ describe('server hardening data: no secret in any output', () => {
     const report = JSON.parse(result.stdout)
     const notices: string[] = report.notices.map((n: any) => `${n.kind}: ${n.message}`)
     expect(notices.map((line) => /GET (\S+(?: or \S+)?):/.exec(line)?.[1])).toEqual([
-      '/groups', '/projects/{id}/base-authorizations', '/projects/{id}/group-authorizations', '/projects/{id}/user-authorizations', '/settings/authenticator', '/settings/groovy-scripts', '/settings/job-executors', '/settings/security', '/settings/system',
-      '/sso-providers or /settings/sso-connectors', '/users', '/users/{id}/access-tokens',
+      '/agent-tokens', '/agents', '/groups', '/projects/{id}/base-authorizations', '/projects/{id}/group-authorizations', '/projects/{id}/user-authorizations', '/settings/authenticator', '/settings/groovy-scripts', '/settings/job-executors',
+      '/settings/mail-service or /settings/mail', '/settings/security', '/settings/service-desk', '/settings/system', '/sso-providers or /settings/sso-connectors', '/users', '/users/{id}/access-tokens',
     ])
     for (const line of notices) expect(line).toMatch(/^not-evaluated: GET .*: the server does not offer it \(404\), so .* were not evaluated$/)
     // On stderr, grouped by family of checks (test/cli/notices.test.ts has the exact text).
-    expect(result.stderr).toMatch(/^onedev-audit: not-evaluated: some checks were not evaluated, .*: access model: 6 endpoints the server does not offer; server hardening: 9 endpoints the server does not offer\n$/)
+    expect(result.stderr).toMatch(/^onedev-audit: not-evaluated: some checks were not evaluated, .*: access model: 6 endpoints the server does not offer; server hardening: 13 endpoints the server does not offer\n$/)
     expect(report.findings.filter((f: any) => f.ruleId.startsWith('server/'))).toEqual([])
   }, 60_000)
 })

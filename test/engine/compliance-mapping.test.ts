@@ -14,6 +14,8 @@ import {builtinRules} from '../../rules/index.js'
 import {FRAMEWORKS} from '../../rules/compliance/index.js'
 import * as accessSources from '../../src/api/access-data.js'
 import * as adminSources from '../../src/api/admin-data.js'
+import * as agentSources from '../../src/api/agent-data.js'
+import * as mailSources from '../../src/api/mail-data.js'
 import {SCOPE_REQUIRES} from '../../src/engine/availability.js'
 import {controlsOfRule, FRAMEWORK_KEYS} from '../../src/engine/compliance.js'
 import {ROOT} from '../helpers/cli.js'
@@ -111,7 +113,7 @@ describe('the mappings', () => {
 
 describe('meta.requires', () => {
   // Every endpoint the collection reads: the contract's, the repositories', and the optional data sources'.
-  const specs = ([...Object.values(accessSources), ...Object.values(adminSources)] as unknown[]).filter(
+  const specs = ([...Object.values(accessSources), ...Object.values(adminSources), ...Object.values(agentSources), ...Object.values(mailSources)] as unknown[]).filter(
     (value): value is {endpoint: string; fallbacks?: Array<{endpoint: string}>} => typeof value === 'object' && value !== null && 'endpoint' in value,
   )
   const known = new Set([

@@ -153,8 +153,12 @@ describe('plugins', () => {
     const bad = await configIn({plugins: ['./members.mjs']})
     await writeFile(join(bad, 'members.mjs'), known.replace('/buildSetting/actionAuthorizations', '/buildSetting/jobProperties'))
     expect(await errorOf(loadAllRules(await loadConfig(undefined, bad), builtinRules))).toBe(
-      'onedev-audit.config.json: /plugins/0: a rule of plugin "./members.mjs" acme/no-deletable-main: meta.requires names "/projects/{id}/setting#/buildSetting/jobProperties", which is not a setting member the audit knows (/projects/{id}/setting#/buildSetting/actionAuthorizations)',
+      'onedev-audit.config.json: /plugins/0: a rule of plugin "./members.mjs" acme/no-deletable-main: meta.requires names "/projects/{id}/setting#/buildSetting/jobProperties", which is not a member the audit knows (/projects/{id}/setting#/buildSetting/actionAuthorizations, /users#/aiSetting)',
     )
+    // A member of server data only some servers send (src/model/server-members.ts) is known too.
+    const server = await configIn({plugins: ['./members.mjs']})
+    await writeFile(join(server, 'members.mjs'), known.replace('/projects/{id}/setting#/buildSetting/actionAuthorizations', '/users#/aiSetting'))
+    expect((await loadAllRules(await loadConfig(undefined, server), builtinRules)).map((entry) => entry.origin).at(-1)).toBe('./members.mjs')
     expect(builtinRules.map((rule) => ruleProblem(rule)).filter((problem) => problem !== null)).toEqual([])
   })
 

@@ -10,6 +10,8 @@ import {beforeAll, describe, expect, it} from 'vitest'
 import * as accessData from '../../src/api/access-data.js'
 import * as adminData from '../../src/api/admin-data.js'
 import * as versionData from '../../src/api/version.js'
+import * as agentData from '../../src/api/agent-data.js'
+import * as mailData from '../../src/api/mail-data.js'
 import {createClient} from '../../src/api/client.js'
 import {collectModel} from '../../src/api/collect.js'
 import {PROJECT_FETCHERS, SERVER_FETCHERS} from '../../src/api/data-sources.js'
@@ -150,7 +152,7 @@ describe('every endpoint of the built-in data sources belongs to a family of che
       await collectWithout({security: {defaultGroupName: 'staff'}, groups: [{id: 3, name: 'staff', administrator: true}], users: [{name: 'root'}]}, ['GET /users/*']),
     ]
     const asked = new Set(models.flatMap((m) => (m.notEvaluated ?? []).flatMap((entry) => entry.endpoint.split(' or '))).filter((endpoint) => !endpoint.startsWith('/repositories/')))
-    const declared = [...Object.values(accessData), ...Object.values(adminData), ...Object.values(versionData)].flatMap((value) => {
+    const declared = [...Object.values(accessData), ...Object.values(adminData), ...Object.values(versionData), ...Object.values(agentData), ...Object.values(mailData)].flatMap((value) => {
       const spec = value as Partial<OptionalGet>
       return typeof spec === 'object' && typeof spec.endpoint === 'string' && typeof spec.checks === 'string' ? [spec.endpoint, ...(spec.fallbacks ?? []).map((f) => f.endpoint)] : []
     })

@@ -15,7 +15,15 @@
  *
  * and the administration endpoints of server/admin-current.json (job executors, groovy scripts, the
  * system and security settings, an LDAP authenticator, SSO providers, groups, users and their access
- * tokens), with a canary in every secret field; it says it is OneDev 16.5.6 (GET /version/server).
+ * tokens, agents and agent tokens, the mail service, the service desk), with a canary in every secret
+ * field. The agents, tokens, mail service and service desk are in the shapes of v16.5.6 (agents and
+ * tokens: server-core/src/main/java/io/onedev/server/model/Agent.java:102-136, AgentToken.java:24-25;
+ * the mail service: server-plugin/server-plugin-mail-smtpimap/src/main/java/io/onedev/server/plugin/mail/smtpimap/SmtpImapConnector.java:26-40
+ * with no `@type` at the root; the service desk: server-core/src/main/java/io/onedev/server/model/support/administration/ServiceDeskSetting.java:32,
+ * IssueCreationSetting.java:28-32; test/helpers/server-payloads.ts says more); server/admin-legacy.json
+ * holds them as v8.0.4 (`/settings/mail`: OtherMailSetting.java:18-30; Agent.java:68-101; ServiceDeskSetting.java:35-39)
+ * and v11.6.16 write them (SmtpImapMailService.java:26-38; Agent.java:84-114; IssueCreationSetting.java:28-32).
+ * It says it is OneDev 16.5.6 (GET /version/server).
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -73,7 +81,8 @@ export const EMPTY_ACCESS = {security: {enableSelfRegister: false}, groups: [], 
 
 /**
  * The administration endpoints of a hardened server: no server/* rule fires (a remote executor
- * scoped by a job match, https everywhere, a password policy, tokens that expire).
+ * scoped by a job match, https everywhere, a password policy, tokens that expire, agent tokens in
+ * use, mail over TLS, no service desk).
  */
 export const HARDENED_ADMIN: Record<string, unknown> = {
   '/settings/job-executors': [{'@type': 'RemoteDockerExecutor', enabled: true, name: 'agents', jobMatch: '"Project" is "acme/**" and on branch "main"', registryLogins: [], mountDockerSock: false}],
@@ -86,6 +95,11 @@ export const HARDENED_ADMIN: Record<string, unknown> = {
   '/groups/1/memberships': [],
   '/users': [{id: 1, disabled: false, type: 'ORDINARY', name: 'admin', fullName: null}],
   '/users/1/access-tokens': [{id: 1, name: 'cli', ownerId: 1, value: null, hasOwnerPermissions: true, createDate: '2026-01-01T00:00:00.000+00:00', expireDate: '2027-01-01T00:00:00.000+00:00'}],
+  // Every agent token in use, mail over TLS, no service desk (204): the shapes of test/helpers/server-payloads.ts.
+  '/agent-tokens': [{id: 1, value: null}],
+  '/agents': [{id: 1, tokenId: 1, name: 'builder', ipAddress: '10.0.0.7', osName: 'Linux', osVersion: '6.8.0', osArch: 'amd64', cpuCount: 8, paused: false, online: true}],
+  '/settings/mail-service': {smtpHost: 'mail.acme.example', sslSetting: {'@type': 'SmtpImplicitSsl', trustAll: false, port: 465}, smtpUser: null, smtpPassword: null, systemAddress: 'onedev@acme.example', inboxPollSetting: null, concurrency: 2, timeout: 60},
+  '/settings/service-desk': null,
 }
 
 const ACCESS_PATHS = /^\/(settings\/security|groups(\/\d+\/(memberships|authorizations))?|users(\/\d+)?)$/

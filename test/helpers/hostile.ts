@@ -14,8 +14,13 @@
  *   ODD INPUT            numbers, keys, charsets, depth and listings JSON.parse or a client does not carry exactly
  *   WRITE PATH           what an edited plan or undo record, or a colleague between POST and read-back,
  *                        tries to make `fix --apply` send (`WRITE_PATH`)
+ *   SERVER SETTINGS      administration answers holding credentials, in the shapes OneDev writes at each
+ *                        version (`SERVER_SETTING_SECRETS`): mail passwords, OAuth secrets and refresh
+ *                        tokens, agent tokens, AI API keys, SSO client secrets, LDAP and registry passwords
  */
 import {Buffer} from 'node:buffer'
+
+import * as P from './server-payloads.js'
 
 // ------------------------------------------------------------------ SECRET URLS
 
@@ -431,3 +436,116 @@ export const WRITE_PATH = {
     setting.webHooks[0]!.eventTypes.push('BUILD')
   },
 } as const
+
+// ------------------------------------------------------------------ SERVER SETTINGS
+
+export interface ServerSettingSecrets {
+  name: string
+  /** The OneDev versions and where the shape is read (test/helpers/server-payloads.ts says more). */
+  source: string
+  /** The endpoint path under the API prefix, as the audit asks it. */
+  path: string
+  payload: unknown
+  /** Every credential it holds: none may appear in any output. */
+  secrets: string[]
+}
+
+/** A password a person chose: no token shape, so only redaction by key keeps it out (`CANARY` lets the canary checks find it). */
+const chosen = (place: string) => `Tr0ub4dor&3 ${place} CANARY 7f3a`
+/** A UUID-like agent token, as OneDev generates one (`UUID.randomUUID()`, v16.5.6 server-core/src/main/java/io/onedev/server/model/AgentToken.java:25). */
+const agentTokenValue = (n: number) => `c4a7e1f0-7f3a-4c1d-9e2b-CANARY00000${n}`
+
+/**
+ * Issue 34's endpoints (and the administration answers around them) holding credentials, at each
+ * version with its own shape. Served by a loopback server (test/cli/hostile-corpus.test.ts) and
+ * redacted one by one (test/model/redact.test.ts).
+ */
+export const SERVER_SETTING_SECRETS: readonly ServerSettingSecrets[] = [
+  {
+    name: 'SMTP/IMAP mail service, 16.x',
+    source: 'v13.0.8+ SmtpImapConnector (server-plugin/server-plugin-mail-smtpimap/.../SmtpImapConnector.java:26-40)',
+    path: '/settings/mail-service',
+    payload: P.smtpImapConnector16('SmtpWithoutSsl', 'ImapWithoutSsl', {smtpPassword: chosen('smtp-16'), imapPassword: chosen('imap-16')}),
+    secrets: [chosen('smtp-16'), chosen('imap-16')],
+  },
+  {
+    name: 'SMTP/IMAP mail service, 10.x',
+    source: 'v10.0.0 – v13.0.7 SmtpImapMailService (server-plugin/server-plugin-mailservice-smtpimap/.../SmtpImapMailService.java:27-39)',
+    path: '/settings/mail-service',
+    payload: P.smtpImapMailService10('SmtpWithoutSsl', 'ImapWithoutSsl', {smtpPassword: chosen('smtp-10'), imapPassword: chosen('imap-10')}),
+    secrets: [chosen('smtp-10'), chosen('imap-10')],
+  },
+  {
+    name: 'SMTP/IMAP mail setting, 8.x',
+    source: 'v8.0.0 – v8.6.13 OtherMailSetting (server-core/.../mailsetting/OtherMailSetting.java:18-30, OtherInboxPollSetting.java:13-21)',
+    path: '/settings/mail',
+    payload: P.otherMailSetting8(false, false, {smtpPassword: chosen('smtp-8'), imapPassword: chosen('imap-8')}),
+    secrets: [chosen('smtp-8'), chosen('imap-8')],
+  },
+  {
+    name: 'Gmail, 16.x (OAuth client secret and refresh token)',
+    source: 'v16.5.6 GmailConnector.java:37-51',
+    path: '/settings/mail-service',
+    payload: P.gmailConnector16(chosen('gmail-client-secret'), 'CANARY-1//0gGmailRefreshToken-7f3a'),
+    secrets: [chosen('gmail-client-secret'), 'CANARY-1//0gGmailRefreshToken-7f3a'],
+  },
+  {
+    name: 'Office 365, 16.x (OAuth client secret and refresh token)',
+    source: 'v16.5.6 Office365Connector.java:33-49',
+    path: '/settings/mail-service',
+    payload: P.office365Connector16(chosen('o365-client-secret'), 'CANARY-0.AXoA365RefreshToken-7f3a'),
+    secrets: [chosen('o365-client-secret'), 'CANARY-0.AXoA365RefreshToken-7f3a'],
+  },
+  {
+    name: 'Gmail, 8.x',
+    source: 'v8.0.0 GmailSetting.java:31-39',
+    path: '/settings/mail',
+    payload: P.gmailSetting8(chosen('gmail-8-client-secret'), 'CANARY-1//0gGmail8RefreshToken-7f3a'),
+    secrets: [chosen('gmail-8-client-secret'), 'CANARY-1//0gGmail8RefreshToken-7f3a'],
+  },
+  {
+    name: 'agent tokens',
+    source: 'v8.0.0+ AgentToken {id, value} (server-core/src/main/java/io/onedev/server/model/AgentToken.java:24-25)',
+    path: '/agent-tokens',
+    payload: [P.agentToken(1, agentTokenValue(1)), P.agentToken(2, agentTokenValue(2))],
+    secrets: [agentTokenValue(1), agentTokenValue(2)],
+  },
+  {
+    name: 'an AI user\'s API key',
+    source: 'v15.1.7+ UserData.aiSetting.modelSetting.apiKey (server-core/.../rest/resource/UserResource.java:118-119, AiModelSetting.java:48)',
+    path: '/users',
+    payload: [P.aiUser16(7, 'assistant', true, 'sk-proj-CANARYaiApiKey7f3aXq9Zt')],
+    secrets: ['sk-proj-CANARYaiApiKey7f3aXq9Zt'],
+  },
+  {
+    name: 'SSO provider client secrets, 16.x',
+    source: 'v13.1.7+ SsoProvider.connector.clientSecret (server-core/src/main/java/io/onedev/server/model/SsoProvider.java:37)',
+    path: '/sso-providers',
+    payload: [P.ssoProvider16(1, 'okta', 1, chosen('okta-client-secret'))],
+    secrets: [chosen('okta-client-secret')],
+  },
+  {
+    name: 'SSO connector client secrets, 8.x – 12.0.8',
+    source: 'v8.0.0 server-core/.../sso/SsoConnector.java:17-19, server-plugin/server-plugin-sso-openid/.../OpenIdConnector.java:62',
+    path: '/settings/sso-connectors',
+    payload: [P.ssoConnector8('keycloak', 'Administrators', chosen('keycloak-client-secret'))],
+    secrets: [chosen('keycloak-client-secret')],
+  },
+  {
+    name: 'the LDAP manager password (written with @class)',
+    source: 'v16.5.6 Authenticator.java:14 (@JsonTypeInfo(use=Id.CLASS)), LdapAuthenticator.managerPassword',
+    path: '/settings/authenticator',
+    payload: P.ldapAuthenticator('Administrators', chosen('ldap-manager')),
+    secrets: [chosen('ldap-manager')],
+  },
+  {
+    name: 'registry logins of a job executor',
+    source: 'v16.5.6 server-core/src/main/java/io/onedev/server/model/support/administration/jobexecutor/RegistryLogin.java:29',
+    path: '/settings/job-executors',
+    payload: [{'@type': 'RemoteDockerExecutor', enabled: true, name: 'agents', htmlReportPublishEnabled: false, sitePublishEnabled: false, jobMatch: null, agentQuery: null, registryLogins: [{registryUrl: 'https://registry.acme.example', userName: 'robot', password: chosen('registry')}], mountDockerSock: false}],
+    secrets: [chosen('registry')],
+  },
+]
+
+/** Every secret of SERVER_SETTING_SECRETS. */
+export const SERVER_SETTING_SECRET_VALUES: readonly string[] = SERVER_SETTING_SECRETS.flatMap((entry) => entry.secrets)

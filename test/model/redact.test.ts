@@ -2,9 +2,9 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, test} from 'vitest'
 
-import {REDACTED, redactDeep, redactOwned, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../../src/model/redact.js'
+import {REDACTED, redactDeep, redactOwned, redactProjectSetting, redactServerPayload, redactText, redactUrl, secretsOf} from '../../src/model/redact.js'
 import {CANARIES, FIXTURES_DIR, expectNoCanary} from '../helpers/canaries.js'
-import {CORPUS_SECRETS, hostileSetting, NOT_SECRETS, SECRET_KEYED_VALUES, SECRET_STRINGS, SECRET_URLS} from '../helpers/hostile.js'
+import {CORPUS_SECRETS, hostileSetting, NOT_SECRETS, SECRET_KEYED_VALUES, SECRET_STRINGS, SECRET_URLS, SERVER_SETTING_SECRETS} from '../helpers/hostile.js'
 
 function fixture(name: string): unknown {
   return JSON.parse(readFileSync(join(FIXTURES_DIR, name), 'utf8'))
@@ -269,5 +269,35 @@ describe('redactText', () => {
 
   test('redacts credentials of URLs in the text', () => {
     expect(redactText('GET https://u:p@x.example.com/?token=t failed', [])).toBe('GET https://REDACTED@x.example.com/?token=REDACTED failed')
+  })
+})
+
+describe('the administration answers of the hostile corpus (SERVER SETTINGS)', () => {
+  test.each(SERVER_SETTING_SECRETS.map((entry) => [entry.name, entry] as const))('%s: every credential masked where it is stored, and known to mask a text that quotes it', (_, entry) => {
+    const key = entry.path.slice(1)
+    const stored = JSON.stringify(redactServerPayload(key, structuredClone(entry.payload)))
+    expectNoCanary(stored)
+    for (const secret of entry.secrets) expect(stored).not.toContain(secret)
+    // Loading a snapshot redacts again: the same.
+    expect(redactServerPayload(key, JSON.parse(stored))).toEqual(JSON.parse(stored))
+    // What redaction removes is what an error text quoting it is judged against (secretsOf).
+    const known = secretsOf(entry.payload, (raw) => redactServerPayload(key, raw))
+    for (const secret of entry.secrets) expect(known).toContain(secret)
+  })
+
+  test('what the checks read is kept: an agent\'s token id, SSL setting types, entitlements, default groups', () => {
+    const keep = (path: string, payload: unknown) => redactServerPayload(path, structuredClone(payload))
+    expect(keep('agents', [{id: 7, tokenId: 1, name: 'builder-1'}])).toEqual([{id: 7, tokenId: 1, name: 'builder-1'}])
+    // Only the agents listing's numeric token id: anywhere else a token is a token.
+    expect(keep('settings/system', {tokenId: 1})).toEqual({tokenId: REDACTED})
+    expect(keep('agents', [{tokenId: 'c4a7e1f0-7f3a'}])).toEqual([{tokenId: REDACTED}])
+    const mail = SERVER_SETTING_SECRETS.find((entry) => entry.name === 'SMTP/IMAP mail service, 16.x')!
+    expect(keep('settings/mail-service', mail.payload)).toMatchObject({smtpHost: 'mail.acme.example', sslSetting: {'@type': 'SmtpWithoutSsl', port: 25}, smtpPassword: REDACTED, inboxPollSetting: {sslSetting: {'@type': 'ImapWithoutSsl'}, imapPassword: REDACTED}})
+    const legacy = SERVER_SETTING_SECRETS.find((entry) => entry.name === 'SMTP/IMAP mail setting, 8.x')!
+    expect(keep('settings/mail', legacy.payload)).toMatchObject({enableStartTLS: false, otherInboxPollSetting: {enableSSL: false, imapPassword: REDACTED}})
+    const ai = SERVER_SETTING_SECRETS.find((entry) => entry.path === '/users')!
+    expect(keep('users', ai.payload)).toMatchObject([{aiSetting: {entitleToAll: true, modelSetting: {apiKey: REDACTED}}}])
+    const sso = SERVER_SETTING_SECRETS.find((entry) => entry.path === '/sso-providers')!
+    expect(keep('sso-providers', sso.payload)).toMatchObject([{defaultGroupId: 1, connector: {clientSecret: REDACTED}}])
   })
 })

@@ -38,6 +38,26 @@ describe('redactServerText', () => {
     expect(redactServerText(text, ['', secret])).toBe(withheld(text))
   })
 
+  // A setting the audit never read, echoed in an error answer: its password has no token shape, and no secret of it is known.
+  test.each([
+    ['a JSON member', '{"smtpHost":"mail.acme.example","smtpPassword":"Tr0ub4dor&3 horse"}'],
+    ['a JSON member with spaces and escapes', 'could not save {"inboxPollSetting": {"imapPassword" : "pa\\"ss word"}}'],
+    ['HTML-escaped', '<p>{&quot;clientSecret&quot;:&quot;Tr0ub4dor&amp;3 horse&quot;}</p>'],
+    ['JSON-escaped inside a JSON string', JSON.stringify({message: JSON.stringify({refreshToken: 'Tr0ub4dor&3 horse'})})],
+    ['an API key of an AI user', 'bad aiSetting {"modelSetting":{"apiKey":"Tr0ub4dor&3 horse"}}'],
+  ])('a credential-named member quoted with its value (%s): the whole text is withheld', (_, text) => {
+    expect(redactServerText(text, [])).toBe(withheld(text))
+  })
+
+  test('a bean\'s toString: a credential-named value is masked, the rest shown; an empty password or other keys are no secret', () => {
+    expect(redactServerText('SmtpImapConnector{smtpHost=mail.acme.example, smtpPassword=Tr0ub4dor&3horse, timeout=60}', [])).toBe(
+      `SmtpImapConnector{smtpHost=mail.acme.example, smtpPassword=${REDACTED}, timeout=60}`,
+    )
+    // Every assignment is looked at, not only the first of a run of them.
+    expect(redactServerText('host=mail smtpPassword=Tr0ub4dor&3 horse; imapPassword = x y)', [])).toBe(`host=mail smtpPassword=${REDACTED}; imapPassword = ${REDACTED})`)
+    expect(redactServerText('{"smtpPassword": "", "smtpHost": "mail.acme.example", "passwordPolicy": null}', [])).toBe('{"smtpPassword": "", "smtpHost": "mail.acme.example", "passwordPolicy": null}')
+  })
+
   test('a secret with a plus or a percent sign is found as is and in its encodings', () => {
     const plus = 'a+b%41 c'
     for (const echoed of [plus, encodeURIComponent(plus), new URLSearchParams({v: plus}).toString().slice(2), JSON.stringify(plus)]) {

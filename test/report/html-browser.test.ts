@@ -113,7 +113,7 @@ describe('the scan report in a browser', () => {
       expect(await badge.textContent()).toBe(`${json.summary.bySeverity.critical} critical of ${json.summary.findings} findings`)
       expect(await badge.evaluate((e) => (globalThis as any).getComputedStyle(e).color as string)).toBe(FAIL_RED)
       expect(await page.locator('#verdict .headline').textContent()).toBe(headline(json.summary))
-      expect(await page.locator('#verdict p.verdict').textContent()).toBe('Audit complete: judged 4 projects (1 with an empty repository) and 10 roles with 50 enabled rules.')
+      expect(await page.locator('#verdict p.verdict').textContent()).toBe('Audit complete: judged 4 projects (1 with an empty repository) and 10 roles with 55 enabled rules.')
       expect(await page.locator('ol.risks .what').allTextContents()).toEqual(risks(json.findings))
       expect(await topOrder(page)).toEqual(['verdict', 'top-risks', 'about', 'findings'])
       // Code spans are code, in the top risks and in the rows the script renders.
@@ -347,7 +347,7 @@ describe('the top of the page answers the reader\'s question', () => {
       const critical = json.summary.bySeverity.critical
       expect(await page.locator('header .status').textContent()).toBe(`${critical.toLocaleString('en')} critical of ${json.summary.findings.toLocaleString('en')} findings`)
       expect(await page.locator('#verdict .headline').textContent()).toBe(headline(json.summary))
-      expect(await page.locator('#verdict p.verdict').textContent()).toBe('Audit complete: judged 10000 projects and 300 roles with 50 enabled rules; some checks not evaluated.')
+      expect(await page.locator('#verdict p.verdict').textContent()).toBe('Audit complete: judged 10000 projects and 300 roles with 55 enabled rules; some checks not evaluated.')
       const top = topRisks(json.findings)
       expect(new Set(top.map((t) => t.finding.ruleId)).size).toBe(5)
       expect(await page.locator('ol.risks .what').allTextContents()).toEqual(risks(json.findings))
