@@ -2,7 +2,6 @@
  * Finding, reading and resolving the configuration file. Every problem is a ConfigError whose
  * message is one line naming the file and the key (`onedev-audit.config.json: /rules/foo/options/max: ...`).
  */
-import {readFile} from 'node:fs/promises'
 import {dirname, relative, resolve} from 'node:path'
 
 import type {z} from 'zod'
@@ -10,6 +9,7 @@ import type {z} from 'zod'
 import {pointerOf} from '../model/pointer.js'
 import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
+import {readTextFile} from '../util/fs.js'
 import {parseJson} from '../util/json.js'
 import {closest} from '../util/suggest.js'
 import type {AuditConfig} from './config-schema.js'
@@ -74,7 +74,7 @@ export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Pr
   const label = relative(cwd, path) || path
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readTextFile(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' && explicitPath === undefined) return {path: null, label: CONFIG_FILE_NAME, dir: cwd, config: {}}
