@@ -21,6 +21,7 @@ import {decodeBody} from '../util/charset.js'
 import {oneLine} from '../util/escape.js'
 import {MAX_SERVER_DEPTH, nestedDeeper} from '../util/json.js'
 import {createLimiter} from '../util/limit.js'
+import {maskSecrets} from '../util/secret-match.js'
 
 /** The Content-Type of what the client sends: JSON, said to be UTF-8 (JSON.stringify escapes lone surrogates, so it always is). */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
@@ -245,10 +246,9 @@ export function createClient(options: ClientOptions): ApiClient {
 
   let requestCount = 0
 
+  /** Each form masked, also where the server broke it with whitespace (a line break inside an echoed token). */
   function maskForms(text: string, forms: string[]): string {
-    let result = text
-    for (const form of forms) result = result.split(form).join('<redacted>')
-    return result
+    return maskSecrets(text, forms, '<redacted>')
   }
 
   /** Removes any form of the secret from text that reached us from the server. */

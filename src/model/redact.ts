@@ -5,6 +5,7 @@
  * covers payloads that fail validation. Every function is idempotent and returns a fresh copy, except
  * redactOwned, which redacts JSON the caller has just parsed in place.
  */
+import {maskSecrets} from '../util/secret-match.js'
 import type {UrlFacts} from './types.js'
 
 /** What a secret value becomes. */
@@ -213,17 +214,18 @@ export function redactUrlsInText(text: string): string {
   return text.replace(EMBEDDED_URL, (url) => redactUrl(url).url)
 }
 
-/** Replaces the given secret values (and their URL-encoded forms) in a message, then redacts URLs in it. */
+/**
+ * Replaces the given secret values (and their URL-encoded forms) in a message, also where whitespace
+ * breaks them (a line break a server put inside a quoted value), then redacts URLs in it.
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
-  let out = text
   const variants = new Set<string>()
   for (const secret of secrets) {
     if (typeof secret !== 'string' || secret === '') continue
     variants.add(secret)
     variants.add(encodeURIComponent(secret))
   }
-  for (const secret of [...variants].sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED)
-  return redactUrlsInText(out)
+  return redactUrlsInText(maskSecrets(text, variants, REDACTED))
 }
 
 // ---------------------------------------------------------------- URLs

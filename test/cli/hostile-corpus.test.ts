@@ -13,7 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {expectNoCanary} from '../helpers/canaries.js'
 import {collectToFileAndFolder, runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
-import {CORPUS_SECRETS, hostileSetting, INSECURE_SECRET_URLS, multiLineAnswer, shortAnswers, umlautAnswers, type HostileAnswer} from '../helpers/hostile.js'
+import {brokenAnswers, CORPUS_SECRETS, hostileSetting, SPLIT_SECRET, INSECURE_SECRET_URLS, multiLineAnswer, shortAnswers, umlautAnswers, type HostileAnswer} from '../helpers/hostile.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -84,7 +84,7 @@ describe('a server holding the hostile corpus', () => {
 })
 
 describe("fix --apply: a refusal quoting a job secret of the posted setting in a form that once passed", () => {
-  const cases: HostileAnswer[] = [...umlautAnswers(), multiLineAnswer(), shortAnswers()[0]!]
+  const cases: HostileAnswer[] = [...umlautAnswers(), multiLineAnswer(), shortAnswers()[0]!, ...brokenAnswers(SPLIT_SECRET)]
   it.each(cases.map((answer) => [answer.name, answer] as const))('%s: the refusal is withheld, no piece of the secret anywhere', async (_, answer) => {
     const setting = fixture('current/setting-full.json')
     setting.buildSetting.jobSecrets[0].value = answer.secret
@@ -106,6 +106,8 @@ describe("fix --apply: a refusal quoting a job secret of the posted setting in a
       for (const output of [result.stdout, result.stderr, await readFile(plan, 'utf8'), await readFile(undo, 'utf8')]) {
         expectNoCanary(output)
         expect(output).not.toMatch(/is not valid|line 2 of the key/)
+        // No piece of a broken secret either (its first two thirds were shown).
+        if (answer.secret === SPLIT_SECRET) expect(output).not.toContain(SPLIT_SECRET.slice(0, 12))
         if (answer.secret.length >= 4) expect(output).not.toContain(answer.secret)
       }
       // Asked for, the text is printed on stderr: the person at the terminal sees why.

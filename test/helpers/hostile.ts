@@ -276,6 +276,8 @@ export interface HostileAnswer {
 export const UMLAUT_SECRET = 'CANARY-pässwörd-Äß-7f3a'
 /** A multi-line secret (a PEM key as a job secret value): one line of it is enough to leak. */
 export const MULTI_LINE_SECRET = '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEICANARYmultiLineSecretLine7f3aOAoGCCqGSM49\nAwEHoUQDQgAE7f3aCANARYsecondLineOfTheKeyZ9\n-----END EC PRIVATE KEY-----'
+/** A job secret a server quotes broken by whitespace (brokenAnswers): no half of it is token-like, so nothing but finding it whole masks it. */
+export const SPLIT_SECRET = 'CANARY-jobsecret-quoted-over-two-lines-7f3a'
 /** Secrets shorter than four characters: once never looked for. */
 export const SHORT_SECRETS: readonly string[] = ['x', 'q7', 'z9!']
 
@@ -294,6 +296,27 @@ export function serverAnswers(secret: string): HostileAnswer[] {
     {name: 'UTF-16BE with a byte-order mark', why: 'the byte-order mark was ignored', secret, contentType: 'text/plain', body: Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(`the token ${secret} was refused`, 'utf16le').swap16()])},
     {name: 'cased otherwise', why: 'compared case-sensitively', secret, contentType: plain, body: text(`TOKEN ${secret.toUpperCase()} REFUSED`)},
     {name: 'broken by zero-width spaces', why: 'invisible format characters between the letters', secret, contentType: plain, body: text(`token ${[...secret].join('\u200b')} refused`)},
+    ...brokenAnswers(secret),
+  ]
+}
+
+/**
+ * Answers quoting `secret` broken by whitespace the server inserted (issue 33): only the unbroken
+ * secret was looked for, and a text that showed all of it but a line break passed.
+ */
+export function brokenAnswers(secret: string): HostileAnswer[] {
+  const plain = 'text/plain;charset=utf-8'
+  const at = Math.ceil((secret.length * 2) / 3)
+  const third = Math.ceil(secret.length / 3)
+  return [
+    {name: 'broken by a line break', why: 'a server that wraps long values put a line break two thirds into it', secret, contentType: plain, body: text(`value "${secret.slice(0, at)}\n${secret.slice(at)}" is not valid`)},
+    {
+      name: 'broken by runs of whitespace',
+      why: 'a CRLF, indentation and spaces inside the quoted value',
+      secret,
+      contentType: plain,
+      body: text(`value "${secret.slice(0, third)}\r\n\t  ${secret.slice(third, at)}   ${secret.slice(at)}" is not valid`),
+    },
   ]
 }
 

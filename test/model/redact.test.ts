@@ -4,7 +4,7 @@ import {describe, expect, test} from 'vitest'
 
 import {REDACTED, redactDeep, redactOwned, redactProjectSetting, redactServerPayload, redactText, redactUrl} from '../../src/model/redact.js'
 import {CANARIES, FIXTURES_DIR, expectNoCanary} from '../helpers/canaries.js'
-import {CORPUS_SECRETS, hostileSetting, NOT_SECRETS, SECRET_KEYED_VALUES, SECRET_STRINGS, SECRET_URLS} from '../helpers/hostile.js'
+import {brokenAnswers, CORPUS_SECRETS, hostileSetting, NOT_SECRETS, SECRET_KEYED_VALUES, SECRET_STRINGS, SECRET_URLS, SPLIT_SECRET} from '../helpers/hostile.js'
 
 function fixture(name: string): unknown {
   return JSON.parse(readFileSync(join(FIXTURES_DIR, name), 'utf8'))
@@ -269,5 +269,14 @@ describe('redactText', () => {
 
   test('redacts credentials of URLs in the text', () => {
     expect(redactText('GET https://u:p@x.example.com/?token=t failed', [])).toBe('GET https://REDACTED@x.example.com/?token=REDACTED failed')
+  })
+
+  test('finds a secret broken by a line break or runs of whitespace the server inserted (issue 33), and a multi-line secret with its lines joined otherwise', () => {
+    for (const answer of brokenAnswers(SPLIT_SECRET)) {
+      expect(redactText(answer.body.toString('utf8'), [SPLIT_SECRET]), answer.name).toBe('value "<redacted>" is not valid')
+    }
+    expect(redactText('key: -----BEGIN KEY----- abc -----END KEY----- refused', ['-----BEGIN KEY-----\nabc\n-----END KEY-----'])).toBe('key: <redacted> refused')
+    // Regular-expression syntax in a secret is literal.
+    expect(redactText('p.*s(w)o[r]d|$1 and pxxsword', ['p.*s(w)o[r]d|$1'])).toBe('<redacted> and pxxsword')
   })
 })
