@@ -193,9 +193,98 @@ function maskSecret(value: unknown): unknown {
 function redactString(value: string, key: PathKey | undefined): string {
   if (value === '') return value
   if (typeof key === 'string' && URL_KEY.test(key)) return redactUrl(value).url
+  if (typeof key === 'string' && endsWithLetters(key, 'options')) value = redactOptionText(value)
   if (value.includes('://')) return URL_START.test(value) ? redactUrl(value).url : redactScpCredentials(redactUrlsInText(value))
   if (value.includes('@')) value = redactScpCredentials(value)
   return SCHEMED_VALUE.test(value) ? REDACTED : value
+}
+
+/**
+ * Free-text command-line options (`runOptions` and `networkOptions` of the Docker executors, the
+ * docker provisioners' `runOptions`: options OneDev passes to `docker run` and `docker network
+ * create`), judged by what they hold (issue 33: `-e NPM_TOKEN=…` reached the snapshot): the value of
+ * an environment or other assignment whose name names a credential (`-e NPM_TOKEN=…`, `--env=API_KEY=…`,
+ * `--build-arg`, `--label`, a bare `NAME=…`), and the value of an option whose own name does
+ * (`--password …`, `--registry-password=…`, `--secret …`), each → `<redacted>`, quotes kept. The rest
+ * of the text is kept as it is: rules read it (`--privileged`, `--cap-add`, `--network host`). Words
+ * are split as a shell splits them (quotes, backslashes); a value that is an option itself (`--password-stdin
+ * --privileged`) is never taken for a credential.
+ */
+export function redactOptionText(text: string): string {
+  const words = shellWords(text)
+  const masks: Array<[number, number]> = []
+  const mask = (word: ShellWord, from: number) => {
+    if (from < word.chars.length) masks.push([word.chars[from]!.at, word.chars.at(-1)!.at + 1])
+  }
+  /** Masks the value of `NAME=VALUE` starting at `from` in the word when NAME names a credential; whether it was one. */
+  const assignment = (word: ShellWord, from: number): void => {
+    const text = word.text.slice(from)
+    const eq = text.indexOf('=')
+    if (eq > 0 && ASSIGNED_NAME.test(text.slice(0, eq)) && isCredentialKey(text.slice(0, eq))) mask(word, from + eq + 1)
+  }
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!
+    if (!word.text.startsWith('-')) {
+      assignment(word, 0)
+      continue
+    }
+    const eq = word.text.indexOf('=')
+    const name = (eq < 0 ? word.text : word.text.slice(0, eq)).replace(/^-+/, '')
+    const next = words[i + 1]
+    if (eq >= 0) {
+      if (isCredentialKey(name)) mask(word, eq + 1)
+      else assignment(word, eq + 1)
+    } else if (isCredentialKey(name) && next !== undefined && !next.text.startsWith('-')) {
+      mask(next, 0)
+      i++
+    }
+  }
+  let out = text
+  for (const [from, to] of masks.sort((a, b) => b[0] - a[0])) out = out.slice(0, from) + REDACTED + out.slice(to)
+  return out
+}
+
+/** The name of an assignment (`NPM_TOKEN`, `com.example.api-key`). */
+const ASSIGNED_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
+
+/** A word of a command line: its text as the shell reads it, and where each of its characters is in the line. */
+interface ShellWord {
+  text: string
+  chars: Array<{at: number}>
+}
+
+/** The words of a command line, as a POSIX shell splits them: blanks between words, `'…'` literal, `"…"` and `\` escaping. */
+function shellWords(line: string): ShellWord[] {
+  const words: ShellWord[] = []
+  let word: ShellWord | null = null
+  let quote: '"' | "'" | null = null
+  const add = (char: string, at: number) => {
+    word ??= {text: '', chars: []}
+    word.text += char
+    word.chars.push({at})
+  }
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]!
+    if (quote === "'") {
+      if (char === "'") quote = null
+      else add(char, i)
+    } else if (char === '\\' && i + 1 < line.length && (quote === null || '"\\$`'.includes(line[i + 1]!))) {
+      add(line[++i]!, i)
+    } else if (quote === '"') {
+      if (char === '"') quote = null
+      else add(char, i)
+    } else if (char === '"' || char === "'") {
+      quote = char
+      word ??= {text: '', chars: []}
+    } else if (/\s/.test(char)) {
+      if (word !== null) words.push(word)
+      word = null
+    } else {
+      add(char, i)
+    }
+  }
+  if (word !== null) words.push(word)
+  return words
 }
 
 /** A whole value that is a credential after its scheme word (`Bearer eyJ…`, `Basic dXNl…`), as an Authorization header holds it. */

@@ -13,7 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {expectNoCanary} from '../helpers/canaries.js'
 import {collectToFileAndFolder, runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
-import {brokenAnswers, CORPUS_SECRETS, hostileSetting, SPLIT_SECRET, INSECURE_SECRET_URLS, multiLineAnswer, shortAnswers, umlautAnswers, type HostileAnswer} from '../helpers/hostile.js'
+import {brokenAnswers, CORPUS_SECRETS, hostileExecutors, hostileSetting, SPLIT_SECRET, INSECURE_SECRET_URLS, multiLineAnswer, shortAnswers, umlautAnswers, type HostileAnswer} from '../helpers/hostile.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -21,16 +21,17 @@ let server: OneDevServer
 let dir: string
 
 beforeAll(async () => {
-  server = await startOneDevServer(
-    fixtureServerOptions({
-      settings: {
-        1: fixture('current/setting-full.json'),
-        2: hostileSetting(fixture('current/setting-full.json')),
-        3: hostileSetting(fixture('legacy/setting-full.json')),
-        4: {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []},
-      },
-    }),
-  )
+  const options = fixtureServerOptions({
+    settings: {
+      1: fixture('current/setting-full.json'),
+      2: hostileSetting(fixture('current/setting-full.json')),
+      3: hostileSetting(fixture('legacy/setting-full.json')),
+      4: {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []},
+    },
+  })
+  // The Docker executors' free-text options hold credentials too.
+  options.admin!['/settings/job-executors'] = hostileExecutors(options.admin!['/settings/job-executors'] as Array<Record<string, unknown>>)
+  server = await startOneDevServer(options)
   dir = await tempDir('oda-hostile')
 })
 afterAll(async () => {
@@ -67,8 +68,9 @@ describe('a server holding the hostile corpus', () => {
     const {printed, written} = await collectToFileAndFolder(serverEnv(server), file, folder)
     expectClean(printed)
     for (const text of written) expectClean(text)
-    // The snapshot still says where each URL goes.
+    // The snapshot still says where each URL goes, and what the executors' options ask for.
     expect(await readFile(file, 'utf8')).toContain('http://ci.example.com/onedev?hmac=REDACTED&pat=REDACTED&ref=main')
+    expect(await readFile(file, 'utf8')).toContain('"runOptions":"--privileged --cap-add SYS_ADMIN -e NPM_TOKEN=<redacted> -e TZ=UTC')
   }, 60_000)
 
   it("fix: the printed plan and the plan file (its projects' context) hold no corpus value; the http:// URLs are planned to move to https://", async () => {

@@ -217,6 +217,17 @@ export const SECRET_STRINGS: ReadonlyArray<{name: string; key: string; value: un
   {name: 'an scp-style remote with a password', key: 'remote', value: 'git:CANARY-scp-pw-7f3a@git.example.com:acme/app.git', secrets: ['CANARY-scp-pw-7f3a']},
   {name: 'an scp-style address inside text', key: 'description', value: 'mirror to deploy:CANARY-scp-text-7f3a@mirror.example.com:acme.git nightly', secrets: ['CANARY-scp-text-7f3a']},
   {name: 'a bearer credential as a whole value', key: 'note', value: 'Bearer CANARY-bearer-7f3a.eyJzdWIiOiJjaSJ9', secrets: ['CANARY-bearer-7f3a']},
+  // Issue 33: a Docker executor's free-text options reached the snapshot verbatim. OneDev passes them
+  // to `docker run` ("Multiple options should be separated by space, and single option containing
+  // spaces should be quoted": v16.5.6 server-plugin/server-plugin-executor-serverdocker/src/main/java/io/onedev/server/plugin/executor/serverdocker/ServerDockerExecutor.java:237-241).
+  {
+    name: "a Docker executor's run options: environment assignments and a password option",
+    key: 'runOptions',
+    value: '--privileged --cap-add SYS_ADMIN -e NPM_TOKEN=CANARY-runoptions-npm-7f3a -e TZ=UTC --env=API_KEY=CANARY-runoptions-apikey-7f3a --password CANARY-runoptions-password-7f3a -e "GH_TOKEN=CANARY runoptions quoted 7f3a" --memory 2g',
+    secrets: ['CANARY-runoptions-npm-7f3a', 'CANARY-runoptions-apikey-7f3a', 'CANARY-runoptions-password-7f3a', 'CANARY runoptions quoted 7f3a'],
+  },
+  // `docker network create` options (ServerDockerExecutor.java:249-252; --driver is reserved).
+  {name: "a Docker executor's network options: a label named like a credential", key: 'networkOptions', value: '--opt com.docker.network.driver.mtu=1400 --label deploy_secret=CANARY-netoptions-label-7f3a', secrets: ['CANARY-netoptions-label-7f3a']},
 ]
 
 // ------------------------------------------------------------------ NOT SECRETS
@@ -229,6 +240,7 @@ export const NOT_SECRETS: ReadonlyArray<{name: string; path: (string | number)[]
   {name: "a project's key and a groovy script's job authorization", path: [], value: {key: 'ACME', jobAuthorization: 'on branch "main"', authorizations: [{roleId: 1}]}},
   {name: 'harmless query values and a plain git remote', path: [], value: {link: 'https://ci.example.com/job?ref=main&page=2', remote: 'git@github.com:acme/app.git', contact: 'mailto:ops@example.com'}},
   {name: 'text about tokens and basic settings', path: [], value: {description: 'Token required. Basic authentication is off; bearer tokens expire.', hint: 'Bearer tokens only'}},
+  {name: 'run options the executor rules judge, with a harmless environment variable', path: ['settings', 'job-executors', 0], value: {runOptions: '--privileged --cap-add SYS_ADMIN --network host --security-opt seccomp=unconfined -e TZ=UTC -v /var/run/docker.sock:/var/run/docker.sock'}},
 ]
 
 // ------------------------------------------------------------------ A HOSTILE SETTING
@@ -251,6 +263,16 @@ export function hostileSetting(base: Record<string, unknown>): Record<string, un
     },
     integration: {...SECRET_KEYED_VALUES, ...Object.fromEntries(SECRET_STRINGS.map((entry) => [entry.key, entry.value]))},
   }
+}
+
+/**
+ * The job executors of the administration fixture with the corpus's free-text options (SECRET_STRINGS
+ * whose key ends in `Options`) in each Docker executor, as OneDev writes them (RemoteDockerExecutor
+ * extends ServerDockerExecutor: v16.5.6 server-plugin/server-plugin-executor-remotedocker/src/main/java/io/onedev/server/plugin/executor/remotedocker/RemoteDockerExecutor.java:38).
+ */
+export function hostileExecutors(executors: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const options = Object.fromEntries(SECRET_STRINGS.filter((entry) => entry.key.endsWith('Options')).map((entry) => [entry.key, entry.value]))
+  return executors.map((executor) => (/DockerExecutor$/.test(String(executor['@type'])) ? {...executor, ...options} : executor))
 }
 
 /** Every secret of the corpus's URLs, keyed values and strings: none may appear in any output. */

@@ -210,7 +210,17 @@ describe('the hostile corpus (test/helpers/hostile.ts)', () => {
       remote: 'REDACTED@git.example.com:acme/app.git',
       description: 'mirror to REDACTED@mirror.example.com:acme.git nightly',
       note: REDACTED,
+      runOptions: '--privileged --cap-add SYS_ADMIN -e NPM_TOKEN=<redacted> -e TZ=UTC --env=API_KEY=<redacted> --password <redacted> -e "GH_TOKEN=<redacted>" --memory 2g',
+      networkOptions: '--opt com.docker.network.driver.mtu=1400 --label deploy_secret=<redacted>',
     })
+  })
+
+  test('free-text options keep every word but the values of credentials, however they are written (issue 33)', () => {
+    const redacted = (runOptions: string) => (redactServerPayload('settings/job-executors', [{'@type': 'ServerDockerExecutor', runOptions}]) as Array<{runOptions: string}>)[0]!.runOptions
+    expect(redacted("-eNPM_TOKEN='CANARY a b 7f3a' --label=com.acme.api_key=CANARY-label-7f3a --build-arg npm_token=CANARY-arg-7f3a")).toBe("-eNPM_TOKEN='<redacted>' --label=com.acme.api_key=<redacted> --build-arg npm_token=<redacted>")
+    expect(redacted('--registry-password=CANARY-eq-7f3a --secret "CANARY quoted 7f3a" --password-stdin --privileged')).toBe('--registry-password=<redacted> --secret "<redacted>" --password-stdin --privileged')
+    expect(redacted('-e DATABASE_URL=postgres://ci:CANARY-dburl-7f3a@db.internal/ci -e HOME=/root')).toBe('-e DATABASE_URL=postgres://REDACTED@db.internal/ci -e HOME=/root')
+    expect(redacted('-e NPM_TOKEN=')).toBe('-e NPM_TOKEN=')
   })
 
   test.each(NOT_SECRETS.map((entry) => [entry.name, entry] as const))('%s stays as it is', (_, entry) => {
