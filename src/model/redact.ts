@@ -364,9 +364,9 @@ const PLAIN_PARAM_VALUE = /^[A-Za-z0-9._~/ -]{1,64}$/
  * → `name=REDACTED`; any other value → `name=HIDDEN`, except a plain value of a harmless name
  * (`ref=main`, `page=2`). A name that looks like a token is masked whole; an empty value stays empty.
  */
-function redactParams(params: string): string {
+function redactParams(params: string, separator = '&'): string {
   return params
-    .split('&')
+    .split(separator)
     .map((piece) => {
       if (piece === '') return piece
       const eq = piece.indexOf('=')
@@ -381,7 +381,7 @@ function redactParams(params: string): string {
       if (value === URL_VALUE_MASK || (HARMLESS_PARAM.test(decodedName) && PLAIN_PARAM_VALUE.test(decodedValue))) return piece
       return `${name}=${URL_VALUE_MASK}`
     })
-    .join('&')
+    .join(separator)
 }
 
 /** A value (decoded) that is or holds a URL or scp-style address with credentials in it (`next=https://bot:pw@…`). */
@@ -414,11 +414,17 @@ function redactSegments(url: URL): string[] {
   const ntfyTopic = NTFY_HOST.test(host) && segments.length > 1 && segments[1] !== '' ? 1 : -1
   // After `/hooks/` (Mattermost, Rocket.Chat, Zapier, ...): ids and keys, which hold digits.
   const hooksAt = discord < 0 ? segments.findIndex((segment) => HOOK_SEGMENT.test(segment)) : -1
-  return segments.map((segment, index) => {
-    if (index === discord || index === ntfyTopic) return URL_MASK
+  const masked = (segment: string, index: number): string => {
     const decoded = decode(segment)
     if (hooksAt >= 0 && index > hooksAt && decoded.length >= 6 && /[0-9]/.test(decoded) && decoded !== URL_MASK) return URL_MASK
     return isSecretSegment(decoded) ? URL_MASK : segment
+  }
+  return segments.map((segment, index) => {
+    if (index === discord || index === ntfyTopic) return URL_MASK
+    // Path parameters (`/notify;token=…`, RFC 3986 §3.3) are judged as query values are, the segment before them as any segment.
+    const semicolon = segment.indexOf(';')
+    if (semicolon >= 0) return `${masked(segment.slice(0, semicolon), index)};${redactParams(segment.slice(semicolon + 1), ';')}`
+    return masked(segment, index)
   })
 }
 
@@ -494,23 +500,29 @@ function maskOnce(text: string): {href: string; url: URL; changed: boolean} | nu
   return {href: url.href, url, changed}
 }
 
-function factsOf(url: URL): UrlFacts {
-  const secretQueryParams: string[] = []
-  if (url.search.length > 1) {
-    for (const piece of url.search.slice(1).split('&')) {
-      const eq = piece.indexOf('=')
-      if (eq < 0 || piece.slice(eq + 1) !== URL_MASK) continue
-      const name = decode(piece.slice(0, eq))
-      if (!secretQueryParams.includes(name)) secretQueryParams.push(name)
-    }
+/** The names of the parameters (`name=REDACTED`) masked as credentials among `pieces`, each once. */
+function maskedNames(pieces: readonly string[], into: string[] = []): string[] {
+  for (const piece of pieces) {
+    const eq = piece.indexOf('=')
+    if (eq < 0 || piece.slice(eq + 1) !== URL_MASK) continue
+    const name = decode(piece.slice(0, eq))
+    if (!into.includes(name)) into.push(name)
   }
+  return into
+}
+
+function factsOf(url: URL): UrlFacts {
+  const secretQueryParams = url.search.length > 1 ? maskedNames(url.search.slice(1).split('&')) : []
   const segments = url.pathname.startsWith('/') ? url.pathname.split('/') : [url.pathname]
+  const secretPathParams: string[] = []
+  for (const segment of segments) if (segment.includes(';')) maskedNames(segment.split(';').slice(1), secretPathParams)
   return {
     scheme: url.protocol.replace(/:$/, '').toLowerCase(),
     host: url.hostname === '' ? null : url.hostname,
     hadUserInfo: url.username !== '' || url.password !== '',
     secretQueryParams,
     secretPath: segments.includes(URL_MASK),
+    ...(secretPathParams.length > 0 ? {secretPathParams} : {}),
   }
 }
 

@@ -58,6 +58,7 @@ describe('a server holding the hostile corpus', () => {
         const messages = report.findings.filter((f: {ruleId: string}) => f.ruleId === 'notification/credentials-in-url').map((f: {message: string}) => f.message)
         expect(messages.some((m: string) => m.includes('"next"'))).toBe(true)
         expect(messages.some((m: string) => m.includes('"hmac", "pat"'))).toBe(true)
+        expect(messages.some((m: string) => m.includes('the path parameter "token"'))).toBe(true)
       }
     }
   }, 120_000)

@@ -27,7 +27,7 @@ export interface SecretUrl {
   url: string
   /** The secret parts: none may appear in any output, in any piece (the canary checks look for pieces too). */
   secrets: string[]
-  /** Whether redaction must report it as carrying credentials (UrlFacts: user info or a credential query parameter). */
+  /** Whether redaction must report it as carrying credentials (UrlFacts: user info, or a credential query or path parameter). */
   credentials: boolean
 }
 
@@ -181,6 +181,14 @@ export const SECRET_URLS: readonly SecretUrl[] = [
     source: 'RFC 3986 §3.2.1: user:password@host (deprecated, still used)',
     url: 'https://deployer:CANARY-userinfo-7f3a@deploy.example.com/hook',
     secrets: ['CANARY-userinfo-7f3a'],
+    credentials: true,
+  },
+  {
+    // Issue 33: the `;token=` parameter reached the printed plan, the plan file and the snapshot (its values are not token-like, so no segment rule caught them).
+    name: 'path parameters (a token and a value nobody can recognise)',
+    source: 'RFC 3986 §3.3: a path segment may carry parameters after ";" (`;jsessionid=` of Java servlet containers); receivers read `;token=` as they read `?token=`',
+    url: 'https://hooks.example.com/notify;token=CANARY.pathparam.7f3a;x=CANARY~param~7f3a/deliver',
+    secrets: ['CANARY.pathparam.7f3a', 'CANARY~param~7f3a'],
     credentials: true,
   },
 ]

@@ -168,7 +168,7 @@ describe('the hostile corpus (test/helpers/hostile.ts)', () => {
     const out = redactUrl(entry.url)
     expectNoCorpusSecret(out.url)
     for (const secret of entry.secrets) expect(out.url).not.toContain(secret)
-    expect(out.facts.hadUserInfo || out.facts.secretQueryParams.length > 0).toBe(entry.credentials)
+    expect(out.facts.hadUserInfo || out.facts.secretQueryParams.length > 0 || (out.facts.secretPathParams ?? []).length > 0).toBe(entry.credentials)
     expect(out.facts.host).toBe(new URL(entry.url).hostname)
     expect(redactUrl(out.url)).toEqual(out)
     // The same URL inside text, and as a value of any key.
@@ -185,6 +185,7 @@ describe('the hostile corpus (test/helpers/hostile.ts)', () => {
       'a URL-encoded nested URL with credentials': 'https://sso.example.com/login?next=REDACTED',
       'a URL-encoded nested URL with credentials in a path segment': 'https://r.example.com/go/REDACTED',
       'a Zapier catch hook (short ids after /hooks/)': 'https://hooks.zapier.com/hooks/catch/REDACTED/REDACTED/',
+      'path parameters (a token and a value nobody can recognise)': 'https://hooks.example.com/notify;token=REDACTED;x=HIDDEN/deliver',
       'a Microsoft Teams workflow URL (sig)':
         'https://prod-12.westeurope.logic.azure.com/workflows/REDACTED/triggers/manual/paths/invoke?api-version=2016-06-01&sp=HIDDEN&sv=HIDDEN&sig=REDACTED',
     })
