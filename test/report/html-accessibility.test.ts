@@ -45,7 +45,7 @@ interface Violation {
 async function violations(page: Page): Promise<string[]> {
   await page.evaluate(await AXE_SOURCE)
   const found = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document)
+    const result = await (globalThis as any).axe.run()
     return result.violations as Violation[]
   })
   return found.map((v) => `${v.id} (${v.impact}, ${v.nodes.length} node${v.nodes.length === 1 ? '' : 's'}): ${v.help}: ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`.replace(/\s+/g, ' ')).join('; ')}`)
