@@ -412,14 +412,20 @@ describe('undo after someone else edited the same protection', () => {
   }, 60_000)
 })
 
+/** acme/app's fixes applied (Prevent Deletion on its fourth protection): its undo record and its protections as the server holds them. */
+async function appliedToAcmeApp(server: OneDevServer): Promise<{undo: string; protections: any[]}> {
+  const undo = file('undo.json')
+  const applied = await runCli(['fix', '--project', '2', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+  expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+  const protections = (server.settings[2] as any).branchProtections
+  expect(protections[3].preventDeletion).toBe(true)
+  return {undo, protections}
+}
+
 describe('undo after someone inserted a protection ahead of the fixed one', () => {
   it('one with the same patterns and users (the old pointer is now theirs) is a conflict: nothing is sent, their protection is kept', async () => {
     const server = await start()
-    const undo = file('undo.json')
-    const applied = await runCli(['fix', '--project', '2', '--apply', '--undo-output', undo], {env: serverEnv(server)})
-    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
-    const protections = (server.settings[2] as any).branchProtections
-    expect(protections[3].preventDeletion).toBe(true)
+    const {undo, protections} = await appliedToAcmeApp(server)
     // An administrator adds, ahead of it, a stricter protection for the same branches and users.
     protections.splice(3, 0, {...structuredClone(protections[3]), preventForcedPush: true, reviewRequirement: 'group(leads)'})
     const before = structuredClone(server.settings[2])
@@ -437,10 +443,7 @@ describe('undo after someone inserted a protection ahead of the fixed one', () =
 describe('undo after someone deleted a protection ahead of the fixed one (issue 33)', () => {
   it('the fixed protection is found by its branches and users where it is now and restored there; the deletion is kept', async () => {
     const server = await start()
-    const undo = file('undo.json')
-    const applied = await runCli(['fix', '--project', '2', '--apply', '--undo-output', undo], {env: serverEnv(server)})
-    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
-    const protections = (server.settings[2] as any).branchProtections
+    const {undo, protections} = await appliedToAcmeApp(server)
     protections.splice(0, 2)
     server.reset()
     const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
