@@ -1,6 +1,6 @@
 /**
  * Notification and web hook URLs that carry credentials: user info (`user:password@`) or
- * token-like query parameters. Slack- and Discord-style secret paths are how those services work
+ * token-like query or path parameters (`/notify;token=…`). Slack- and Discord-style secret paths are how those services work
  * and are not reported on their own.
  */
 import {notificationKey, ownedKey, webHookKey} from '../../src/engine/identity.js'
@@ -17,6 +17,8 @@ function carried(url: UrlFacts | null): string | null {
     const names = [...new Set(url.secretQueryParams)].map((name) => `"${name}"`).join(', ')
     parts.push(`the query parameter${url.secretQueryParams.length > 1 ? 's' : ''} ${names}`)
   }
+  const pathParams = url.secretPathParams ?? []
+  if (pathParams.length > 0) parts.push(`the path parameter${pathParams.length > 1 ? 's' : ''} ${pathParams.map((name) => `"${name}"`).join(', ')}`)
   return parts.length > 0 ? parts.join(' and ') : null
 }
 
@@ -25,7 +27,7 @@ export default defineRule({
     id: 'notification/credentials-in-url',
     shortDescription: 'A notification or web hook URL carries credentials',
     fullDescription:
-      'Reports channel notification and web hook URLs that contain user info (`user:password@host`) or query parameters that look like credentials (token, key, secret, password, signature). ' +
+      'Reports channel notification and web hook URLs that contain user info (`user:password@host`) or query or path parameters (`?token=…`, `/notify;token=…`) that look like credentials (token, key, secret, password, signature). ' +
       'Credentials stored in a URL end up in proxy and server logs, are shown to everyone who can see the project settings, and are returned in clear text by the settings API. ' +
       'Secret path segments of Slack and Discord webhook URLs are how those services authenticate and are not reported by themselves. Inherited URLs of ancestors that are not audited are reported on each audited child.',
     defaultSeverity: 'high',

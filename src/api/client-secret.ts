@@ -6,12 +6,12 @@
 import {Buffer} from 'node:buffer'
 import {judgeServerAnswer, type ServerAnswer, type ServerText} from '../model/server-text.js'
 import type {AuditError} from '../model/types.js'
+import {maskSecrets} from '../util/secret-match.js'
 import {ApiError} from './types.js'
 
+/** Each form masked, also where the server broke it with whitespace (a line break inside an echoed token). */
 function maskForms(text: string, forms: readonly string[]): string {
-  let result = text
-  for (const form of forms) result = result.split(form).join('<redacted>')
-  return result
+  return maskSecrets(text, forms, '<redacted>')
 }
 
 export class SecretMask {

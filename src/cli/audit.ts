@@ -5,9 +5,9 @@
 import {access, constants, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 
-import {ConfigError, type LoadedConfig, loadConfig, resolveSettings} from '../engine/config.js'
+import {ConfigError, type LoadedConfig, loadConfig, refPatternError, resolveSettings} from '../engine/config.js'
 import {anyControlFails, chosenFrameworks, emptyComplianceDetail, judgeAudit} from '../engine/compliance.js'
-import {coverageOf} from '../engine/coverage.js'
+import {coverageOf, type PatternOrigins} from '../engine/coverage.js'
 import {type ActiveRule, evaluate} from '../engine/evaluate.js'
 import {ArrivalEvaluator} from '../engine/evaluator.js'
 import {loadAllRules, resolveRuleSet, type RuleSet} from '../engine/registry.js'
@@ -33,14 +33,24 @@ export interface Prepared {
   loaded: LoadedConfig
   ruleSet: RuleSet
   settings: AuditSettings
+  /** Where the branch and tag patterns of `settings` came from, for the notice naming those that matched nothing. */
+  origins?: PatternOrigins
 }
 
 /** Reads the configuration and resolves every rule (built-in and plugins) before any request is made. */
 export async function prepare(configPath: string | undefined, refs: {branches?: string[]; tags?: string[]} = {}): Promise<Prepared> {
+  // A --branch or --tag value no name can match is refused before anything is read.
+  for (const [values, flag, kind] of [[refs.branches, '--branch', 'branch'], [refs.tags, '--tag', 'tag']] as const) {
+    for (const pattern of values ?? []) {
+      const refused = refPatternError(flag, pattern, kind)
+      if (refused !== null) throw new UsageError(refused)
+    }
+  }
   const loaded = await loadConfig(configPath)
   const {builtinRules} = await import('../../rules/index.js')
   const ruleSet = await resolveRuleSet(await loadAllRules(loaded, builtinRules), loaded)
-  return {loaded, ruleSet, settings: resolveSettings(loaded.config, refs)}
+  const origins = {branches: refs.branches?.length ? '--branch' : `${loaded.label}: branches`, tags: refs.tags?.length ? '--tag' : `${loaded.label}: tags`}
+  return {loaded, ruleSet, settings: resolveSettings(loaded.config, refs), origins}
 }
 
 /** Fails early, before any request, when the report could not be written. */
@@ -151,7 +161,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   let filtered = applySuppressions(evaluation.findings, prepared.loaded.config.suppressions ?? [], today)
   if (request.baseline) filtered = applyBaseline(filtered, request.baseline)
   const errors = [...model.errors, ...evaluation.errors]
-  const coverage = request.scopes.includes('project') ? coverageOf(model, prepared.settings) : {uninitialized: [], notices: []}
+  const coverage = request.scopes.includes('project') ? coverageOf(model, prepared.settings, prepared.origins) : {uninitialized: [], notices: []}
   const notices = [...coverage.notices, ...filtered.notices]
 
   // What fails each control and why rules were not judged: only JUnit's cases show them.

@@ -8,6 +8,7 @@ import {resolve} from 'node:path'
 
 import {diffModels, type DiffResult} from '../diff/diff.js'
 import type {Side} from '../diff/diff-types.js'
+import {unmatchedPatternNotices} from '../engine/coverage.js'
 import type {Severity} from '../engine/rule.js'
 import type {AuditError, AuditModel} from '../model/types.js'
 import {loadDiffReport} from '../report/diff-format.js'
@@ -85,6 +86,8 @@ export async function diffAndReport(prepared: Prepared, before: DiffSide, after:
     ruleSeverities: new Map(prepared.ruleSet.listing.map((r) => [r.meta.id, {severity: r.severity, enabled: r.enabled}])),
     today: new Date().toISOString().slice(0, 10),
   })
+  // A --branch or --tag pattern (or the configuration's) that matched nothing on either side is said, as scan says it.
+  result.notices.push(...unmatchedPatternNotices([before.model, after.model], prepared.settings, prepared.origins).map(({kind, message}) => ({kind, message})))
   timer(`compared: ${result.changes.length} changes, ${result.findings.new.length} new and ${result.findings.fixed.length} fixed findings`)
   const report = await loadDiffReport(request.format, {
     tool: {name: 'onedev-audit', version: request.version},

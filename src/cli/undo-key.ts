@@ -13,12 +13,13 @@
  * (exit 2) before any request. On a system without POSIX owners (Windows) these checks are not made.
  */
 import {randomBytes} from 'node:crypto'
-import {constants, type Stats} from 'node:fs'
+import type {Stats} from 'node:fs'
 import {link, lstat, mkdir, open, realpath, rm, stat} from 'node:fs/promises'
 import {homedir} from 'node:os'
 import {dirname, isAbsolute, join} from 'node:path'
 
 import {MIN_KEY_BYTES, UndoKey} from '../fix/seal.js'
+import {NotRegularFileError, readRegularFile} from '../util/fs.js'
 import {UsageError} from './errors.js'
 
 /** The environment variable naming a key file, as --undo-key does. */
@@ -70,23 +71,23 @@ async function folderStat(folder: string): Promise<Stats> {
   }
 }
 
-/** Reads a key file, checked on what was opened (never a link when `noLinks`): an UndoKey. */
+/**
+ * Reads a key file, checked on what was opened (never a link when `noLinks`): an UndoKey. Anything but
+ * a regular file (a named pipe, which would block the open for ever, a device) is refused before it
+ * is opened, and again on the open descriptor (readRegularFile).
+ */
 async function readKey(path: string, noLinks: boolean): Promise<UndoKey> {
-  let handle
+  let bytes: Buffer
   try {
-    handle = await open(path, constants.O_RDONLY | (noLinks ? constants.O_NOFOLLOW : 0))
+    bytes = await readRegularFile(path, {noFollow: noLinks, check: (found) => checkKeyFile(path, found)})
   } catch (error) {
+    if (error instanceof UsageError) throw error
+    if (error instanceof NotRegularFileError) throw new UsageError(`the undo key ${path} is not a file but ${error.kind}: an undo key is a regular file`)
     if (codeOf(error) === 'ELOOP') throw new UsageError(`the undo key ${path} is a symbolic link: it must be a file of its own`)
     throw new UsageError(`cannot read the undo key ${path} (${codeOf(error)})`)
   }
-  try {
-    checkKeyFile(path, await handle.stat())
-    const bytes = await handle.readFile()
-    if (bytes.length < MIN_KEY_BYTES || bytes.length > MAX_KEY_BYTES) throw new UsageError(`the undo key ${path} has ${bytes.length} bytes: an undo key has ${MIN_KEY_BYTES} to ${MAX_KEY_BYTES}`)
-    return new UndoKey(bytes, path)
-  } finally {
-    await handle.close()
-  }
+  if (bytes.length < MIN_KEY_BYTES || bytes.length > MAX_KEY_BYTES) throw new UsageError(`the undo key ${path} has ${bytes.length} bytes: an undo key has ${MIN_KEY_BYTES} to ${MAX_KEY_BYTES}`)
+  return new UndoKey(bytes, path)
 }
 
 /** Makes the key (32 random bytes, mode 0600) where none is: written whole under another name, then linked to its own (a run that made one meanwhile wins). */

@@ -127,7 +127,7 @@ function endpointText(url: UrlFacts | null): string {
 
 /** What an endpoint's URL itself gets wrong, as the rules judge it (credentials first: the worse). */
 function endpointRisk(url: UrlFacts | null): {ruleId: string; what: string} | null {
-  if (url && (url.hadUserInfo || url.secretQueryParams.length > 0)) return {ruleId: 'notification/credentials-in-url', what: 'carries credentials in its URL'}
+  if (url && (url.hadUserInfo || url.secretQueryParams.length > 0 || (url.secretPathParams?.length ?? 0) > 0)) return {ruleId: 'notification/credentials-in-url', what: 'carries credentials in its URL'}
   if (url?.scheme === 'http') return {ruleId: 'notification/insecure-webhook', what: 'posts over plain http://'}
   return null
 }

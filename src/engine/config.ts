@@ -2,14 +2,15 @@
  * Finding, reading and resolving the configuration file. Every problem is a ConfigError whose
  * message is one line naming the file and the key (`onedev-audit.config.json: /rules/foo/options/max: ...`).
  */
-import {readFile} from 'node:fs/promises'
 import {dirname, relative, resolve} from 'node:path'
 
 import type {z} from 'zod'
 
 import {pointerOf} from '../model/pointer.js'
+import {patternProblem} from '../onedev/ref-name.js'
 import type {AuditError} from '../model/types.js'
 import {escapeControl} from '../util/escape.js'
+import {readTextFile} from '../util/fs.js'
 import {parseJson} from '../util/json.js'
 import {closest} from '../util/suggest.js'
 import type {AuditConfig} from './config-schema.js'
@@ -74,7 +75,7 @@ export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Pr
   const label = relative(cwd, path) || path
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readTextFile(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' && explicitPath === undefined) return {path: null, label: CONFIG_FILE_NAME, dir: cwd, config: {}}
@@ -84,7 +85,23 @@ export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Pr
   const {configSchema, keysAt} = await import('./config-schema.js')
   const parsed = configSchema.safeParse(json)
   if (!parsed.success) throw new ConfigError(describeIssues(label, parsed.error.issues, 3, (path) => keysAt(configSchema, path)))
+  for (const [key, kind] of [['branches', 'branch'], ['tags', 'tag']] as const) {
+    for (const [index, pattern] of (parsed.data[key] ?? []).entries()) {
+      const refused = refPatternError(`${label}: /${key}/${index}`, pattern, kind)
+      if (refused !== null) throw new ConfigError(refused)
+    }
+  }
   return {path, label, dir: dirname(path), config: parsed.data}
+}
+
+/**
+ * A branch or tag pattern no name can ever match (src/onedev/ref-name.ts patternProblem) as one line
+ * naming where it came from (`--branch`, `onedev-audit.config.json: /branches/0`), the value and why;
+ * null when some name may match it. A value the user typed is never dropped without a word.
+ */
+export function refPatternError(where: string, pattern: string, kind: 'branch' | 'tag'): string | null {
+  const problem = patternProblem(pattern, kind)
+  return problem === null ? null : `${where} "${escapeControl(pattern.slice(0, 200))}": ${problem}: no ${kind} can ever match it`
 }
 
 export const DEFAULT_SETTINGS: AuditSettings = {

@@ -14,6 +14,7 @@ import {VERSION_ENDPOINT} from '../model/server-version.js'
 import {VERSIONED_SERVER_MEMBERS} from '../model/server-members.js'
 import type {AuditModel, NotEvaluated, Project, RepositoryPart} from '../model/types.js'
 import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
+import {pathMatcher} from '../onedev/matchers.js'
 import type {Notice, ProjectRef} from '../types/report-types.js'
 import {endpointOf, missingAnswersPhrase, missingProjectAnswers, projectList} from './availability.js'
 import type {AuditSettings} from './rule.js'
@@ -64,7 +65,13 @@ function unknownParts(project: Project): RepositoryPart[] {
   return parts
 }
 
-export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage {
+/** Where the branch and tag patterns came from, for the notices that name them (`--branch`, `onedev-audit.config.json: branches`). */
+export interface PatternOrigins {
+  branches: string
+  tags: string
+}
+
+export function coverageOf(model: AuditModel, settings: AuditSettings, origins?: PatternOrigins): Coverage {
   const uninitialized: ProjectRef[] = []
   const unknown: Record<RepositoryPart, number> = {'default-branch': 0, branches: 0, tags: 0}
   const unreadable: Record<RepositoryPart, ProjectRef[]> = {'default-branch': [], branches: [], tags: []}
@@ -89,6 +96,7 @@ export function coverageOf(model: AuditModel, settings: AuditSettings): Coverage
     })
   }
   notices.push(...missingAnswerNotices(model), ...unreadableNotices(model), ...missingMemberNotices(model), ...versionNotices(model))
+  notices.push(...unmatchedPatternNotices([model], settings, origins))
   return {uninitialized, notices}
 }
 
@@ -106,6 +114,48 @@ function missingMemberNotices(model: AuditModel): ReportNotice[] {
       },
     ]
   })
+}
+
+/**
+ * The notices naming the branch and tag patterns that matched no branch or tag of any audited project
+ * of `models` (one for a scan, both sides of a diff), kind `warning`: a pattern the user gave (a
+ * typo, another project's naming) is never dropped without a word.
+ */
+export function unmatchedPatternNotices(models: readonly AuditModel[], settings: AuditSettings, origins?: PatternOrigins): Array<ReportNotice & {kind: 'warning'}> {
+  return [...unmatchedPatterns(models, settings.branches, 'branch', origins?.branches), ...unmatchedPatterns(models, settings.tags, 'tag', origins?.tags)]
+}
+
+/**
+ * One notice naming the branch (or tag) patterns that matched no branch (tag) of any audited project,
+ * so that a pattern the user gave (a typo, another project's naming) is never dropped without a word:
+ * nothing was judged for it. Said only when every audited project's list is known: where one is not,
+ * the notices of the repository endpoints say what was judged instead. A not initialized repository
+ * has no branch or tag to match.
+ */
+function unmatchedPatterns(models: readonly AuditModel[], patterns: readonly string[], kind: 'branch' | 'tag', origin: string | undefined): Array<ReportNotice & {kind: 'warning'}> {
+  if (patterns.length === 0) return []
+  const lists: string[][] = []
+  const audited = new Set<number>()
+  for (const project of models.flatMap((model) => model.projects)) {
+    if (!project.setting) continue
+    audited.add(project.id)
+    const repository = project.repository
+    if (repository?.defaultBranch === null) continue
+    const list = kind === 'branch' ? repository?.branches : repository?.tags
+    if (!repository || repository.unreadable?.length || !Array.isArray(list)) return []
+    lists.push(kind === 'branch' && typeof repository.defaultBranch === 'string' ? [repository.defaultBranch, ...list] : list)
+  }
+  const unmatched = [...new Set(patterns)].filter((pattern) => !lists.some((names) => names.some((name) => typeof name === 'string' && pathMatcher(pattern, name))))
+  if (unmatched.length === 0) return []
+  const several = unmatched.length > 1
+  return [
+    {
+      kind: 'warning',
+      message:
+        `the ${kind} pattern${several ? 's' : ''} ${names(unmatched.map((name) => ({name})))}${origin ? ` (${origin})` : ''} matched no ${kind} of ${audited.size === 1 ? 'the audited project' : `the ${audited.size} audited projects`}: ` +
+        `nothing was judged for ${several ? 'them' : 'it'}; check ${several ? 'them' : 'it'} for a typo`,
+    },
+  ]
 }
 
 /**

@@ -9,6 +9,7 @@ import {pathToFileURL} from 'node:url'
 
 import {VERSIONED_SERVER_MEMBERS} from '../model/server-members.js'
 import {VERSIONED_SETTING_MEMBERS} from '../model/types.js'
+import {expectRegularFile, NotRegularFileError} from '../util/fs.js'
 import {closest} from '../util/suggest.js'
 import {ConfigError, describeIssues, type LoadedConfig} from './config.js'
 import type {ActiveRule} from './evaluate.js'
@@ -60,10 +61,13 @@ export function ruleProblem(candidate: unknown): string | null {
 
 async function importPlugin(specifier: string, dir: string): Promise<unknown> {
   const looksLikePath = specifier.startsWith('.') || isAbsolute(specifier)
-  const target = looksLikePath
-    ? pathToFileURL(resolve(dir, specifier)).href
-    : pathToFileURL(createRequire(join(dir, 'noop.js')).resolve(specifier)).href
-  return import(target)
+  const file = looksLikePath ? resolve(dir, specifier) : createRequire(join(dir, 'noop.js')).resolve(specifier)
+  // A named pipe or a device would keep the module loader waiting for ever: refused before it reads
+  // (a file that is not there is the loader's to say).
+  await expectRegularFile(file).catch((error: unknown) => {
+    if (error instanceof NotRegularFileError) throw error
+  })
+  return import(pathToFileURL(file).href)
 }
 
 /** Rules a plugin module exports: `rules` (array), a default array, or a default `{rules}`. */

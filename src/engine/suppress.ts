@@ -4,12 +4,11 @@
  * Suppressed and baselined findings are kept with their reason; expired and unused suppressions
  * become notices.
  */
-import {readFile} from 'node:fs/promises'
 
 
 import {pathMatcher, stringMatcher} from '../onedev/matchers.js'
 import type {Notice, SuppressedFinding} from '../types/report-types.js'
-import {writeFileAtomic} from '../util/fs.js'
+import {readTextFile, writeFileAtomic} from '../util/fs.js'
 import {ConfigError, describeIssues, parseJsonOrConfigError} from './config.js'
 import type {Suppression} from './config-schema.js'
 import type {Finding} from './rule.js'
@@ -94,7 +93,7 @@ export async function readBaseline(path: string): Promise<Set<string>> {
 export async function readBaselineEntries(path: string): Promise<Baseline['findings'] | null> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readTextFile(path)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw new ConfigError(`${path}: cannot read the baseline (${(error as NodeJS.ErrnoException).code ?? String(error)})`)

@@ -13,7 +13,8 @@
  * not is judged on the project's live ancestors: then its place in the tree and the settings of the
  * ancestors not read yet in this run are read first (GET /projects/{id}, GET .../setting).
  * A failed verification rolls the project back at once, as a targeted reverse patch: GET the setting,
- * put back the fields the change edited where they still hold its new values, keep everything else as
+ * find each item the change edited by its identity (patch.ts relocate: never by its index, which a
+ * colleague's deletion ahead of it shifts), put back the fields the change edited where they still hold its new values, keep everything else as
  * the server has it now (a secret rotated since, a colleague's edit), POST that, read it back, and say
  * what was found changed by someone else. A first POST answered the way OneDev answers a path it does
  * not know (405, or 404 without a project named: postFailure) means the server does not offer it: the
@@ -36,7 +37,7 @@ import {isObject} from '../util/json.js'
 import {describePath, restoreMismatch} from './approval.js'
 import type {ContextJudge, LiveAncestor, LiveLink} from './context-judge.js'
 import {editProblem} from './guard.js'
-import {type AppliedEdits, applyPlanned, type Expectation, operationOf, type PlannedEdit, PatchError, revertWhereHeld} from './patch.js'
+import {type AppliedEdits, applyEdit, applyPlanned, containingItem, type Expectation, foundByIdentity, operationOf, type PlannedEdit, PatchError, relocate, revertWhereHeld, unmet} from './patch.js'
 import type {Change} from './plan-types.js'
 import {judgeChange} from './proof.js'
 import {type AppliedEdit, type AppliedProject, undoRecord} from './undo.js'
@@ -156,6 +157,10 @@ class Run {
     if (this.options.restoring) {
       const mismatch = restoreMismatch(toApply.applied ?? [], toApply.edits)
       if (mismatch) return this.outcome(toApply, 'rejected', `the undo record is not what its apply did: ${mismatch}; nothing was sent`)
+      // Each restore at the place its item holds now, found by identity (a protection deleted ahead of it since is no conflict).
+      const placed = relocated(fresh, toApply)
+      if ('lost' in placed) return this.outcome(toApply, 'conflict', `changed since the apply: ${placed.lost}; nothing was sent`)
+      toApply = placed.project
     }
     let {sent, byHand} = this.options.restoring ? heldBack(fresh, toApply.edits) : {sent: toApply.edits, byHand: [] as string[]}
     if (this.options.restoring && this.options.unsealed && sent.length > 0) {
@@ -366,8 +371,17 @@ class Run {
     const reverted = revertWhereHeld(current, restores, editProblem)
     const others = differences(current, applied.result, applied.inserted)
     const kept = others.length > 0 ? `; found changed since it was sent (by someone else, or by the server) and kept as the server has it: ${describePointers(others)}: check it in Project Settings` : ''
-    // A restore whose field no longer holds the new value has nothing to put back; one whose item moved cannot tell where the change is now.
-    const lost = reverted.skipped.filter((s) => !(s.unmet !== null && 'value' in s.unmet && s.unmet.path === s.edit.path))
+    // A restore whose field no longer holds the new value has nothing to put back, when its item is surely
+    // the one the change edited: found by identity, or no list item at all. One whose item cannot be found
+    // (gone, ambiguous, the list added to or reordered) cannot tell where the change is now.
+    // A protection the change added and someone edited since is still there: never "nothing to roll back".
+    const nothingThere = (s: (typeof reverted.skipped)[number]) =>
+      s.unmet !== null &&
+      'value' in s.unmet &&
+      s.unmet.path === s.edit.path &&
+      !(s.edit.op === 'remove' && LIST_ITEM.test(s.edit.path)) &&
+      (foundByIdentity(s.edit) || containingItem(s.edit.path) === null)
+    const lost = reverted.skipped.filter((s) => !nothingThere(s))
     if (lost.length > 0) {
       const where = lost.map((s) => `${s.edit.path} (${s.problem ?? describeUnmet(s.unmet!)})`).join(', ')
       return this.unsettled(project, applied, `${why}; ROLLBACK INCOMPLETE: nothing was sent back, as ${where} could not be put back${kept}`)
@@ -388,11 +402,51 @@ class Run {
   }
 }
 
+/** A pointer that ends at a list item (`/branchProtections/3`). */
+const LIST_ITEM = /\/(0|[1-9][0-9]*)$/
+
 /** Why an expectation is not met, in words. */
 function describeUnmet(expectation: Expectation): string {
   if ('absent' in expectation) return `something is now at ${expectation.path}`
   if ('identities' in expectation) return `items of ${expectation.path} were added, removed or reordered`
   return `${expectation.path} no longer holds what it held`
+}
+
+/**
+ * Undoing: a record's restores at the places their items hold in the live setting `fresh`, found by
+ * identity (relocate), each on the setting as the restores before it leave it, and its applied edits
+ * with them (each restore reverses the applied edit of its path: restoreMismatch), so that what is
+ * judged and recorded names the items where they are. The first restore whose item cannot be found
+ * is why nothing is sent; one whose other expectations fail is left to send(), which says so.
+ */
+function relocated(fresh: unknown, project: ProjectToApply): {project: ProjectToApply} | {lost: string} {
+  const view = redactDeep(fresh)
+  const edits: PlannedEdit[] = []
+  const paths = new Map<string, string>()
+  for (const [index, edit] of project.edits.entries()) {
+    const placed = relocate(view, edit)
+    if ('lost' in placed) return {lost: `${describePath(edit.path)}: ${placed.lost}`}
+    edits.push(placed.edit)
+    paths.set(edit.path, placed.edit.path)
+    // The next restores expect the setting as this one leaves it; past a conflict, send() tells it.
+    if (unmet(view, placed.edit.expect) !== null || applyQuietly(view, placed.edit) === null) {
+      edits.push(...project.edits.slice(index + 1))
+      break
+    }
+  }
+  const applied = project.applied?.map((entry) => ({...entry, path: paths.get(entry.path) ?? entry.path}))
+  return {project: {...project, edits, ...(applied ? {applied} : {})}}
+}
+
+/** The edit applied to `view` in place; null when its path does not fit. */
+function applyQuietly(view: unknown, edit: PlannedEdit): unknown {
+  try {
+    applyEdit(view, operationOf(edit))
+    return view
+  } catch (error) {
+    if (error instanceof PatchError) return null
+    throw error
+  }
 }
 
 /**

@@ -3,13 +3,12 @@
  * with their published schemas. A file of an unknown version, or edited into something its schema
  * refuses, is a one-line error naming the file and where, and nothing is sent.
  */
-import {readFile} from 'node:fs/promises'
 
 import type {AuditError} from '../model/types.js'
 import {describeIssues, schemaIssues} from '../model/normalize.js'
 import {oneLine} from '../util/escape.js'
 import {jsonDocument, LazyArray, LazyObject, prettyJson} from '../report/json-stream.js'
-import {writeChunksAtomic} from '../util/fs.js'
+import {readTextFile, writeChunksAtomic} from '../util/fs.js'
 import {isObject, parseJson} from '../util/json.js'
 import type {FixSelection, ProposedPlan} from './plan.js'
 import type {FixPlan} from './plan-types.js'
@@ -72,7 +71,7 @@ export async function readFixFile(path: string, kind: 'undo'): Promise<FixUndo>
 export async function readFixFile(path: string, kind: Kind): Promise<FixPlan | FixUndo> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readTextFile(path)
   } catch (error) {
     throw new FixFileError(`${path}: cannot read the ${kind} file (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
   }

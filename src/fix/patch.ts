@@ -168,22 +168,75 @@ export function expectationsOf(view: unknown, edit: FixEdit): Expectation[] {
   return out
 }
 
-/** The members that say which item of a list an item is (src/engine/identity.ts keys them alike), by the list's pointer. */
+/**
+ * The members that say which item of a list an item is (src/engine/identity.ts keys them alike), by
+ * the list's pointer: every list whose items a fix edits (src/fix, rules/support/fixes.ts), in both
+ * payload generations. A member inside a member is written with `/` (`channelNotification/webhookUrl`:
+ * an 8.x notification wraps its fields). Project settings' plugin settings are a list of one item per
+ * class (OneDev keys them by class name: v16.5.6
+ * server-core/src/main/java/io/onedev/server/rest/resource/ProjectResource.java:797-800), a map in 8.x.
+ */
 const IDENTITY_MEMBERS: ReadonlyArray<[RegExp, readonly string[]]> = [
+  // v16.5.6 server-core/src/main/java/io/onedev/server/model/support/code/BranchProtection.java:50,52,74
   [/^\/branchProtections$/, ['branches', 'userMatch']],
+  // v16.5.6 server-core/src/main/java/io/onedev/server/model/support/code/FileProtection.java:27
+  [/^\/branchProtections\/[^/]+\/fileProtections$/, ['paths']],
+  // v16.5.6 server-core/src/main/java/io/onedev/server/model/support/code/TagProtection.java:34,36
   [/^\/tagProtections$/, ['tags', 'userMatch']],
+  // v16.5.6 server-core/src/main/java/io/onedev/server/model/support/build/JobSecret.java:18
   [/^\/buildSetting\/jobSecrets$/, ['name']],
+  // v16.5.6 server-core/src/main/java/io/onedev/server/model/support/WebHook.java:85,87
   [/^\/webHooks$/, ['postUrl', 'eventTypes']],
+  // v16.5.6 server-core/src/main/java/io/onedev/server/model/support/channelnotification/ChannelNotification.java:28;
+  // 8.x wraps it: v8.0.0 server-core/src/main/java/io/onedev/server/util/channelnotification/ChannelNotificationWrapper.java:15
+  [/^\/notifications$/, ['channelNotification/webhookUrl', 'webhookUrl']],
+  [/^\/contributedSettings$/, ['@type', '@class']],
+  [/^\/contributedSettings\/[^/]+\/notifications$/, ['webhookUrl', 'channelNotification/webhookUrl']],
 ]
 
 function identityMembersOf(list: string): readonly string[] | undefined {
   return IDENTITY_MEMBERS.find(([pattern]) => pattern.test(list))?.[1]
 }
 
+/** The value of a (possibly nested: `a/b`) member of an item, own members only; undefined when it has none. */
+function memberValue(item: unknown, member: string): unknown {
+  let value = item
+  for (const token of member.split('/')) {
+    if (!isObject(value) || !hasOwn(value, token)) return undefined
+    value = value[token]
+  }
+  return value
+}
+
 /** An item's identity members (own members only; a missing one is left out). */
 function identityOf(item: unknown, members: readonly string[]): Json {
   const out: Json = {}
-  if (isObject(item)) for (const member of members) if (hasOwn(item, member)) setOwn(out, member, cloneJson(item[member]))
+  for (const member of members) {
+    const value = memberValue(item, member)
+    if (value !== undefined) setOwn(out, member, cloneJson(value))
+  }
+  return out
+}
+
+/** The pointer of a (possibly nested) identity member of the item at `item`. */
+function memberPath(item: string, member: string): string {
+  return joinPointer(item, ...member.split('/'))
+}
+
+/**
+ * The list identities of every list the path lies in, from the outside in, where the list is one whose
+ * items have an identity and the path goes through one of its items (`/contributedSettings` and
+ * `/contributedSettings/1/notifications` for a notification's URL): what finds the item again.
+ */
+function enclosingIdentities(view: unknown, path: string): Expectation[] {
+  const tokens = tokensOf(path)
+  const out: Expectation[] = []
+  for (let i = 1; i < tokens.length; i++) {
+    if (!INDEX.test(tokens[i]!)) continue
+    const list = joinPointer('', ...tokens.slice(0, i))
+    const members = identityMembersOf(list)
+    if (members !== undefined && Array.isArray(valueAt(view, list))) out.push(identitiesOf(view, list, members))
+  }
   return out
 }
 
@@ -195,14 +248,14 @@ function identitiesOf(view: unknown, list: string, members: readonly string[]): 
 /**
  * What a RESTORE edit (an undo record's) expects of `view`: the field it puts back, and of the item
  * holding it only the members that say which item it is, so that a later edit of another member by
- * someone else does not stop the undo; and the identities of all the list's items, in order, so that
- * a protection inserted, removed or moved since is a conflict. The whole list, not only the items up
- * to this one: an item inserted right ahead of it with the same patterns and users (the old pointer
- * would now be theirs) leaves the identities up to that pointer as they were; only the one more item
- * of that identity further on tells. An item it removes is expected whole (all of it would be lost),
- * with the list's identities; an item of a list not known here, and an insertion into a list, are
- * expected as expectationsOf does (whole). Undo records written before the identities were recorded
- * are read and checked as they were: the schema only gained a form.
+ * someone else does not stop the undo; and the identities of all the items of each list it lies in
+ * (enclosingIdentities), in order, by which relocate finds the item again where it is now: items
+ * deleted since move it, an item inserted or moved since (one with the same patterns and users right
+ * ahead of it included: only the whole list tells) is a conflict. applyPlanned itself compares the
+ * identities exactly (a restore not relocated). An item it removes is expected whole (all of it would
+ * be lost), with the list's identities; an item of a list not known here, and an insertion into a
+ * list, are expected as expectationsOf does (whole). Undo records written before the identities were
+ * recorded are read and checked as they were, by index: the schema only gained a form.
  */
 export function restoreExpectationsOf(view: unknown, edit: FixEdit): Expectation[] {
   const {parent} = locate(view, edit.path)
@@ -210,11 +263,11 @@ export function restoreExpectationsOf(view: unknown, edit: FixEdit): Expectation
   const list = item === null ? null : parentPath(item)
   const members = list === null ? undefined : identityMembersOf(list)
   if (Array.isArray(parent) && edit.op === 'remove') {
-    return members === undefined ? [seen(view, edit.path)] : [seen(view, edit.path), identitiesOf(view, list!, members)]
+    return members === undefined ? [seen(view, edit.path)] : [seen(view, edit.path), ...enclosingIdentities(view, edit.path)]
   }
   if (members === undefined || Array.isArray(parent)) return expectationsOf(view, edit)
-  const identity = members.map((member) => joinPointer(item!, member)).filter((path) => path !== edit.path)
-  return [seen(view, edit.path), ...identity.map((path) => seen(view, path)), identitiesOf(view, list!, members)]
+  const identity = members.map((member) => memberPath(item!, member)).filter((path) => path !== edit.path)
+  return [seen(view, edit.path), ...identity.map((path) => seen(view, path)), ...enclosingIdentities(view, edit.path)]
 }
 
 /** Whether `view` holds what one expectation says. */
@@ -237,6 +290,87 @@ function holds(view: unknown, expectation: Expectation): boolean {
 /** The first expectation `view` does not meet, or null. Values compare as JSON (member order aside). */
 export function unmet(view: unknown, expectations: readonly Expectation[]): Expectation | null {
   return expectations.find((expectation) => !holds(view, expectation)) ?? null
+}
+
+/** What finding an edit's item again gives: the edit at the item's place now, or why it cannot be found (our words, naming a pointer). */
+export type Relocated = {edit: PlannedEdit} | {lost: string}
+
+/** The members that say which item it is, in words: `branches and userMatch`. */
+function membersText(members: readonly string[]): string {
+  return members.length === 1 ? members[0]! : `${members.slice(0, -1).join(', ')} and ${members.at(-1)}`
+}
+
+/** `path` with the item `list/from` renamed `list/to` (the item itself, or anything inside it). */
+function moved(path: string, list: string, from: number, to: number): string {
+  const old = joinPointer(list, from)
+  return path === old || path.startsWith(`${old}/`) ? joinPointer(list, to) + path.slice(old.length) : path
+}
+
+/**
+ * Where the `index`-th item of a list whose items had the identities `recorded` is now, in a list whose
+ * items have the identities `now`: the list may have lost items since (a colleague deleted a
+ * protection ahead of it), never gained or reordered any (those are reported, as before). The item is
+ * found when every way of reading `now` as `recorded` with items left out keeps it at one place (the
+ * leftmost and the rightmost such reading agree): a twin with the same identity deleted next to it
+ * makes it ambiguous; none keeping it means it was deleted (or its identity changed).
+ */
+function foundAt(recorded: readonly unknown[], now: readonly unknown[], index: number): {at: number} | {lost: 'added or moved' | 'gone' | 'ambiguous'} {
+  const leftmost: number[] = []
+  for (let r = 0, n = 0; n < now.length; n++, r++) {
+    while (r < recorded.length && !sameJson(recorded[r], now[n])) r++
+    if (r === recorded.length) return {lost: 'added or moved'}
+    leftmost.push(r)
+  }
+  const rightmost: number[] = new Array(now.length)
+  for (let r = recorded.length - 1, n = now.length - 1; n >= 0; n--, r--) {
+    while (!sameJson(recorded[r], now[n])) r--
+    rightmost[n] = r
+  }
+  const candidates = now.flatMap((_, n) => (leftmost[n]! <= index && index <= rightmost[n]! && sameJson(now[n], recorded[index]) ? [n] : []))
+  if (candidates.length === 0) return {lost: 'gone'}
+  const at = candidates[0]!
+  return candidates.length === 1 && leftmost[at] === index && rightmost[at] === index ? {at} : {lost: 'ambiguous'}
+}
+
+/**
+ * A restore (an undo record's, or a rollback's) at the place its item holds now, found by identity
+ * rather than by index: for each list it lies in whose identities it expects (restoreExpectationsOf),
+ * outermost first, the item it expects is found again in `view` (the REDACTED setting as it is now)
+ * by the members that say which item it is (a branch protection's branches and userMatch, a job
+ * secret's name, a web hook's URL and events, ...), and the edit and its expectations move there.
+ * Items deleted from the list since are no obstacle (a colleague's deletion is kept); an item added or
+ * moved, the item gone, or two that could be it, and its place cannot be told: why, in our words.
+ * An edit without such expectations (an older record, a list of no known identity, an insertion,
+ * which expects the whole list) is returned as it is.
+ */
+export function relocate(view: unknown, edit: PlannedEdit): Relocated {
+  let path = edit.path
+  let expect: Expectation[] = edit.expect.map((expectation) => ({...expectation}))
+  // Outermost first (an outer list's pointer is a prefix of an inner one's): an inner list's pointer moves with its outer item.
+  const order = expect.flatMap((e, k) => ('identities' in e ? [k] : [])).sort((a, b) => expect[a]!.path.length - expect[b]!.path.length)
+  for (const k of order) {
+    const recorded = expect[k] as Extract<Expectation, {identities: unknown[]}>
+    const list = recorded.path
+    const tokens = parsePointer(path)
+    const listTokens = parsePointer(list)
+    const members = identityMembersOf(list)
+    if (tokens === null || listTokens === null || members === undefined || !listTokens.every((token, i) => tokens[i] === token)) continue
+    const index = tokens[listTokens.length]
+    if (index === undefined || !INDEX.test(index) || Number(index) >= recorded.identities.length) continue
+    const items = exists(view, list) ? valueAt(view, list) : undefined
+    if (!Array.isArray(items)) return {lost: `${list} is no longer a list`}
+    const now = items.map((item) => identityOf(item, members))
+    const found = foundAt(recorded.identities, now, Number(index))
+    if ('lost' in found) {
+      if (found.lost === 'added or moved') return {lost: `items of ${list} were added, moved or given other ${membersText(members)}`}
+      if (found.lost === 'gone') return {lost: `the item of ${list} it edited is no longer there: none has its ${membersText(members)}`}
+      return {lost: `more than one item of ${list} could be the one it edited, by their ${membersText(members)}`}
+    }
+    const from = Number(index)
+    path = moved(path, list, from, found.at)
+    expect = expect.map((expectation, j) => (j === k ? {path: list, identities: now} : {...expectation, path: moved(expectation.path, list, from, found.at)}))
+  }
+  return {edit: {...edit, path, expect} as PlannedEdit}
 }
 
 /** What planning edits gives: each with its expectations, the payload they make, and the list items they add; or why not. */
@@ -352,23 +486,30 @@ function applyBoth(real: unknown, view: unknown, edit: PlannedEdit, problemOf: (
 export interface Reverted {
   /** The setting to post: as it is now, with the restores that could be made. */
   result: unknown
-  /** The restores made: the field still held what the change put there, in the same item. */
+  /** The restores made (at their item's place now): the field still held what the change put there, in the same item. */
   made: PlannedEdit[]
-  /** The restores left out, with what they expected and did not find. */
+  /** The restores left out (at their item's place now, when it was found), with what they expected and did not find. */
   skipped: Array<{edit: PlannedEdit; unmet: Expectation | null; problem?: string}>
 }
 
 /**
  * A rollback's restores (an undo record's, expecting the new values: restoreExpectationsOf) applied
- * to a copy of the REAL payload as the server holds it now, each where its expectations still hold on
- * the redacted view at that point; the others are left out. Everything else stays as it is now.
+ * to a copy of the REAL payload as the server holds it now, each at the place its item holds now
+ * (found by identity: relocate) and where its expectations still hold on the redacted view at that
+ * point; the others are left out (`lost`: its item could not be found). Everything else stays as it is now.
  */
 export function revertWhereHeld(payload: unknown, edits: readonly PlannedEdit[], problemOf: (view: unknown, edit: FixEdit) => string | null): Reverted {
   const real = cloneJson(payload)
   const view = redactDeep(payload)
   const made: PlannedEdit[] = []
   const skipped: Reverted['skipped'] = []
-  for (const edit of edits) {
+  for (const recorded of edits) {
+    const placed = relocate(view, recorded)
+    if ('lost' in placed) {
+      skipped.push({edit: recorded, unmet: null, problem: placed.lost})
+      continue
+    }
+    const edit = placed.edit
     const missing = unmet(view, edit.expect)
     if (missing) {
       skipped.push({edit, unmet: missing})
@@ -379,4 +520,9 @@ export function revertWhereHeld(payload: unknown, edits: readonly PlannedEdit[],
     else made.push(edit)
   }
   return {result: real, made, skipped}
+}
+
+/** Whether an edit's item was found by identity (relocate: it expects the identities of the list it lies in). */
+export function foundByIdentity(edit: PlannedEdit): boolean {
+  return edit.expect.some((expectation) => 'identities' in expectation)
 }

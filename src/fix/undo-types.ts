@@ -70,7 +70,7 @@ export type Edit =
       value: 'https' | 'http'
     }
 /**
- * What the setting must hold before the edit, compared in redacted form (secret values masked, member order aside): the value at `path`, nothing there (`absent`), or (a restore) a list at `path` whose items have these identities, in this order.
+ * What the setting must hold before the edit, compared in redacted form (secret values masked, member order aside): the value at `path`, nothing there (`absent`), or (a restore) a list at `path` whose items had these identities, in this order, by which the edited item is found again.
  *
  * This interface was referenced by `FixUndo`'s JSON-Schema
  * via the `definition` "Expectation".
@@ -87,7 +87,7 @@ export type Expectation =
   | {
       path: Pointer
       /**
-       * Each leading item's members that say which item it is (a branch protection's branches and userMatch, a tag protection's tags and userMatch, a job secret's name, a web hook's postUrl and eventTypes), redacted; other members are not compared. The list holds exactly these items, in this order: an item added, removed or moved since is a conflict (another member edited in place is not). Older undo records lack it and are checked without it.
+       * Each item's members that say which item it is (a branch protection's branches and userMatch, a file protection's paths, a tag protection's tags and userMatch, a job secret's name, a web hook's postUrl and eventTypes, a notification's webhookUrl, a plugin setting's @type), redacted, of every such list the edit lies in, outermost first; other members are not compared. The edited item is found again by them, not by its index: items removed from the list since are no conflict (the edit moves to where its item is now), an item added, moved or given other identity members, or two items that could be the edited one, is (another member edited in place is not). Older undo records lack it and are checked by index without it.
        *
        * @minItems 1
        */

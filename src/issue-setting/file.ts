@@ -1,8 +1,7 @@
 /** Reading an issue-setting file from disk into a parsed, normalized setting. */
-import {readFile, stat} from 'node:fs/promises'
-
 import type {IssueSetting} from '../model/issue-setting.js'
 import {IssueSettingError} from './apply.js'
+import {readRegularFile} from '../util/fs.js'
 import {sourceOf} from '../util/json-source.js'
 import {lineAndColumn} from '../util/json.js'
 
@@ -20,12 +19,10 @@ export interface IssueSettingFile {
 export async function readIssueSettingFile(file: string): Promise<IssueSettingFile> {
   let text: string
   try {
-    const info = await stat(file)
-    if (!info.isFile()) throw Object.assign(new Error('not a file'), {code: 'not a regular file'})
-    if (info.size > MAX_FILE_BYTES) {
-      throw new IssueSettingError({kind: 'io', message: `${file}: ${info.size} bytes is larger than the limit of ${MAX_FILE_BYTES} bytes`})
+    const tooLarge = (size: number) => {
+      if (size > MAX_FILE_BYTES) throw new IssueSettingError({kind: 'io', message: `${file}: ${size} bytes is larger than the limit of ${MAX_FILE_BYTES} bytes`})
     }
-    text = await readFile(file, 'utf8')
+    text = (await readRegularFile(file, {check: (found) => tooLarge(found.size)})).toString('utf8')
   } catch (error) {
     if (error instanceof IssueSettingError) throw error
     throw new IssueSettingError({kind: 'io', message: `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'read failed'})`})

@@ -5,6 +5,7 @@
  * covers payloads that fail validation. Every function is idempotent and returns a fresh copy, except
  * redactOwned, which redacts JSON the caller has just parsed in place.
  */
+import {maskSecrets} from '../util/secret-match.js'
 import type {UrlFacts} from './types.js'
 
 /** What a secret value becomes. */
@@ -194,9 +195,98 @@ function maskSecret(value: unknown): unknown {
 function redactString(value: string, key: PathKey | undefined): string {
   if (value === '') return value
   if (typeof key === 'string' && URL_KEY.test(key)) return redactUrl(value).url
+  if (typeof key === 'string' && endsWithLetters(key, 'options')) value = redactOptionText(value)
   if (value.includes('://')) return URL_START.test(value) ? redactUrl(value).url : redactScpCredentials(redactUrlsInText(value))
   if (value.includes('@')) value = redactScpCredentials(value)
   return SCHEMED_VALUE.test(value) ? REDACTED : value
+}
+
+/**
+ * Free-text command-line options (`runOptions` and `networkOptions` of the Docker executors, the
+ * docker provisioners' `runOptions`: options OneDev passes to `docker run` and `docker network
+ * create`), judged by what they hold (issue 33: `-e NPM_TOKEN=…` reached the snapshot): the value of
+ * an environment or other assignment whose name names a credential (`-e NPM_TOKEN=…`, `--env=API_KEY=…`,
+ * `--build-arg`, `--label`, a bare `NAME=…`), and the value of an option whose own name does
+ * (`--password …`, `--registry-password=…`, `--secret …`), each → `<redacted>`, quotes kept. The rest
+ * of the text is kept as it is: rules read it (`--privileged`, `--cap-add`, `--network host`). Words
+ * are split as a shell splits them (quotes, backslashes); a value that is an option itself (`--password-stdin
+ * --privileged`) is never taken for a credential.
+ */
+export function redactOptionText(text: string): string {
+  const words = shellWords(text)
+  const masks: Array<[number, number]> = []
+  const mask = (word: ShellWord, from: number) => {
+    if (from < word.chars.length) masks.push([word.chars[from]!.at, word.chars.at(-1)!.at + 1])
+  }
+  /** Masks the value of `NAME=VALUE` starting at `from` in the word when NAME names a credential; whether it was one. */
+  const assignment = (word: ShellWord, from: number): void => {
+    const text = word.text.slice(from)
+    const eq = text.indexOf('=')
+    if (eq > 0 && ASSIGNED_NAME.test(text.slice(0, eq)) && isCredentialKey(text.slice(0, eq))) mask(word, from + eq + 1)
+  }
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!
+    if (!word.text.startsWith('-')) {
+      assignment(word, 0)
+      continue
+    }
+    const eq = word.text.indexOf('=')
+    const name = (eq < 0 ? word.text : word.text.slice(0, eq)).replace(/^-+/, '')
+    const next = words[i + 1]
+    if (eq >= 0) {
+      if (isCredentialKey(name)) mask(word, eq + 1)
+      else assignment(word, eq + 1)
+    } else if (isCredentialKey(name) && next !== undefined && !next.text.startsWith('-')) {
+      mask(next, 0)
+      i++
+    }
+  }
+  let out = text
+  for (const [from, to] of masks.sort((a, b) => b[0] - a[0])) out = out.slice(0, from) + REDACTED + out.slice(to)
+  return out
+}
+
+/** The name of an assignment (`NPM_TOKEN`, `com.example.api-key`). */
+const ASSIGNED_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
+
+/** A word of a command line: its text as the shell reads it, and where each of its characters is in the line. */
+interface ShellWord {
+  text: string
+  chars: Array<{at: number}>
+}
+
+/** The words of a command line, as a POSIX shell splits them: blanks between words, `'…'` literal, `"…"` and `\` escaping. */
+function shellWords(line: string): ShellWord[] {
+  const words: ShellWord[] = []
+  let word: ShellWord | null = null
+  let quote: '"' | "'" | null = null
+  const add = (char: string, at: number) => {
+    word ??= {text: '', chars: []}
+    word.text += char
+    word.chars.push({at})
+  }
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]!
+    if (quote === "'") {
+      if (char === "'") quote = null
+      else add(char, i)
+    } else if (char === '\\' && i + 1 < line.length && (quote === null || '"\\$`'.includes(line[i + 1]!))) {
+      add(line[++i]!, i)
+    } else if (quote === '"') {
+      if (char === '"') quote = null
+      else add(char, i)
+    } else if (char === '"' || char === "'") {
+      quote = char
+      word ??= {text: '', chars: []}
+    } else if (/\s/.test(char)) {
+      if (word !== null) words.push(word)
+      word = null
+    } else {
+      add(char, i)
+    }
+  }
+  if (word !== null) words.push(word)
+  return words
 }
 
 /** A whole value that is a credential after its scheme word (`Bearer eyJ…`, `Basic dXNl…`), as an Authorization header holds it. */
@@ -215,17 +305,18 @@ export function redactUrlsInText(text: string): string {
   return text.replace(EMBEDDED_URL, (url) => redactUrl(url).url)
 }
 
-/** Replaces the given secret values (and their URL-encoded forms) in a message, then redacts URLs in it. */
+/**
+ * Replaces the given secret values (and their URL-encoded forms) in a message, also where whitespace
+ * breaks them (a line break a server put inside a quoted value), then redacts URLs in it.
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
-  let out = text
   const variants = new Set<string>()
   for (const secret of secrets) {
     if (typeof secret !== 'string' || secret === '') continue
     variants.add(secret)
     variants.add(encodeURIComponent(secret))
   }
-  for (const secret of [...variants].sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED)
-  return redactUrlsInText(out)
+  return redactUrlsInText(maskSecrets(text, variants, REDACTED))
 }
 
 // ---------------------------------------------------------------- URLs
@@ -275,9 +366,9 @@ const PLAIN_PARAM_VALUE = /^[A-Za-z0-9._~/ -]{1,64}$/
  * → `name=REDACTED`; any other value → `name=HIDDEN`, except a plain value of a harmless name
  * (`ref=main`, `page=2`). A name that looks like a token is masked whole; an empty value stays empty.
  */
-function redactParams(params: string): string {
+function redactParams(params: string, separator = '&'): string {
   return params
-    .split('&')
+    .split(separator)
     .map((piece) => {
       if (piece === '') return piece
       const eq = piece.indexOf('=')
@@ -292,7 +383,7 @@ function redactParams(params: string): string {
       if (value === URL_VALUE_MASK || (HARMLESS_PARAM.test(decodedName) && PLAIN_PARAM_VALUE.test(decodedValue))) return piece
       return `${name}=${URL_VALUE_MASK}`
     })
-    .join('&')
+    .join(separator)
 }
 
 /** A value (decoded) that is or holds a URL or scp-style address with credentials in it (`next=https://bot:pw@…`). */
@@ -325,11 +416,17 @@ function redactSegments(url: URL): string[] {
   const ntfyTopic = NTFY_HOST.test(host) && segments.length > 1 && segments[1] !== '' ? 1 : -1
   // After `/hooks/` (Mattermost, Rocket.Chat, Zapier, ...): ids and keys, which hold digits.
   const hooksAt = discord < 0 ? segments.findIndex((segment) => HOOK_SEGMENT.test(segment)) : -1
-  return segments.map((segment, index) => {
-    if (index === discord || index === ntfyTopic) return URL_MASK
+  const masked = (segment: string, index: number): string => {
     const decoded = decode(segment)
     if (hooksAt >= 0 && index > hooksAt && decoded.length >= 6 && /[0-9]/.test(decoded) && decoded !== URL_MASK) return URL_MASK
     return isSecretSegment(decoded) ? URL_MASK : segment
+  }
+  return segments.map((segment, index) => {
+    if (index === discord || index === ntfyTopic) return URL_MASK
+    // Path parameters (`/notify;token=…`, RFC 3986 §3.3) are judged as query values are, the segment before them as any segment.
+    const semicolon = segment.indexOf(';')
+    if (semicolon >= 0) return `${masked(segment.slice(0, semicolon), index)};${redactParams(segment.slice(semicolon + 1), ';')}`
+    return masked(segment, index)
   })
 }
 
@@ -405,23 +502,29 @@ function maskOnce(text: string): {href: string; url: URL; changed: boolean} | nu
   return {href: url.href, url, changed}
 }
 
-function factsOf(url: URL): UrlFacts {
-  const secretQueryParams: string[] = []
-  if (url.search.length > 1) {
-    for (const piece of url.search.slice(1).split('&')) {
-      const eq = piece.indexOf('=')
-      if (eq < 0 || piece.slice(eq + 1) !== URL_MASK) continue
-      const name = decode(piece.slice(0, eq))
-      if (!secretQueryParams.includes(name)) secretQueryParams.push(name)
-    }
+/** The names of the parameters (`name=REDACTED`) masked as credentials among `pieces`, each once. */
+function maskedNames(pieces: readonly string[], into: string[] = []): string[] {
+  for (const piece of pieces) {
+    const eq = piece.indexOf('=')
+    if (eq < 0 || piece.slice(eq + 1) !== URL_MASK) continue
+    const name = decode(piece.slice(0, eq))
+    if (!into.includes(name)) into.push(name)
   }
+  return into
+}
+
+function factsOf(url: URL): UrlFacts {
+  const secretQueryParams = url.search.length > 1 ? maskedNames(url.search.slice(1).split('&')) : []
   const segments = url.pathname.startsWith('/') ? url.pathname.split('/') : [url.pathname]
+  const secretPathParams: string[] = []
+  for (const segment of segments) if (segment.includes(';')) maskedNames(segment.split(';').slice(1), secretPathParams)
   return {
     scheme: url.protocol.replace(/:$/, '').toLowerCase(),
     host: url.hostname === '' ? null : url.hostname,
     hadUserInfo: url.username !== '' || url.password !== '',
     secretQueryParams,
     secretPath: segments.includes(URL_MASK),
+    ...(secretPathParams.length > 0 ? {secretPathParams} : {}),
   }
 }
 

@@ -15,8 +15,9 @@
  * - a secret given is found in any reading of the text: as is; HTML entities decoded (every named one,
  *   with or without its semicolon, and numeric ones); JSON escapes decoded; form-decoded; and those
  *   combined; each reading compatibility-normalized (NFKC: an NFD or full-width echo matches),
- *   stripped of invisible format characters (zero-width spaces, bidi marks), its whitespace collapsed
- *   and lower-cased, and searched for the secret treated the same way, for each line of a
+ *   stripped of invisible format characters (zero-width spaces, bidi marks) and lower-cased, and
+ *   searched for the secret treated the same way with whitespace counting for nothing on either side
+ *   (a secret broken by a line break or a run of spaces is found: src/util/secret-match.ts), for each line of a
  *   multi-line secret (4 characters or more), and for the secret's base64 and base64url. A secret is
  *   looked for whatever its length: a secret of 1-3 characters withholds every text holding those
  *   characters, which is most of them.
@@ -34,6 +35,7 @@ import {Buffer} from 'node:buffer'
 import {decodeHTML} from 'entities/decode'
 
 import {decodeBody} from '../util/charset.js'
+import {holdsAnySecret} from '../util/secret-match.js'
 import {REDACTED, isCredentialKey, isTokenLike, redactScpCredentials, redactUrlsInText} from './redact.js'
 
 /** An error answer as the client read it. */
@@ -85,7 +87,8 @@ function judgeText(text: string, secrets: readonly string[]): string | null {
     const html = decodeHTML(text)
     const json = decodeJson(text)
     const readings = [text, html, json, decodeForm(text), decodeForm(decodeJson(html)), decodeHTML(json)].map(fold)
-    if (readings.some((reading) => needles.some((needle) => reading.includes(needle)))) return null
+    // Whitespace counts for nothing: a server that broke a quoted secret over lines still quotes it.
+    if (holdsAnySecret(readings, needles)) return null
   }
   const out = maskAssignedCredentials(redactScpCredentials(text)).replace(SCHEMED_CREDENTIAL, (_, word: string, between: string) => `${word}${between}${REDACTED}`)
   return redactUrlsInText(out.replace(TOKEN_CANDIDATE, (word) => (isTokenLike(word) ? REDACTED : word)))

@@ -84,6 +84,8 @@ export interface UrlFacts {
   secretQueryParams: string[]
   /** The path carried a secret segment, as Slack- and Discord-style webhook URLs do. */
   secretPath: boolean
+  /** Names of path parameters (`/notify;token=…`, RFC 3986 §3.3) that looked like credentials; absent when none did. */
+  secretPathParams?: string[]
 }
 
 export interface ChannelNotification {

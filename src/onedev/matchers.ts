@@ -94,8 +94,8 @@ function untrimmed(s: string): boolean {
   return s.length > 0 && s.charCodeAt(0) > 0x20 && s.charCodeAt(s.length - 1) > 0x20
 }
 
-/** Spring's tokenizeToStringArray(str, '/'): split on '/', trim each token, drop empty ones. */
-function segments(s: string): string[] {
+/** Spring's tokenizeToStringArray(str, '/'): split on '/', trim each token, drop empty ones (what pathMatcher compares). */
+export function segments(s: string): string[] {
   const parts = s.split('/')
   for (const part of parts) {
     // Only an empty token, or one with spaces or control characters at either end, needs the slow path.

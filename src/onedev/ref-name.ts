@@ -13,9 +13,26 @@
  *
  * Pure: the reasons are plain text, not escaped.
  */
+import {segments} from './matchers.js'
 
 /** Characters git refuses anywhere in a ref name besides control characters. */
 const FORBIDDEN = ' ~^:?*[\\'
+/**
+ * Those of them that are no wildcard of OneDev's path patterns, which read `*`, `**` and `?` and
+ * nothing else (theonedev/commons 96ef0eb commons-utils/src/main/java/io/onedev/commons/utils/match/PathMatcher.java:32-34,
+ * src/onedev/matchers.ts): a pattern holding one can never match a branch or tag.
+ */
+const NEVER_MATCHED = ' ~^:[\\'
+
+/** The first character of `text` that is a control character or one of `refused`, in words (`it holds a space`), or null. */
+function refusedCharacter(text: string, refused: string): string | null {
+  for (const char of text) {
+    const code = char.codePointAt(0)!
+    if (code < 0x20 || code === 0x7f) return `it holds a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`
+    if (refused.includes(char)) return char === ' ' ? 'it holds a space' : `it holds "${char}"`
+  }
+  return null
+}
 
 /**
  * Why git refuses a ref name or the part of one after `refs/heads/` or `refs/tags/` (the rules about
@@ -23,11 +40,8 @@ const FORBIDDEN = ' ~^:?*[\\'
  */
 function componentsProblem(name: string): string | null {
   if (name === '') return 'it is empty'
-  for (const char of name) {
-    const code = char.codePointAt(0)!
-    if (code < 0x20 || code === 0x7f) return `it holds a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`
-    if (FORBIDDEN.includes(char)) return char === ' ' ? 'it holds a space' : `it holds "${char}"`
-  }
+  const character = refusedCharacter(name, FORBIDDEN)
+  if (character !== null) return character
   if (name.startsWith('/')) return 'it begins with "/"'
   if (name.endsWith('/')) return 'it ends with "/"'
   if (name.includes('//')) return 'it holds "//"'
@@ -51,3 +65,25 @@ export const gitNameProblem = componentsProblem
 
 /** Whether git accepts `name` as a branch or tag name. */
 export const gitAcceptsName = (name: string): boolean => componentsProblem(name) === null
+
+/**
+ * Why a path pattern (a `--branch` or `--tag` value, an entry of the configuration's `branches` or
+ * `tags`) can never match a branch or tag, or null when some name may match it: it is empty, or it
+ * holds a character git refuses in every ref name that is no pattern wildcard: `~`, `^`, `:`, `[`, `\`
+ * or DEL anywhere, a space or another control character inside a segment. OneDev's path matching
+ * trims each `/` segment of the pattern as Java's String#trim does (Spring's tokenizeToStringArray:
+ * theonedev/commons 96ef0eb commons-utils/src/main/java/io/onedev/commons/utils/match/PathMatcher.java:113,
+ * commons-utils/src/main/java/io/onedev/commons/utils/StringUtils.java:102-103,137-138), so
+ * `" main"` matches `main`, and `"hello world"` nothing. The other rules of ref names (`..`, a
+ * segment beginning with `.`) are left alone: a wildcard may stand where they would apply; a pattern
+ * that matches no existing name for any other reason is said in a notice (src/engine/coverage.ts).
+ */
+export function patternProblem(pattern: string, kind: 'branch' | 'tag'): string | null {
+  const parts = segments(pattern)
+  if (parts.length === 0) return 'it is empty'
+  for (const part of parts) {
+    const character = refusedCharacter(part, NEVER_MATCHED)
+    if (character !== null) return `${character}, which git refuses in every ${kind} name`
+  }
+  return null
+}

@@ -10,7 +10,7 @@
 
 export const HTML_STYLE = `
 :root {
-  --fg: #1f2933; --muted: #5f6b7a; --faint: #8a94a3; --line: #dde3ea; --panel: #f6f8fa; --page: #eef1f5; --accent: #2f4a6d;
+  --fg: #1f2933; --muted: #5f6b7a; --faint: #687382; --line: #dde3ea; --panel: #f6f8fa; --page: #eef1f5; --accent: #2f4a6d;
   --critical: #9f1c1c; --critical-bg: #fbe9e9; --high: #b8430b; --high-bg: #fdefe4; --medium: #8a6100; --medium-bg: #fbf3dc;
   --low: #245a96; --low-bg: #e7f0fa; --info: #5f6b7a; --info-bg: #eef1f4;
   --pass: #236b43; --pass-bg: #e4f3ea; --fail: #9f1c1c; --fail-bg: #fbe9e9; --unknown: #8a6100; --unknown-bg: #fbf3dc;

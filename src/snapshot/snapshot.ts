@@ -5,8 +5,8 @@
  * normalization run again: a snapshot edited by hand with a secret in it still never leaks one.
  */
 import {createHash} from 'node:crypto'
-import {constants} from 'node:fs'
-import {lstat, mkdir, open, readFile, rm, stat} from 'node:fs/promises'
+import type {Stats} from 'node:fs'
+import {lstat, mkdir, rm, stat} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 
 import {ingestProjectSetting, ingestProjectSettingNow, ingestRoles} from '../model/ingest.js'
@@ -17,7 +17,7 @@ import {type AuditError, type AuditModel, ERROR_KINDS, type ErrorKind, type NotE
 import {INDEX_FILE, PROJECTS_DIR, ROLES_FILE, SERVER_DATA_FILE, SNAPSHOT_SCHEMA_URL, SNAPSHOT_VERSION, isSafeProjectFile, projectFilePath} from './layout.js'
 import {isSnapshot, isSnapshotIndexEnvelope} from './snapshot-checks.js'
 import type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject} from './snapshot-types.js'
-import {FileWriteError, writeFileAtomic} from '../util/fs.js'
+import {FileWriteError, readRegularFile, readTextFile, writeFileAtomic} from '../util/fs.js'
 import {isObject, parseJson} from '../util/json.js'
 
 export type {IndexProject, Snapshot, SnapshotIndex, SnapshotProject}
@@ -183,7 +183,7 @@ async function previousFiles(dir: string): Promise<{listed: string[]; hashes: Ma
   const none = {listed: [], hashes: new Map<string, string>()}
   let index: unknown
   try {
-    index = JSON.parse(await readFile(join(dir, INDEX_FILE), {encoding: 'utf8', flag: constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)}))
+    index = JSON.parse(await readTextFile(join(dir, INDEX_FILE), {noFollow: true}))
   } catch {
     return none
   }
@@ -234,23 +234,16 @@ async function removeIfOurs(dir: string, file: string, hash: string | undefined)
     if (!found?.isDirectory()) return false
   }
   path = join(path, parts.at(-1)!)
-  let handle
   try {
-    handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
-  } catch {
-    return false
-  }
-  try {
-    const opened = await handle.stat()
-    if (!opened.isFile() || sha256(await handle.readFile()) !== hash) return false
+    let opened: Stats | undefined
+    const bytes = await readRegularFile(path, {noFollow: true, check: (found) => (opened = found)})
+    if (opened === undefined || sha256(bytes) !== hash) return false
     const now = await lstat(path).catch(() => null)
     if (now === null || now.dev !== opened.dev || now.ino !== opened.ino) return false
     await rm(path)
     return true
   } catch {
     return false
-  } finally {
-    await handle.close()
   }
 }
 
@@ -333,8 +326,9 @@ export async function saveSnapshotDir(model: AuditModel, dir: string, tool: Tool
 async function readJson(file: string, label: string): Promise<unknown> {
   let text: string
   try {
-    // O_NOFOLLOW: a setting file that is a symbolic link (to a file outside the snapshot) is refused.
-    text = await readFile(file, {encoding: 'utf8', flag: constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)})
+    // noFollow: a setting file that is a symbolic link (to a file outside the snapshot) is refused;
+    // a named pipe or a device, which would never end, too.
+    text = await readTextFile(file, {noFollow: true})
   } catch (error) {
     fail('io', `${label}: cannot read (${errorCode(error)})`)
   }

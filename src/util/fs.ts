@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
-import {unlinkSync} from 'node:fs'
-import {type FileHandle, link, open, realpath, rename, rm, stat} from 'node:fs/promises'
+import {constants, readFileSync, type Stats, unlinkSync} from 'node:fs'
+import {type FileHandle, link, lstat, open, realpath, rename, rm, stat} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 
 /** What a failed write's code means, in words a person acts on. */
@@ -42,6 +42,75 @@ export function writeFailure(path: string, error: unknown): FileWriteError {
   if (error instanceof FileWriteError) return error
   const code = (error as NodeJS.ErrnoException | null)?.code
   return new FileWriteError(path, typeof code === 'string' ? code : error instanceof Error ? error.name : 'error')
+}
+
+/** What a path holds that is not a regular file, in words. */
+function kindOf(found: Stats): string {
+  if (found.isFIFO()) return 'a named pipe (FIFO)'
+  if (found.isDirectory()) return 'a folder'
+  if (found.isSymbolicLink()) return 'a symbolic link'
+  if (found.isCharacterDevice()) return 'a character device'
+  if (found.isBlockDevice()) return 'a block device'
+  if (found.isSocket()) return 'a socket'
+  return 'not a file'
+}
+
+/**
+ * A path that names something other than a regular file where a file is read. `code` is what callers
+ * print in brackets, as they print a system error's code (`cannot read X (not a regular file: a named
+ * pipe (FIFO))`); `kind` is what it is instead.
+ */
+export class NotRegularFileError extends Error {
+  readonly code: string
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
+    super(`${path}: not a regular file: ${kind}`)
+    this.name = 'NotRegularFileError'
+    this.code = `not a regular file: ${kind}`
+  }
+}
+
+/**
+ * Reads a file the user named (a configuration, baseline, plan, undo record, snapshot or key file),
+ * refusing anything but a regular file without ever waiting on it: opening a named pipe (FIFO) for
+ * reading blocks until someone writes into it, and a device may never end. So the path is looked at
+ * first (stat; lstat with `noFollow`), then opened with O_NONBLOCK (and O_NOFOLLOW: a symbolic link
+ * is the system's ELOOP) and the open descriptor looked at again (fstat): a file swapped for a FIFO in
+ * between is refused too, without a read. `check` sees the opened file's status before anything is
+ * read (its owner, mode and size) and may throw. Throws NotRegularFileError, or the system's error
+ * (ENOENT, EACCES, ELOOP, ...) as it is.
+ */
+export async function readRegularFile(path: string, options: {noFollow?: boolean; check?: (found: Stats) => void} = {}): Promise<Buffer> {
+  // The same first look as expectRegularFile, with lstat when no link may be followed.
+  const first = await (options.noFollow ? lstat(path) : stat(path))
+  if (!first.isFile() && !(options.noFollow && first.isSymbolicLink())) throw new NotRegularFileError(path, kindOf(first))
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0))
+  try {
+    const opened = await handle.stat()
+    if (!opened.isFile()) throw new NotRegularFileError(path, kindOf(opened))
+    options.check?.(opened)
+    // A regular file's descriptor, checked: read at once. FileHandle#readFile's promise per chunk cost a
+    // 10,000-file snapshot folder about 40 µs of CPU per file more than fs.readFile did before.
+    return readFileSync(handle.fd)
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Refuses a path that is not a regular file (NotRegularFileError), for a file that something else
+ * opens (Node's module loader, for a plugin): the check readRegularFile makes before it opens.
+ */
+export async function expectRegularFile(path: string): Promise<void> {
+  const found = await stat(path)
+  if (!found.isFile()) throw new NotRegularFileError(path, kindOf(found))
+}
+
+/** readRegularFile, as UTF-8 text. */
+export async function readTextFile(path: string, options: {noFollow?: boolean} = {}): Promise<string> {
+  return (await readRegularFile(path, options)).toString('utf8')
 }
 
 /** Pieces of text are written in batches of about this many characters. */

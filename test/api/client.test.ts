@@ -15,7 +15,7 @@ import {oneLine} from '../../src/util/escape.js'
 import {ApiError, type ApiClient, type ClientOptions} from '../../src/api/types.js'
 import type {AuditError} from '../../src/model/types.js'
 import {expectNoCanary} from '../helpers/canaries.js'
-import {encodeAs, endlessRolesPage, INVALID_UTF8, LATIN1_SECRET, multiLineAnswer, serverAnswers, shortAnswers, UMLAUT_SECRET, umlautAnswers, UNKNOWN_CHARSET, type HostileAnswer} from '../helpers/hostile.js'
+import {brokenAnswers, encodeAs, endlessRolesPage, SPLIT_SECRET, INVALID_UTF8, LATIN1_SECRET, multiLineAnswer, serverAnswers, shortAnswers, UMLAUT_SECRET, umlautAnswers, UNKNOWN_CHARSET, type HostileAnswer} from '../helpers/hostile.js'
 import {closedPort, type Handler, startOneDevServer, type OneDevServer} from '../helpers/onedev-server.js'
 
 const roles = Array.from({length: 250}, (_, i) => ({id: i + 1, name: `role-${String(i + 1).padStart(3, '0')}`, manageProject: false}))
@@ -468,7 +468,7 @@ describe('server text judged whole, before anything is cut (issue 25: the hostil
     }
   })
 
-  const settingSecrets = [...umlautAnswers(), multiLineAnswer(), ...shortAnswers()]
+  const settingSecrets = [...umlautAnswers(), multiLineAnswer(), ...shortAnswers(), ...brokenAnswers(SPLIT_SECRET)]
   it.each(settingSecrets.map((answer) => [answer.name, answer] as const))('a refused POST quoting a secret of the posted setting, %s: withheld', async (_, answer) => {
     const odd = await answering(token, answer, 500)
     try {

@@ -4,11 +4,12 @@
  * --branch patterns, every existing tag grouped by gap, uninitialized repositories, a server that
  * speaks only the contract (no repository endpoints), and a token without read-code permission.
  */
-import {join} from 'node:path'
+import {readFile, writeFile} from 'node:fs/promises'
+import {join, relative} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {runCli} from '../helpers/cli.js'
+import {ROOT, runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, EMPTY_SETTING, HARDENED_ADMIN, serverEnv} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
@@ -397,5 +398,82 @@ describe('large tag lists', () => {
     } finally {
       await big.close()
     }
+  })
+})
+
+describe('a branch or tag pattern that can never match, or that matched nothing, is said (issue 33)', () => {
+  const dir = tempDir('oda-branch-patterns')
+  const never = (what: string) => `which git refuses in every ${what} name: no ${what} can ever match it`
+
+  it('a --branch or --tag value holding a character git refuses in every ref name (no wildcard of OneDev\'s): one line naming the value and the character, exit 2, nothing read', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--branch', 'hello world'], `--branch "hello world": it holds a space, ${never('branch')}`],
+      [['--branch', 'release/~1'], `--branch "release/~1": it holds "~", ${never('branch')}`],
+      [['--branch', 'main', '--branch', 'HEAD^'], `--branch "HEAD^": it holds "^", ${never('branch')}`],
+      [['--branch', 'origin:main'], `--branch "origin:main": it holds ":", ${never('branch')}`],
+      [['--branch', 'release\\*'], `--branch "release\\*": it holds "\\", ${never('branch')}`],
+      [['--branch', 'feat\u0001x'], `--branch "feat\\x01x": it holds a control character (U+0001), ${never('branch')}`],
+      [['--tag', 'v[0-9]*'], `--tag "v[0-9]*": it holds "[", ${never('tag')}`],
+      [['--branch', ' / '], '--branch " / ": it is empty: no branch can ever match it'],
+    ]
+    for (const [args, line] of cases) {
+      server.reset()
+      const result = await scan(args)
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr).toBe(`onedev-audit: error: ${line}\n`)
+      expect(result.stdout).toBe('')
+      expect(server.requests).toEqual([])
+    }
+  })
+
+  it('the same in the configuration file: one line naming the file, the entry and the character, exit 2', async () => {
+    const config = join(await dir, 'branches.json')
+    await writeFile(config, JSON.stringify({branches: ['main', 'feature branch'], tags: ['v*']}))
+    server.reset()
+    const result = await scan(['--config', config])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(`onedev-audit: error: ${relative(ROOT, config)}: /branches/1 "feature branch": it holds a space, ${never('branch')}\n`)
+    expect(server.requests).toEqual([])
+  })
+
+  it('spaces at the ends of a segment are trimmed as OneDev trims them, and wildcards are wildcards: " release/*" is judged as release/*', async () => {
+    const report: Report = JSON.parse((await scan(['--branch', ' release/* '])).stdout)
+    expect(subjects(report, 'branch-protection/unprotected-branch').filter(([path]) => path === 'app/master')).toEqual([
+      ['app/master', 'master'],
+      ['app/master', 'release/1.0'],
+    ])
+    expect(report.notices.filter((n) => n.kind === 'warning')).toEqual([])
+  })
+
+  it('a pattern that matched no branch of any audited project is said once, in every report format that shows notices; one that matched is not', async () => {
+    const notice = 'the branch pattern "relase/**" (--branch) matched no branch of the 4 audited projects: nothing was judged for it; check it for a typo'
+    const result = await scan(['--branch', 'relase/**', '--branch', 'release/**', '--branch', 'relase/**'])
+    const report: Report = JSON.parse(result.stdout)
+    expect(report.notices.filter((n) => n.kind === 'warning')).toEqual([{kind: 'warning', message: notice}])
+    expect(result.stderr.split('\n').filter((line) => line.includes('relase'))).toEqual([`onedev-audit: warning: ${notice}`])
+    // Once each; the HTML report lists its notices grouped first, then each one (as --verbose does).
+    for (const [format, times] of [['sarif', 1], ['stylish', 1], ['markdown', 1], ['html', 2]] as const) {
+      const output = join(await dir, `unmatched.${format}`)
+      const written = await runCli(['scan', '--all-projects', '--branch', 'relase/**', '--format', format, '--output', output, '--fail-on', 'none'], {env: serverEnv(server)})
+      expect(written.code, written.stderr).toBe(0)
+      const text = await readFile(output, 'utf8')
+      expect(text.split('matched no branch of the 4 audited projects').length - 1, format).toBe(times)
+      // Markdown escapes the stars.
+      expect(text, format).toMatch(/relase\/\\?\*\\?\*/)
+    }
+    // From the configuration, it says so; a tag pattern too.
+    const config = join(await dir, 'unmatched.json')
+    await writeFile(config, JSON.stringify({branches: ['hotfix/*'], tags: ['release-*']}))
+    const configured: Report = JSON.parse((await scan(['--config', config])).stdout)
+    expect(configured.notices.filter((n) => n.kind === 'warning').map((n) => n.message)).toEqual([
+      `the branch pattern "hotfix/*" (${relative(ROOT, config)}: branches) matched no branch of the 4 audited projects: nothing was judged for it; check it for a typo`,
+      `the tag pattern "release-*" (${relative(ROOT, config)}: tags) matched no tag of the 4 audited projects: nothing was judged for it; check it for a typo`,
+    ])
+  })
+
+  it('diff says it too, when the pattern matched no branch on either side', async () => {
+    const result = await runCli(['diff', 'examples/snapshot.json', 'examples/snapshot.json', '--branch', 'relase/**', '--format', 'json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout).notices).toEqual([{kind: 'warning', message: 'the branch pattern "relase/**" (--branch) matched no branch of the 4 audited projects: nothing was judged for it; check it for a typo'}])
   })
 })

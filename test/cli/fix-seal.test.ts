@@ -5,7 +5,8 @@
  * back a finding or weakens anything. Against a loopback server that stores what is posted; the
  * forged records come from the shared corpus (test/helpers/hostile.ts, WRITE PATH).
  */
-import {chmod, chown, copyFile, mkdir, readFile, stat, writeFile} from 'node:fs/promises'
+import {execFileSync} from 'node:child_process'
+import {chmod, chown, copyFile, mkdir, readFile, rm, stat, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
@@ -291,6 +292,13 @@ describe('the undo key', () => {
     ],
     ['a named key that is too short', async (_key, folder) => (await writeFile(join(folder, 'short'), 'CANARY-short-7f3a', {mode: 0o600}), ['--undo-key', join(folder, 'short')]), (_key, folder) => `the undo key ${join(folder, 'short')} has 17 bytes: an undo key has at least 32`],
     ['a named key that is not there', async (_key, folder) => ['--undo-key', join(folder, 'nope')], (_key, folder) => `the undo key ${join(folder, 'nope')}: no such file (--undo-key or ONEDEV_UNDO_KEY_FILE names the key file of the user who applied; leave it out to use your own)`],
+    // Issue 33: opened before it was checked, a named pipe blocked the run for ever.
+    [
+      'a named key that is a named pipe (FIFO)',
+      async (_key, folder) => (execFileSync('mkfifo', ['-m', '600', join(folder, 'pipe')]), ['--undo-key', join(folder, 'pipe')]),
+      (_key, folder) => `the undo key ${join(folder, 'pipe')} is not a file but a named pipe (FIFO): an undo key is a regular file`,
+    ],
+    ['your own key replaced by a named pipe (FIFO)', async (key) => (await rm(key), execFileSync('mkfifo', ['-m', '600', key]), []), (key) => `the undo key ${key} is not a file but a named pipe (FIFO): an undo key is a regular file`],
   ]
   if (process.getuid?.() === 0) {
     loose.push(['a key of another user', async (key) => (await chown(key, 65534, 65534), []), (key) => `the undo key ${key} belongs to another user (uid 65534): use a key file of your own`])
@@ -306,8 +314,8 @@ describe('the undo key', () => {
       const extra = await loosen(key, folder)
       const outputs = [file('undo2.json'), file('undo3.json')]
       for (const args of [['fix', '--project', '2', '--apply', '--undo-output', outputs[0]!], ['fix', '--undo', undo, '--apply', '--undo-output', outputs[1]!], ['fix', '--undo', undo]]) {
-        const result = await runCli([...args, ...extra], {env: {...serverEnv(server), ...env}})
-        expect(result.code, args.join(' ')).toBe(2)
+        const result = await runCli([...args, ...extra], {env: {...serverEnv(server), ...env}, timeoutMs: 20_000})
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2)
         expect(result.stderr).toBe(`onedev-audit: error: ${message(key, folder)}\n`)
         expect(result.stdout).toBe('')
       }

@@ -13,7 +13,7 @@ import {sealed} from '../../src/fix/seal.js'
 import {expectNoCanary} from '../helpers/canaries.js'
 import {runCli} from '../helpers/cli.js'
 import {fixCliSetup, readJson, rolledBackRequests, settingRequests, testUndoKey} from '../helpers/fix-cli.js'
-import {fixture, PARENT_SETTING, serverEnv} from '../helpers/fixture-server.js'
+import {fixture, fixtureServerOptions, PARENT_SETTING, serverEnv} from '../helpers/fixture-server.js'
 import {WRITE_PATH} from '../helpers/hostile.js'
 import type {OneDevServer} from '../helpers/onedev-server.js'
 
@@ -380,13 +380,119 @@ describe('a rollback is a targeted reverse patch', () => {
     const result = await runCli(['fix', '--plan', plan, '--apply', '--undo-output', undo], {env: serverEnv(server)})
     expect(result.code).toBe(2)
     expect(result.stdout).toContain(
-      'ROLLBACK FAILED acme/app (#2): verification failed: the setting read back differs from what was sent at /branchProtections; ROLLBACK INCOMPLETE: nothing was sent back, as /branchProtections/3/preventDeletion (/branchProtections/3/branches no longer holds what it held) could not be put back; found changed since it was sent (by someone else, or by the server) and kept as the server has it: /branchProtections: check it in Project Settings; the undo record holds its restore edits',
+      'ROLLBACK FAILED acme/app (#2): verification failed: the setting read back differs from what was sent at /branchProtections; ROLLBACK INCOMPLETE: nothing was sent back, as /branchProtections/3/preventDeletion (items of /branchProtections were added, moved or given other branches and userMatch) could not be put back; found changed since it was sent (by someone else, or by the server) and kept as the server has it: /branchProtections: check it in Project Settings; the undo record holds its restore edits',
     )
     expect((server.settings[2] as any).branchProtections[4].preventDeletion).toBe(true)
     expect(posts(server)).toEqual(['/~api/projects/3/setting', '/~api/projects/2/setting'])
     const record = await readJson(undo)
     expect(record.complete).toBe(false)
     expect(record.projects.map((p: any) => [p.id, p.state])).toEqual([[3, 'verified'], [2, 'unknown']])
+  }, 60_000)
+})
+
+describe('a rollback finds the edited item by its identity, not by its index (issue 33)', () => {
+  const protections = (server: OneDevServer) => (server.settings[2] as any).branchProtections.map((p: any) => [p.branches, p.preventDeletion])
+  const DELETION = ['--project', '2', '--rule', 'branch-protection/deletion-allowed']
+
+  /** acme/app's POST stored, then `after` done to it before the read-back; a POST after it (the rollback's) refused when `refuseRollback`. */
+  function postThen(server: OneDevServer, after: (setting: any) => void, refuseRollback = false): void {
+    let count = 0
+    server.setHandler('POST /projects/2/setting', (_request, response, recorded) => {
+      if (++count > 1 && refuseRollback) {
+        response.writeHead(500, {'content-type': 'text/plain'})
+        return void response.end('the database is read-only')
+      }
+      server.settings[2] = JSON.parse(recorded.body)
+      if (count === 1) after(server.settings[2])
+      response.writeHead(200, {'content-length': 0})
+      response.end()
+    })
+  }
+
+  it('a colleague deletes a protection listed before the edited one between our POST and its read-back: the field is rolled back where the protection is now, the deletion kept', async () => {
+    const server = await start()
+    postThen(server, (setting) => setting.branchProtections.splice(1, 1))
+    const undo = file('undo.json')
+    const result = await runCli(['fix', ...DELETION, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain(
+      'ROLLED BACK     acme/app (#2): verification failed: the setting read back differs from what was sent at /branchProtections; rolled back: the fields it edited hold their old values again; found changed since it was sent (by someone else, or by the server) and kept as the server has it: /branchProtections: check it in Project Settings',
+    )
+    // "develop" stays deleted; "**" (now third) has Prevent Deletion off again, as before the fix.
+    expect(protections(server)).toEqual([
+      ['main release/**', true],
+      ['hotfix/*', true],
+      ['**', false],
+    ])
+    expect(posts(server)).toEqual(['/~api/projects/2/setting', '/~api/projects/2/setting'])
+    const record = await readJson(undo)
+    expect([record.complete, record.projects]).toEqual([true, []])
+  }, 60_000)
+
+  it('the edited protection cannot be told from a twin (one with the same branches and users, deleted next to it): ROLLBACK INCOMPLETE in one line, exit 2, nothing sent back, the undo record names the project and its restores', async () => {
+    const setting = fixture('current/setting-full.json')
+    // A disabled twin right ahead of the "**" protection the fix edits (first match skips it).
+    setting.branchProtections.splice(3, 0, {...structuredClone(setting.branchProtections[3]), enabled: false})
+    const server = await start({settings: {...fixtureServerOptions().settings, 2: setting}})
+    postThen(server, (stored) => stored.branchProtections.splice(3, 1))
+    const undo = file('undo.json')
+    const result = await runCli(['fix', ...DELETION, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    // One line says it all.
+    const line = result.stdout.split('\n').find((l) => l.includes('ROLLBACK FAILED acme/app (#2)'))?.trim()
+    expect(line).toBe(
+      'ROLLBACK FAILED acme/app (#2): verification failed: the setting read back differs from what was sent at /branchProtections; ROLLBACK INCOMPLETE: nothing was sent back, as /branchProtections/4/preventDeletion (more than one item of /branchProtections could be the one it edited, by their branches and userMatch) could not be put back; found changed since it was sent (by someone else, or by the server) and kept as the server has it: /branchProtections: check it in Project Settings; the undo record holds its restore edits',
+    )
+    expect(protections(server).at(-1)).toEqual(['**', true])
+    expect(posts(server)).toEqual(['/~api/projects/2/setting'])
+    const record = await readJson(undo)
+    expect(record.complete).toBe(false)
+    expect(record.projects.map((p: any) => [p.id, p.state, p.restore.map((e: any) => [e.op, e.path, e.value])])).toEqual([[2, 'unknown', [['replace', '/branchProtections/4/preventDeletion', false]]]])
+  }, 60_000)
+
+  it('the edited protection deleted, or one ahead deleted and it renamed, since: it is not found, ROLLBACK INCOMPLETE, the undo record names it', async () => {
+    const cases: Array<[(stored: any) => void, string]> = [
+      [(stored) => stored.branchProtections.splice(3, 1), 'the item of /branchProtections it edited is no longer there: none has its branches and userMatch'],
+      [(stored) => (stored.branchProtections.splice(1, 1), (stored.branchProtections[2].branches = '** -sandbox/**')), 'items of /branchProtections were added, moved or given other branches and userMatch'],
+    ]
+    for (const [change, why] of cases) {
+      const server = await start()
+      postThen(server, change)
+      const undo = file('undo.json')
+      const result = await runCli(['fix', ...DELETION, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+      expect(result.code).toBe(2)
+      expect(result.stdout).toContain(`ROLLBACK INCOMPLETE: nothing was sent back, as /branchProtections/3/preventDeletion (${why}) could not be put back`)
+      expect(posts(server)).toEqual(['/~api/projects/2/setting'])
+      expect((await readJson(undo)).projects.map((p: any) => [p.id, p.state])).toEqual([[2, 'unknown']])
+    }
+  }, 60_000)
+
+  it('a rollback refused after the deletion ahead: the undo record names the change, and fix --undo finds the protection where it is now and restores it', async () => {
+    const server = await start()
+    postThen(server, (setting) => setting.branchProtections.splice(0, 1), true)
+    const undo = file('undo.json')
+    const result = await runCli(['fix', ...DELETION, '--apply', '--undo-output', undo], {env: serverEnv(server)})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('ROLLBACK FAILED acme/app (#2): verification failed: the setting read back differs from what was sent at /branchProtections; ROLLBACK FAILED (POST /~api/projects/2/setting: 500 Internal Server Error: the database is read-only)')
+    const record = await readJson(undo)
+    expect(record.projects.map((p: any) => [p.id, p.state, p.applied])).toEqual([[2, 'unknown', [{op: 'replace', path: '/branchProtections/3/preventDeletion', old: false, new: true}]]])
+    expect(protections(server)).toEqual([
+      ['develop', true],
+      ['hotfix/*', true],
+      ['**', true],
+    ])
+    server.setHandler('POST /projects/2/setting', null)
+    const undo2 = file('undo2.json')
+    const undone = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', undo2], {env: serverEnv(server)})
+    expect(undone.code, undone.stdout + undone.stderr).toBe(0)
+    expect(undone.stdout).toContain('applied         acme/app (#2): applied and verified: 1 edit')
+    expect(protections(server)).toEqual([
+      ['develop', true],
+      ['hotfix/*', true],
+      ['**', false],
+    ])
+    // The new record names the protection where it is now.
+    expect((await readJson(undo2)).projects.map((p: any) => p.applied)).toEqual([[{op: 'replace', path: '/branchProtections/2/preventDeletion', old: true, new: false}]])
   }, 60_000)
 })
 

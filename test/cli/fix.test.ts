@@ -403,21 +403,29 @@ describe('undo after someone else edited the same protection', () => {
     server.reset()
     const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
     expect(result.code).toBe(2)
-    expect(result.stdout).toContain('CONFLICT        legacy/tool (#3): changed since the plan was made: /branchProtections/1/branches no longer holds what the plan saw (for the edit of /branchProtections/1/preventForcedPush); nothing was sent')
+    expect(result.stdout).toContain(
+      'CONFLICT        legacy/tool (#3): changed since the apply: /branchProtections/1/preventForcedPush: items of /branchProtections were added, moved or given other branches and userMatch; nothing was sent',
+    )
     expect(result.stdout).toContain('applied         acme/app (#2): applied and verified: 1 edit')
     expect((server.settings[2] as any).branchProtections[3]).toEqual({...edited2, preventDeletion: false})
     expect(server.settings[3]).toEqual(before3)
   }, 60_000)
 })
 
+/** acme/app's fixes applied (Prevent Deletion on its fourth protection): its undo record and its protections as the server holds them. */
+async function appliedToAcmeApp(server: OneDevServer): Promise<{undo: string; protections: any[]}> {
+  const undo = file('undo.json')
+  const applied = await runCli(['fix', '--project', '2', '--apply', '--undo-output', undo], {env: serverEnv(server)})
+  expect(applied.code, applied.stdout + applied.stderr).toBe(0)
+  const protections = (server.settings[2] as any).branchProtections
+  expect(protections[3].preventDeletion).toBe(true)
+  return {undo, protections}
+}
+
 describe('undo after someone inserted a protection ahead of the fixed one', () => {
   it('one with the same patterns and users (the old pointer is now theirs) is a conflict: nothing is sent, their protection is kept', async () => {
     const server = await start()
-    const undo = file('undo.json')
-    const applied = await runCli(['fix', '--project', '2', '--apply', '--undo-output', undo], {env: serverEnv(server)})
-    expect(applied.code, applied.stdout + applied.stderr).toBe(0)
-    const protections = (server.settings[2] as any).branchProtections
-    expect(protections[3].preventDeletion).toBe(true)
+    const {undo, protections} = await appliedToAcmeApp(server)
     // An administrator adds, ahead of it, a stricter protection for the same branches and users.
     protections.splice(3, 0, {...structuredClone(protections[3]), preventForcedPush: true, reviewRequirement: 'group(leads)'})
     const before = structuredClone(server.settings[2])
@@ -425,10 +433,26 @@ describe('undo after someone inserted a protection ahead of the fixed one', () =
     const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
     expect(result.code, result.stdout + result.stderr).toBe(2)
     expect(result.stdout).toContain(
-      'CONFLICT        acme/app (#2): changed since the plan was made: items of /branchProtections were added, removed or reordered (for the edit of /branchProtections/3/preventDeletion); nothing was sent',
+      'CONFLICT        acme/app (#2): changed since the apply: /branchProtections/3/preventDeletion: items of /branchProtections were added, moved or given other branches and userMatch; nothing was sent',
     )
     expect(server.requests.filter((r) => r.method === 'POST')).toEqual([])
     expect(server.settings[2]).toEqual(before)
+  }, 60_000)
+})
+
+describe('undo after someone deleted a protection ahead of the fixed one (issue 33)', () => {
+  it('the fixed protection is found by its branches and users where it is now and restored there; the deletion is kept', async () => {
+    const server = await start()
+    const {undo, protections} = await appliedToAcmeApp(server)
+    protections.splice(0, 2)
+    server.reset()
+    const result = await runCli(['fix', '--undo', undo, '--apply', '--undo-output', file('undo2.json')], {env: serverEnv(server)})
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).toContain('applied         acme/app (#2): applied and verified: 1 edit')
+    expect((server.settings[2] as any).branchProtections.map((p: any) => [p.branches, p.preventDeletion])).toEqual([
+      ['hotfix/*', true],
+      ['**', false],
+    ])
   }, 60_000)
 })
 

@@ -15,7 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {expectNoCanary} from '../helpers/canaries.js'
 import {collectToFileAndFolder, runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
-import {CORPUS_SECRETS, hostileSetting, INSECURE_SECRET_URLS, multiLineAnswer, SERVER_SETTING_SECRETS, SERVER_SETTING_SECRET_VALUES, shortAnswers, umlautAnswers, type HostileAnswer} from '../helpers/hostile.js'
+import {brokenAnswers, CORPUS_SECRETS, hostileExecutors, hostileSetting, SPLIT_SECRET, INSECURE_SECRET_URLS, multiLineAnswer, SERVER_SETTING_SECRETS, SERVER_SETTING_SECRET_VALUES, shortAnswers, umlautAnswers, type HostileAnswer} from '../helpers/hostile.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
 
@@ -23,16 +23,17 @@ let server: OneDevServer
 let dir: string
 
 beforeAll(async () => {
-  server = await startOneDevServer(
-    fixtureServerOptions({
-      settings: {
-        1: fixture('current/setting-full.json'),
-        2: hostileSetting(fixture('current/setting-full.json')),
-        3: hostileSetting(fixture('legacy/setting-full.json')),
-        4: {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []},
-      },
-    }),
-  )
+  const options = fixtureServerOptions({
+    settings: {
+      1: fixture('current/setting-full.json'),
+      2: hostileSetting(fixture('current/setting-full.json')),
+      3: hostileSetting(fixture('legacy/setting-full.json')),
+      4: {branchProtections: [], tagProtections: [], buildSetting: {jobSecrets: []}, webHooks: [], contributedSettings: []},
+    },
+  })
+  // The Docker executors' free-text options hold credentials too.
+  options.admin!['/settings/job-executors'] = hostileExecutors(options.admin!['/settings/job-executors'] as Array<Record<string, unknown>>)
+  server = await startOneDevServer(options)
   dir = await tempDir('oda-hostile')
 })
 afterAll(async () => {
@@ -59,6 +60,7 @@ describe('a server holding the hostile corpus', () => {
         const messages = report.findings.filter((f: {ruleId: string}) => f.ruleId === 'notification/credentials-in-url').map((f: {message: string}) => f.message)
         expect(messages.some((m: string) => m.includes('"next"'))).toBe(true)
         expect(messages.some((m: string) => m.includes('"hmac", "pat"'))).toBe(true)
+        expect(messages.some((m: string) => m.includes('the path parameter "token"'))).toBe(true)
       }
     }
   }, 120_000)
@@ -69,8 +71,9 @@ describe('a server holding the hostile corpus', () => {
     const {printed, written} = await collectToFileAndFolder(serverEnv(server), file, folder)
     expectClean(printed)
     for (const text of written) expectClean(text)
-    // The snapshot still says where each URL goes.
+    // The snapshot still says where each URL goes, and what the executors' options ask for.
     expect(await readFile(file, 'utf8')).toContain('http://ci.example.com/onedev?hmac=REDACTED&pat=REDACTED&ref=main')
+    expect(await readFile(file, 'utf8')).toContain('"runOptions":"--privileged --cap-add SYS_ADMIN -e NPM_TOKEN=<redacted> -e TZ=UTC')
   }, 60_000)
 
   it("fix: the printed plan and the plan file (its projects' context) hold no corpus value; the http:// URLs are planned to move to https://", async () => {
@@ -86,7 +89,7 @@ describe('a server holding the hostile corpus', () => {
 })
 
 describe("fix --apply: a refusal quoting a job secret of the posted setting in a form that once passed", () => {
-  const cases: HostileAnswer[] = [...umlautAnswers(), multiLineAnswer(), shortAnswers()[0]!]
+  const cases: HostileAnswer[] = [...umlautAnswers(), multiLineAnswer(), shortAnswers()[0]!, ...brokenAnswers(SPLIT_SECRET)]
   it.each(cases.map((answer) => [answer.name, answer] as const))('%s: the refusal is withheld, no piece of the secret anywhere', async (_, answer) => {
     const setting = fixture('current/setting-full.json')
     setting.buildSetting.jobSecrets[0].value = answer.secret
@@ -108,6 +111,8 @@ describe("fix --apply: a refusal quoting a job secret of the posted setting in a
       for (const output of [result.stdout, result.stderr, await readFile(plan, 'utf8'), await readFile(undo, 'utf8')]) {
         expectNoCanary(output)
         expect(output).not.toMatch(/is not valid|line 2 of the key/)
+        // No piece of a broken secret either (its first two thirds were shown).
+        if (answer.secret === SPLIT_SECRET) expect(output).not.toContain(SPLIT_SECRET.slice(0, 12))
         if (answer.secret.length >= 4) expect(output).not.toContain(answer.secret)
       }
       // Asked for, the text is printed on stderr: the person at the terminal sees why.

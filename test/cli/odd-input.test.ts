@@ -355,3 +355,50 @@ describe('symbolic links inside collect --output-dir', () => {
     expect(await readdir(join(elsewhere, 'acme'))).toEqual(['app.json'])
   }, 60_000)
 })
+
+describe('a named pipe (FIFO) where a file is read', () => {
+  /** A named pipe nobody writes into: opening it to read waits for ever. */
+  function pipe(name: string): string {
+    const path = file(name)
+    execFileSync('mkfifo', [path])
+    return path
+  }
+  const kind = 'not a regular file: a named pipe (FIFO)'
+  const oneLine = (stderr: string) => stderr.trim().split('\n')
+
+  it('a snapshot, a configuration, a baseline, a plan, an undo record, an issue-setting file and a plugin: one line naming it, exit 2, never waiting on it', async () => {
+    const fifo = pipe('input.fifo')
+    const config = file('plugin-config.json')
+    await writeFile(config, JSON.stringify({plugins: [fifo]}))
+    const folder = file('snapshot-folder')
+    await mkdir(folder)
+    execFileSync('mkfifo', [join(folder, 'snapshot.json')])
+    const runs: Array<[string[], string]> = [
+      [['scan', '--snapshot', fifo], `onedev-audit: error: ${fifo}: cannot read (${kind})`],
+      [['scan', '--snapshot', folder], `onedev-audit: error: snapshot.json: cannot read (${kind})`],
+      [['diff', fifo, 'examples/snapshot.json'], `${fifo}: cannot read (${kind})`],
+      [['scan', '--snapshot', 'examples/snapshot.json', '--config', fifo], `onedev-audit: error: ${relative(ROOT, fifo)}: cannot read the configuration file (${kind})`],
+      [['scan', '--snapshot', 'examples/snapshot.json', '--config', config], `cannot load plugin "${fifo}" (${kind})`],
+      [['scan', '--snapshot', 'examples/snapshot.json', '--baseline', fifo], `onedev-audit: error: ${fifo}: cannot read the baseline (${kind})`],
+      [['fix', '--plan', fifo], `onedev-audit: error: ${fifo}: cannot read the plan file (${kind})`],
+      [['fix', '--undo', fifo], `onedev-audit: error: ${fifo}: cannot read the undo file (${kind})`],
+      [['issue-setting', 'lint', fifo], `onedev-audit: error: ${fifo}: cannot read the file (${kind})`],
+    ]
+    for (const [args, line] of runs) {
+      const result = await runCli(args, {timeoutMs: 15_000})
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2)
+      expect(oneLine(result.stderr), args.join(' ')).toHaveLength(1)
+      expect(result.stderr, args.join(' ')).toContain(line)
+    }
+  }, 180_000)
+
+  it('collect --output-dir over a folder whose index is a named pipe: not read as an earlier index, replaced by the new one', async () => {
+    const server = await start()
+    const out = file('out-pipe')
+    await mkdir(out)
+    execFileSync('mkfifo', [join(out, 'snapshot.json')])
+    const result = await runCli(['collect', '--all-projects', '--output-dir', out], {env: serverEnv(server), timeoutMs: 30_000})
+    expect(result.code, result.stderr).toBe(0)
+    expect((await stat(join(out, 'snapshot.json'))).isFile()).toBe(true)
+  }, 60_000)
+})

@@ -165,3 +165,24 @@ describe('every endpoint of the built-in data sources belongs to a family of che
   })
 })
 
+
+describe('branch and tag patterns that matched nothing (issue 33)', () => {
+  const withRepository = (id: number, repository: Project['repository']): Project => ({...project({id, path: `acme/p${id}`}), repository})
+  const warnings = (projects: Project[], branches: string[], tags: string[] = []) =>
+    coverageOf(model({projects}), {...DEFAULT_SETTINGS, branches, tags}, {branches: '--branch', tags: '--tag'}).notices.filter((n) => n.kind === 'warning').map((n) => n.message)
+
+  it('names the patterns no branch or tag of any audited project matched, once; the default branch counts as a branch', () => {
+    const projects = [withRepository(1, {defaultBranch: 'main', branches: ['main', 'release/1'], tags: ['v1']}), withRepository(2, {defaultBranch: 'trunk', branches: [], tags: []}), withRepository(3, {defaultBranch: null, branches: null, tags: null})]
+    expect(warnings(projects, ['release/*', 'trunk', 'hotfix/*', 'feature/**'], ['v*', 'rc-*'])).toEqual([
+      'the branch patterns "hotfix/*", "feature/**" (--branch) matched no branch of the 3 audited projects: nothing was judged for them; check them for a typo',
+      'the tag pattern "rc-*" (--tag) matched no tag of the 3 audited projects: nothing was judged for it; check it for a typo',
+    ])
+  })
+
+  it('says nothing where a list is unknown (the server does not offer it, or it failed for a project): the notices of the repository endpoints say what was judged', () => {
+    const known = withRepository(1, {defaultBranch: 'main', branches: ['main'], tags: []})
+    expect(warnings([known, withRepository(2, {defaultBranch: 'main', branches: null, tags: null})], ['hotfix/*'], ['rc-*'])).toEqual([])
+    expect(warnings([known, withRepository(2, {branches: ['main'], tags: [], unreadable: ['default-branch']})], ['hotfix/*'])).toEqual([])
+    expect(warnings([known, {...project({id: 2}), repository: undefined}], ['hotfix/*'])).toEqual([])
+  })
+})

@@ -1,7 +1,7 @@
 /** Edits, what they expect, conflicts, verification and undo records: the pure pieces applying is made of. */
 import {describe, expect, it} from 'vitest'
 
-import {applyEdit, applyPlanned, cloneJson, planEdits, PatchError} from '../../src/fix/patch.js'
+import {applyEdit, applyPlanned, cloneJson, planEdits, PatchError, relocate, revertWhereHeld} from '../../src/fix/patch.js'
 import {editProblem} from '../../src/fix/guard.js'
 import {undoRecord} from '../../src/fix/undo.js'
 import {differences} from '../../src/fix/verify.js'
@@ -205,5 +205,89 @@ describe('undo records', () => {
     setting.branchProtections.push(branchProtection({branches: 'release'}))
     const restored = applyPlanned(setting, older, editProblem)
     expect('result' in restored && (restored.result as any).branchProtections[1].preventForcedPush).toBe(false)
+  })
+})
+
+describe('finding an edited item again by its identity (issue 33)', () => {
+  const three = () => {
+    const raw = payload()
+    raw.branchProtections.push(branchProtection({branches: 'release/**', preventForcedPush: false}))
+    return raw
+  }
+  /** The restores of a change of the last protection's Prevent Forced Push, relocated on `now` (the setting after the change, changed by `change`). */
+  function relocated(change: (list: any[]) => void) {
+    const {result, record} = appliedWithUndo(three(), [{op: 'replace', path: '/branchProtections/2/preventForcedPush', value: true}])
+    const now = cloneJson(result) as any
+    change(now.branchProtections)
+    return {now, outcome: relocate(redactDeep(now), record.restore[0]!)}
+  }
+
+  it('a protection deleted ahead of it: the restore moves to where the protection is now, and holds there', () => {
+    const {now, outcome} = relocated((list) => list.splice(0, 1))
+    if (!('edit' in outcome)) throw new Error(outcome.lost)
+    expect(outcome.edit.path).toBe('/branchProtections/1/preventForcedPush')
+    expect(outcome.edit.expect.map((e) => e.path)).toEqual(['/branchProtections/1/preventForcedPush', '/branchProtections/1/branches', '/branchProtections/1/userMatch', '/branchProtections'])
+    const reverted = revertWhereHeld(now, [outcome.edit], editProblem)
+    expect((reverted.result as any).branchProtections.map((p: any) => [p.branches, p.preventForcedPush])).toEqual([
+      ['develop', false],
+      ['release/**', false],
+    ])
+  })
+
+  it('nothing moved: the restore is as it was; a protection deleted behind it changes nothing either', () => {
+    expect(relocated(() => {})).toMatchObject({outcome: {edit: {path: '/branchProtections/2/preventForcedPush'}}})
+    const {outcome} = relocated((list) => list.push(branchProtection({branches: 'x'})) && list.pop())
+    expect(outcome).toMatchObject({edit: {path: '/branchProtections/2/preventForcedPush'}})
+  })
+
+  it('gone, ambiguous, or the list added to, moved or renamed in: lost, in our words', () => {
+    expect(relocated((list) => list.pop()).outcome).toEqual({lost: 'the item of /branchProtections it edited is no longer there: none has its branches and userMatch'})
+    expect(relocated((list) => list.unshift(branchProtection({branches: 'hotfix/*'}))).outcome).toEqual({lost: 'items of /branchProtections were added, moved or given other branches and userMatch'})
+    expect(relocated((list) => list.reverse()).outcome).toEqual({lost: 'items of /branchProtections were added, moved or given other branches and userMatch'})
+    expect(relocated((list) => (list[2].branches = 'release/*')).outcome).toEqual({lost: 'items of /branchProtections were added, moved or given other branches and userMatch'})
+    // A twin right ahead of it, one of the two deleted since: which one is left cannot be told.
+    const twin = three()
+    twin.branchProtections.splice(2, 0, {...cloneJson(twin.branchProtections[2]), enabled: false})
+    const {result, record} = appliedWithUndo(twin, [{op: 'replace', path: '/branchProtections/3/preventForcedPush', value: true}])
+    const now = cloneJson(result) as any
+    now.branchProtections.splice(2, 1)
+    expect(relocate(redactDeep(now), record.restore[0]!)).toEqual({lost: 'more than one item of /branchProtections could be the one it edited, by their branches and userMatch'})
+    // A twin further away is told apart by the items between them.
+    const apart = three()
+    apart.branchProtections.splice(1, 0, {...cloneJson(apart.branchProtections[2]), enabled: false})
+    const far = appliedWithUndo(apart, [{op: 'replace', path: '/branchProtections/3/preventForcedPush', value: true}])
+    const farNow = cloneJson(far.result) as any
+    farNow.branchProtections.splice(1, 1)
+    expect(relocate(redactDeep(farNow), far.record.restore[0]!)).toMatchObject({edit: {path: '/branchProtections/2/preventForcedPush'}})
+  })
+
+  it('a protection the change added is removed where it is now, whole; a job secret and a web hook are found by name and URL; a notification inside a plugin setting by both', () => {
+    const added = appliedWithUndo(payload(), [{op: 'add', path: '/branchProtections/-', value: branchProtection({branches: 'release'})}])
+    const now = cloneJson(added.result) as any
+    now.branchProtections.splice(0, 1)
+    expect(relocate(redactDeep(now), added.record.restore[0]!)).toMatchObject({edit: {op: 'remove', path: '/branchProtections/1'}})
+
+    const raw = payload()
+    raw.buildSetting.jobSecrets.unshift({name: 'other', value: secret, authorization: null, archived: false})
+    raw.webHooks.unshift({postUrl: 'https://elsewhere.example.com/', eventTypes: ['BUILD'], secret: null, headers: []})
+    raw.contributedSettings = [
+      {'@type': 'DiscordNotificationSetting', notifications: []},
+      {'@type': 'SlackNotificationSetting', notifications: [{webhookUrl: 'http://a.example.com/x'}, {webhookUrl: 'http://b.example.com/y'}]},
+    ]
+    const changed = appliedWithUndo(raw, [
+      {op: 'replace', path: '/buildSetting/jobSecrets/1/authorization', value: 'on branch "main"'},
+      {op: 'set-scheme', path: '/webHooks/1/postUrl', value: 'https'},
+      {op: 'set-scheme', path: '/contributedSettings/1/notifications/1/webhookUrl', value: 'https'},
+    ])
+    const later = cloneJson(changed.result) as any
+    later.buildSetting.jobSecrets.shift()
+    later.webHooks.shift()
+    later.contributedSettings.shift()
+    later.contributedSettings[0].notifications.shift()
+    const paths = changed.record.restore.map((edit) => {
+      const outcome = relocate(redactDeep(later), edit)
+      return 'edit' in outcome ? outcome.edit.path : outcome.lost
+    })
+    expect(paths).toEqual(['/contributedSettings/0/notifications/0/webhookUrl', '/webHooks/0/postUrl', '/buildSetting/jobSecrets/0/authorization'])
   })
 })

@@ -30,7 +30,11 @@ export function testConfigHome(): Promise<string> {
   return (configHome ??= tempDir('oda-config'))
 }
 
-export async function runCli(args: string[], options: {env?: Record<string, string | undefined>; input?: string; cwd?: string} = {}): Promise<CliResult> {
+/**
+ * `timeoutMs`: a run that could hang (a named pipe read where a file is expected) is killed after it,
+ * with exit code -1 and a line on its stderr saying so, so that the test fails instead of waiting.
+ */
+export async function runCli(args: string[], options: {env?: Record<string, string | undefined>; input?: string; cwd?: string; timeoutMs?: number} = {}): Promise<CliResult> {
   const env: Record<string, string> = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith('ONEDEV_') && name !== 'FORCE_COLOR') env[name] = value
@@ -41,19 +45,25 @@ export async function runCli(args: string[], options: {env?: Record<string, stri
     if (value === undefined) delete env[name]
     else env[name] = value
   }
-  return runProcess(process.execPath, [BIN, ...args], {cwd: options.cwd ?? ROOT, env, ...(options.input !== undefined ? {input: options.input} : {})})
+  const {input, timeoutMs} = options
+  return runProcess(process.execPath, [BIN, ...args], {cwd: options.cwd ?? ROOT, env, ...(input !== undefined ? {input} : {}), ...(timeoutMs !== undefined ? {timeoutMs} : {})})
 }
 
-/** Runs a program to its end and collects what it wrote; stdin gets `input`, else is closed at once. */
-export function runProcess(command: string, args: string[], options: {cwd: string; env?: NodeJS.ProcessEnv; input?: string}): Promise<CliResult> {
+/** Runs a program to its end and collects what it wrote; stdin gets `input`, else is closed at once; killed after `timeoutMs` (exit code -1). */
+export function runProcess(command: string, args: string[], options: {cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
+    let killed = false
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((killed = true), child.kill('SIGKILL')), options.timeoutMs)
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     child.on('error', reject)
-    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve(killed ? {code: -1, stdout, stderr: `${stderr}(killed after ${options.timeoutMs} ms: it did not end)\n`} : {code: code ?? -1, stdout, stderr})
+    })
     if (options.input !== undefined) child.stdin.end(options.input)
     else child.stdin.end()
   })

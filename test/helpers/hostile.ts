@@ -32,7 +32,7 @@ export interface SecretUrl {
   url: string
   /** The secret parts: none may appear in any output, in any piece (the canary checks look for pieces too). */
   secrets: string[]
-  /** Whether redaction must report it as carrying credentials (UrlFacts: user info or a credential query parameter). */
+  /** Whether redaction must report it as carrying credentials (UrlFacts: user info, or a credential query or path parameter). */
   credentials: boolean
 }
 
@@ -188,6 +188,14 @@ export const SECRET_URLS: readonly SecretUrl[] = [
     secrets: ['CANARY-userinfo-7f3a'],
     credentials: true,
   },
+  {
+    // Issue 33: the `;token=` parameter reached the printed plan, the plan file and the snapshot (its values are not token-like, so no segment rule caught them).
+    name: 'path parameters (a token and a value nobody can recognise)',
+    source: 'RFC 3986 §3.3: a path segment may carry parameters after ";" (`;jsessionid=` of Java servlet containers); receivers read `;token=` as they read `?token=`',
+    url: 'https://hooks.example.com/notify;token=CANARY.pathparam.7f3a;x=CANARY~param~7f3a/deliver',
+    secrets: ['CANARY.pathparam.7f3a', 'CANARY~param~7f3a'],
+    credentials: true,
+  },
 ]
 
 /** The same receivers over http:// where that is a fix `fix` offers (notification/insecure-webhook moves them to https://). */
@@ -222,6 +230,17 @@ export const SECRET_STRINGS: ReadonlyArray<{name: string; key: string; value: un
   {name: 'an scp-style remote with a password', key: 'remote', value: 'git:CANARY-scp-pw-7f3a@git.example.com:acme/app.git', secrets: ['CANARY-scp-pw-7f3a']},
   {name: 'an scp-style address inside text', key: 'description', value: 'mirror to deploy:CANARY-scp-text-7f3a@mirror.example.com:acme.git nightly', secrets: ['CANARY-scp-text-7f3a']},
   {name: 'a bearer credential as a whole value', key: 'note', value: 'Bearer CANARY-bearer-7f3a.eyJzdWIiOiJjaSJ9', secrets: ['CANARY-bearer-7f3a']},
+  // Issue 33: a Docker executor's free-text options reached the snapshot verbatim. OneDev passes them
+  // to `docker run` ("Multiple options should be separated by space, and single option containing
+  // spaces should be quoted": v16.5.6 server-plugin/server-plugin-executor-serverdocker/src/main/java/io/onedev/server/plugin/executor/serverdocker/ServerDockerExecutor.java:237-241).
+  {
+    name: "a Docker executor's run options: environment assignments and a password option",
+    key: 'runOptions',
+    value: '--privileged --cap-add SYS_ADMIN -e NPM_TOKEN=CANARY-runoptions-npm-7f3a -e TZ=UTC --env=API_KEY=CANARY-runoptions-apikey-7f3a --password CANARY-runoptions-password-7f3a -e "GH_TOKEN=CANARY runoptions quoted 7f3a" --memory 2g',
+    secrets: ['CANARY-runoptions-npm-7f3a', 'CANARY-runoptions-apikey-7f3a', 'CANARY-runoptions-password-7f3a', 'CANARY runoptions quoted 7f3a'],
+  },
+  // `docker network create` options (ServerDockerExecutor.java:249-252; --driver is reserved).
+  {name: "a Docker executor's network options: a label named like a credential", key: 'networkOptions', value: '--opt com.docker.network.driver.mtu=1400 --label deploy_secret=CANARY-netoptions-label-7f3a', secrets: ['CANARY-netoptions-label-7f3a']},
 ]
 
 // ------------------------------------------------------------------ NOT SECRETS
@@ -234,6 +253,7 @@ export const NOT_SECRETS: ReadonlyArray<{name: string; path: (string | number)[]
   {name: "a project's key and a groovy script's job authorization", path: [], value: {key: 'ACME', jobAuthorization: 'on branch "main"', authorizations: [{roleId: 1}]}},
   {name: 'harmless query values and a plain git remote', path: [], value: {link: 'https://ci.example.com/job?ref=main&page=2', remote: 'git@github.com:acme/app.git', contact: 'mailto:ops@example.com'}},
   {name: 'text about tokens and basic settings', path: [], value: {description: 'Token required. Basic authentication is off; bearer tokens expire.', hint: 'Bearer tokens only'}},
+  {name: 'run options the executor rules judge, with a harmless environment variable', path: ['settings', 'job-executors', 0], value: {runOptions: '--privileged --cap-add SYS_ADMIN --network host --security-opt seccomp=unconfined -e TZ=UTC -v /var/run/docker.sock:/var/run/docker.sock'}},
 ]
 
 // ------------------------------------------------------------------ A HOSTILE SETTING
@@ -256,6 +276,16 @@ export function hostileSetting(base: Record<string, unknown>): Record<string, un
     },
     integration: {...SECRET_KEYED_VALUES, ...Object.fromEntries(SECRET_STRINGS.map((entry) => [entry.key, entry.value]))},
   }
+}
+
+/**
+ * The job executors of the administration fixture with the corpus's free-text options (SECRET_STRINGS
+ * whose key ends in `Options`) in each Docker executor, as OneDev writes them (RemoteDockerExecutor
+ * extends ServerDockerExecutor: v16.5.6 server-plugin/server-plugin-executor-remotedocker/src/main/java/io/onedev/server/plugin/executor/remotedocker/RemoteDockerExecutor.java:38).
+ */
+export function hostileExecutors(executors: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const options = Object.fromEntries(SECRET_STRINGS.filter((entry) => entry.key.endsWith('Options')).map((entry) => [entry.key, entry.value]))
+  return executors.map((executor) => (/DockerExecutor$/.test(String(executor['@type'])) ? {...executor, ...options} : executor))
 }
 
 /** Every secret of the corpus's URLs, keyed values and strings: none may appear in any output. */
@@ -281,6 +311,8 @@ export interface HostileAnswer {
 export const UMLAUT_SECRET = 'CANARY-pässwörd-Äß-7f3a'
 /** A multi-line secret (a PEM key as a job secret value): one line of it is enough to leak. */
 export const MULTI_LINE_SECRET = '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEICANARYmultiLineSecretLine7f3aOAoGCCqGSM49\nAwEHoUQDQgAE7f3aCANARYsecondLineOfTheKeyZ9\n-----END EC PRIVATE KEY-----'
+/** A job secret a server quotes broken by whitespace (brokenAnswers): no half of it is token-like, so nothing but finding it whole masks it. */
+export const SPLIT_SECRET = 'CANARY-jobsecret-quoted-over-two-lines-7f3a'
 /** Secrets shorter than four characters: once never looked for. */
 export const SHORT_SECRETS: readonly string[] = ['x', 'q7', 'z9!']
 
@@ -299,6 +331,27 @@ export function serverAnswers(secret: string): HostileAnswer[] {
     {name: 'UTF-16BE with a byte-order mark', why: 'the byte-order mark was ignored', secret, contentType: 'text/plain', body: Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(`the token ${secret} was refused`, 'utf16le').swap16()])},
     {name: 'cased otherwise', why: 'compared case-sensitively', secret, contentType: plain, body: text(`TOKEN ${secret.toUpperCase()} REFUSED`)},
     {name: 'broken by zero-width spaces', why: 'invisible format characters between the letters', secret, contentType: plain, body: text(`token ${[...secret].join('\u200b')} refused`)},
+    ...brokenAnswers(secret),
+  ]
+}
+
+/**
+ * Answers quoting `secret` broken by whitespace the server inserted (issue 33): only the unbroken
+ * secret was looked for, and a text that showed all of it but a line break passed.
+ */
+export function brokenAnswers(secret: string): HostileAnswer[] {
+  const plain = 'text/plain;charset=utf-8'
+  const at = Math.ceil((secret.length * 2) / 3)
+  const third = Math.ceil(secret.length / 3)
+  return [
+    {name: 'broken by a line break', why: 'a server that wraps long values put a line break two thirds into it', secret, contentType: plain, body: text(`value "${secret.slice(0, at)}\n${secret.slice(at)}" is not valid`)},
+    {
+      name: 'broken by runs of whitespace',
+      why: 'a CRLF, indentation and spaces inside the quoted value',
+      secret,
+      contentType: plain,
+      body: text(`value "${secret.slice(0, third)}\r\n\t  ${secret.slice(third, at)}   ${secret.slice(at)}" is not valid`),
+    },
   ]
 }
 

@@ -4,7 +4,7 @@ import {describe, expect, test} from 'vitest'
 
 import {REDACTED, redactDeep, redactOwned, redactProjectSetting, redactServerPayload, redactText, redactUrl, secretsOf} from '../../src/model/redact.js'
 import {CANARIES, FIXTURES_DIR, expectNoCanary} from '../helpers/canaries.js'
-import {CORPUS_SECRETS, hostileSetting, NOT_SECRETS, SECRET_KEYED_VALUES, SECRET_STRINGS, SECRET_URLS, SERVER_SETTING_SECRETS} from '../helpers/hostile.js'
+import {brokenAnswers, CORPUS_SECRETS, hostileSetting, NOT_SECRETS, SECRET_KEYED_VALUES, SECRET_STRINGS, SECRET_URLS, SERVER_SETTING_SECRETS, SPLIT_SECRET} from '../helpers/hostile.js'
 
 function fixture(name: string): unknown {
   return JSON.parse(readFileSync(join(FIXTURES_DIR, name), 'utf8'))
@@ -168,7 +168,7 @@ describe('the hostile corpus (test/helpers/hostile.ts)', () => {
     const out = redactUrl(entry.url)
     expectNoCorpusSecret(out.url)
     for (const secret of entry.secrets) expect(out.url).not.toContain(secret)
-    expect(out.facts.hadUserInfo || out.facts.secretQueryParams.length > 0).toBe(entry.credentials)
+    expect(out.facts.hadUserInfo || out.facts.secretQueryParams.length > 0 || (out.facts.secretPathParams ?? []).length > 0).toBe(entry.credentials)
     expect(out.facts.host).toBe(new URL(entry.url).hostname)
     expect(redactUrl(out.url)).toEqual(out)
     // The same URL inside text, and as a value of any key.
@@ -185,6 +185,7 @@ describe('the hostile corpus (test/helpers/hostile.ts)', () => {
       'a URL-encoded nested URL with credentials': 'https://sso.example.com/login?next=REDACTED',
       'a URL-encoded nested URL with credentials in a path segment': 'https://r.example.com/go/REDACTED',
       'a Zapier catch hook (short ids after /hooks/)': 'https://hooks.zapier.com/hooks/catch/REDACTED/REDACTED/',
+      'path parameters (a token and a value nobody can recognise)': 'https://hooks.example.com/notify;token=REDACTED;x=HIDDEN/deliver',
       'a Microsoft Teams workflow URL (sig)':
         'https://prod-12.westeurope.logic.azure.com/workflows/REDACTED/triggers/manual/paths/invoke?api-version=2016-06-01&sp=HIDDEN&sv=HIDDEN&sig=REDACTED',
     })
@@ -210,7 +211,17 @@ describe('the hostile corpus (test/helpers/hostile.ts)', () => {
       remote: 'REDACTED@git.example.com:acme/app.git',
       description: 'mirror to REDACTED@mirror.example.com:acme.git nightly',
       note: REDACTED,
+      runOptions: '--privileged --cap-add SYS_ADMIN -e NPM_TOKEN=<redacted> -e TZ=UTC --env=API_KEY=<redacted> --password <redacted> -e "GH_TOKEN=<redacted>" --memory 2g',
+      networkOptions: '--opt com.docker.network.driver.mtu=1400 --label deploy_secret=<redacted>',
     })
+  })
+
+  test('free-text options keep every word but the values of credentials, however they are written (issue 33)', () => {
+    const redacted = (runOptions: string) => (redactServerPayload('settings/job-executors', [{'@type': 'ServerDockerExecutor', runOptions}]) as Array<{runOptions: string}>)[0]!.runOptions
+    expect(redacted("-eNPM_TOKEN='CANARY a b 7f3a' --label=com.acme.api_key=CANARY-label-7f3a --build-arg npm_token=CANARY-arg-7f3a")).toBe("-eNPM_TOKEN='<redacted>' --label=com.acme.api_key=<redacted> --build-arg npm_token=<redacted>")
+    expect(redacted('--registry-password=CANARY-eq-7f3a --secret "CANARY quoted 7f3a" --password-stdin --privileged')).toBe('--registry-password=<redacted> --secret "<redacted>" --password-stdin --privileged')
+    expect(redacted('-e DATABASE_URL=postgres://ci:CANARY-dburl-7f3a@db.internal/ci -e HOME=/root')).toBe('-e DATABASE_URL=postgres://REDACTED@db.internal/ci -e HOME=/root')
+    expect(redacted('-e NPM_TOKEN=')).toBe('-e NPM_TOKEN=')
   })
 
   test.each(NOT_SECRETS.map((entry) => [entry.name, entry] as const))('%s stays as it is', (_, entry) => {
@@ -269,6 +280,15 @@ describe('redactText', () => {
 
   test('redacts credentials of URLs in the text', () => {
     expect(redactText('GET https://u:p@x.example.com/?token=t failed', [])).toBe('GET https://REDACTED@x.example.com/?token=REDACTED failed')
+  })
+
+  test('finds a secret broken by a line break or runs of whitespace the server inserted (issue 33), and a multi-line secret with its lines joined otherwise', () => {
+    for (const answer of brokenAnswers(SPLIT_SECRET)) {
+      expect(redactText(answer.body.toString('utf8'), [SPLIT_SECRET]), answer.name).toBe('value "<redacted>" is not valid')
+    }
+    expect(redactText('key: -----BEGIN KEY----- abc -----END KEY----- refused', ['-----BEGIN KEY-----\nabc\n-----END KEY-----'])).toBe('key: <redacted> refused')
+    // Regular-expression syntax in a secret is literal.
+    expect(redactText('p.*s(w)o[r]d|$1 and pxxsword', ['p.*s(w)o[r]d|$1'])).toBe('<redacted> and pxxsword')
   })
 })
 
