@@ -492,8 +492,9 @@ function summarize(outcomes: readonly Outcome[], auditErrors: readonly AuditErro
     ? [`${count('open')} opened`, `${count('update')} updated`, `${count('close')} closed`, `${count('reopen')} reopened`]
     : [`${count('open')} to open`, `${count('update')} to update`, `${count('close')} to close`, `${count('reopen')} to reopen`]
   parts.push(`${count('unchanged')} unchanged`, `${count('none')} without finding or issue`)
-  const closing = duplicates('close') + duplicates('later')
-  if (closing > 0) parts.push(`${closing} duplicate${closing === 1 ? '' : 's'} ${flags.apply ? 'closed' : 'to close'}${duplicates('later') > 0 ? ` (${duplicates('later')} at the next run)` : ''}`)
+  const closing = duplicates('close')
+  if (closing > 0) parts.push(`${closing} duplicate${closing === 1 ? '' : 's'} ${flags.apply ? 'closed' : 'to close'}`)
+  if (duplicates('later') > 0) parts.push(`${duplicates('later')} duplicate${duplicates('later') === 1 ? '' : 's'} to close at the next run`)
   const refused = count('refused') + duplicates('refused')
   const problems = [refused > 0 ? `${refused} refused` : '', failed.length > 0 ? `${failed.length} failed` : '', skipped > 0 ? `${skipped} not done` : '', auditErrors.length > 0 ? `${auditErrors.length} audit error${auditErrors.length === 1 ? '' : 's'}` : ''].filter(Boolean)
   const tail = flags.apply ? '' : todo > 0 ? ' (dry run: nothing was sent; --apply does it)' : ' (dry run)'

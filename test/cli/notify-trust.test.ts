@@ -158,6 +158,7 @@ describe('two runs at once', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toBe('closed     acme/empty (#4): issue #1: no finding left; to "Closed"; #2, a second issue of notify here, is closed as a duplicate at the next run\n')
     expect(run.writes).toEqual([`POST /issues/${kept.id}/state-transitions`, `POST /issues/${kept.id}/description`])
+    expect(run.stderr).toContain('1 closed, 0 reopened, 0 unchanged, 0 without finding or issue, 1 duplicate to close at the next run')
     withinBudget(run, setup)
     const next = await notify(setup, '--project', '4', '--apply')
     expect(next.stdout).toBe('unchanged  acme/empty (#4): issue #1: closed, no finding; closed #2, a second issue of notify here, as a duplicate of it\n')
