@@ -2,8 +2,8 @@
  * The notify measurement (`node bench/run.mjs --notify`, or `--notify-only`), issue 27: a snapshot of
  * `--offline-projects` projects built from the simulator's settings, and a loopback issue store that
  * answers like OneDev's IssueResource after `--notify-latency` ms per request (GET /settings/issue,
- * the project listing, GET /issues per project, POST /issues, the description and state-transition
- * POSTs). Each run, from an empty store, whole processes from spawn to exit:
+ * GET /users/me, the project listing, GET /issues per project, POST /issues, the description and
+ * state-transition POSTs; each issue's submitterId is the caller's account). Each run, from an empty store, whole processes from spawn to exit:
  *   - `scan --snapshot S --format json`, the reference;
  *   - `notify --snapshot S`: the dry run, paired with the scan just before it (a ratio per pair);
  *   - `notify --snapshot S --apply`: opens one issue per project with findings;
@@ -33,7 +33,7 @@ const WORKFLOW = {
 export function issueStore(projects, latencyMs) {
   const byPath = new Map(projects.map((p) => [p.path, p.id]))
   const listing = projects.map((p) => ({id: p.id, name: p.name, path: p.path, parentId: p.parentId}))
-  const counts = {workflow: 0, listing: 0, query: 0, open: 0, describe: 0, transit: 0, other: 0}
+  const counts = {workflow: 0, account: 0, listing: 0, query: 0, open: 0, describe: 0, transit: 0, other: 0}
   let issues = new Map()
   let nextId = 1
   const server = createServer((request, response) => {
@@ -52,6 +52,10 @@ export function issueStore(projects, latencyMs) {
           counts.workflow++
           return send(200, JSON.stringify(WORKFLOW))
         }
+        if (request.method === 'GET' && path === '/~api/users/me') {
+          counts.account++
+          return send(200, JSON.stringify({id: 1, disabled: false, type: 'ORDINARY', name: 'bench', fullName: null, notifyOwnEvents: false}))
+        }
         if (request.method === 'GET' && path === '/~api/projects') {
           counts.listing++
           const offset = Number(url.searchParams.get('offset'))
@@ -68,7 +72,7 @@ export function issueStore(projects, latencyMs) {
           counts.open++
           const posted = JSON.parse(body)
           const id = nextId++
-          issues.set(id, {id, number: id, projectId: posted.projectId, title: posted.title, description: posted.description, state: 'Open', confidential: posted.confidential})
+          issues.set(id, {id, number: id, projectId: posted.projectId, title: posted.title, description: posted.description, state: 'Open', confidential: posted.confidential, submitterId: 1})
           return send(200, String(id))
         }
         const write = /^\/~api\/issues\/(\d+)\/(description|state-transitions)$/.exec(path)
@@ -192,7 +196,7 @@ export function notifyLines(result, runs) {
     `notify: a snapshot of ${result.projects} projects and ${result.roles} roles (${result.snapshotMb.toFixed(1)} MB), ${result.withFindings} of them with findings at or above high; an issue store answering after ${result.latencyMs} ms, --concurrency ${result.concurrency}; whole process from spawn to exit, median of ${runs}:`,
     `  scan --snapshot S --format json: ${ms(result.scanMs)}`,
     `  notify --snapshot S (dry run, no issue yet): ${ms(result.dryMs)} (${result.dryToScan.toFixed(2)}x the scan's time, paired)   peak RSS ${result.dryRssMb.toFixed(0)} MB`,
-    `    requests: ${dry.workflow} GET /settings/issue + ${dry.listing} listing pages + ${dry.query} GET /issues = ${result.dryRequests} (floor ${ms(result.floorMs)} = requests x latency / concurrency)`,
+    `    requests: ${dry.workflow} GET /settings/issue + ${dry.account ?? 0} GET /users/me + ${dry.listing} listing pages + ${dry.query} GET /issues = ${result.dryRequests} (floor ${ms(result.floorMs)} = requests x latency / concurrency)`,
     `  notify --snapshot S --apply (opens them): ${ms(result.applyMs)}; ${applied.query} queries, ${applied.open} POST /issues (${(applied.open / result.withFindings).toFixed(2)} per project with findings), ${applied.describe + applied.transit} other writes`,
     `  notify --snapshot S --apply again (nothing changed): ${ms(result.againMs)}; ${again.query} queries, ${again.open + again.describe + again.transit} writes`,
   ]
