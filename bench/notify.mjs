@@ -164,6 +164,8 @@ async function notifyBenchIn(dir, projectCount, roleCount, runs, latencyMs, conc
     for (let i = 0; i < runs; i++) {
       store.reset()
       const scanned = (await timeCommand(scan)).ms
+      // With --vs-root the two builds take turns going first (ours, theirs; then theirs, ours; ...), so neither gains from its place.
+      const theirsFirst = vsRoot && i % 2 === 1 ? await notifyRuns(join(vsRoot, 'bin', 'run.js')) : undefined
       const ours = await notifyRuns('bin/run.js')
       samples.scanMs.push(scanned)
       samples.ratio.push(ours.times.dry.ms / scanned)
@@ -173,7 +175,7 @@ async function notifyBenchIn(dir, projectCount, roleCount, runs, latencyMs, conc
       }
       ;({dry, applied, again} = ours)
       if (vsRoot) {
-        const theirs = await notifyRuns(join(vsRoot, 'bin', 'run.js'))
+        const theirs = theirsFirst ?? (await notifyRuns(join(vsRoot, 'bin', 'run.js')))
         for (const phase of ['dry', 'apply', 'again']) {
           vs[`${phase}Ms`].push(theirs.times[phase].ms)
           vs[`${phase}CpuMs`].push(theirs.times[phase].cpuMs)
@@ -231,7 +233,7 @@ export function notifyLines(result, runs) {
     `  CPU (user + system), median: dry run ${ms(result.dryCpuMs)}, --apply ${ms(result.applyCpuMs)}, --apply again ${ms(result.againCpuMs)}`,
     ...(result.paired
       ? [
-          `  against the --vs-root build (${result.vsRoot}), the same runs right after each of ours, ratio ours / theirs per run, median (min-max) of ${runs}:`,
+          `  against the --vs-root build (${result.vsRoot}), the same runs next to ours (after, then before, in turn), ratio ours / theirs per run, median (min-max) of ${runs}:`,
           ...['dry', 'apply', 'again'].map((phase) => {
             const ratio = ({median, min, max}) => `${median.toFixed(2)}x (${min.toFixed(2)}-${max.toFixed(2)})`
             return `    ${{dry: 'dry run', apply: '--apply', again: '--apply again'}[phase]}: wall ${ratio(result.paired[phase])} (theirs ${ms(result.vs[`${phase}Ms`])}), CPU ${ratio(result.paired[`${phase}Cpu`])} (theirs ${ms(result.vs[`${phase}CpuMs`])})`
