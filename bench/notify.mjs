@@ -2,14 +2,16 @@
  * The notify measurement (`node bench/run.mjs --notify`, or `--notify-only`), issue 27: a snapshot of
  * `--offline-projects` projects built from the simulator's settings, and a loopback issue store that
  * answers like OneDev's IssueResource after `--notify-latency` ms per request (GET /settings/issue,
- * the project listing, GET /issues per project, POST /issues, the description and state-transition
- * POSTs). Each run, from an empty store, whole processes from spawn to exit:
+ * GET /users/me, the project listing, GET /issues per project, POST /issues, the description and
+ * state-transition POSTs; each issue's submitterId is the caller's account). Each run, from an empty store, whole processes from spawn to exit:
  *   - `scan --snapshot S --format json`, the reference;
  *   - `notify --snapshot S`: the dry run, paired with the scan just before it (a ratio per pair);
  *   - `notify --snapshot S --apply`: opens one issue per project with findings;
  *   - `notify --snapshot S --apply` again: nothing changed, so queries only and no write.
  * Requests are counted by kind; the bench fails unless the second --apply wrote nothing and the first
- * opened exactly one issue per project with findings.
+ * opened exactly one issue per project with findings. With `--vs-root DIR` (another checkout, built)
+ * the three notify runs are run again right after, with DIR's CLI, against the same store from empty:
+ * wall and CPU time of each, paired per run.
  */
 import {createServer} from 'node:http'
 import {stat, writeFile} from 'node:fs/promises'
@@ -33,7 +35,7 @@ const WORKFLOW = {
 export function issueStore(projects, latencyMs) {
   const byPath = new Map(projects.map((p) => [p.path, p.id]))
   const listing = projects.map((p) => ({id: p.id, name: p.name, path: p.path, parentId: p.parentId}))
-  const counts = {workflow: 0, listing: 0, query: 0, open: 0, describe: 0, transit: 0, other: 0}
+  const counts = {workflow: 0, account: 0, listing: 0, query: 0, open: 0, describe: 0, transit: 0, other: 0}
   let issues = new Map()
   let nextId = 1
   const server = createServer((request, response) => {
@@ -52,6 +54,10 @@ export function issueStore(projects, latencyMs) {
           counts.workflow++
           return send(200, JSON.stringify(WORKFLOW))
         }
+        if (request.method === 'GET' && path === '/~api/users/me') {
+          counts.account++
+          return send(200, JSON.stringify({id: 1, disabled: false, type: 'ORDINARY', name: 'bench', fullName: null, notifyOwnEvents: false}))
+        }
         if (request.method === 'GET' && path === '/~api/projects') {
           counts.listing++
           const offset = Number(url.searchParams.get('offset'))
@@ -68,7 +74,7 @@ export function issueStore(projects, latencyMs) {
           counts.open++
           const posted = JSON.parse(body)
           const id = nextId++
-          issues.set(id, {id, number: id, projectId: posted.projectId, title: posted.title, description: posted.description, state: 'Open', confidential: posted.confidential})
+          issues.set(id, {id, number: id, projectId: posted.projectId, title: posted.title, description: posted.description, state: 'Open', confidential: posted.confidential, submitterId: 1})
           return send(200, String(id))
         }
         const write = /^\/~api\/issues\/(\d+)\/(description|state-transitions)$/.exec(path)
@@ -105,14 +111,14 @@ export function issueStore(projects, latencyMs) {
   )
 }
 
-/** `tools`: run.mjs's timeCommand, peakRssMb, median and withTempDir. */
-export function notifyBench(projectCount, roleCount, runs, latencyMs, concurrency, tools) {
-  return tools.withTempDir('oda-notify-bench-', (dir) => notifyBenchIn(dir, projectCount, roleCount, runs, latencyMs, concurrency, tools))
+/** `tools`: run.mjs's timeCommand, peakRssMb, median and withTempDir; `vsRoot`: another build whose CLI runs the same notify runs, paired. */
+export function notifyBench(projectCount, roleCount, runs, latencyMs, concurrency, tools, vsRoot) {
+  return tools.withTempDir('oda-notify-bench-', (dir) => notifyBenchIn(dir, projectCount, roleCount, runs, latencyMs, concurrency, tools, vsRoot))
 }
 
 const total = (counts) => Object.values(counts).reduce((a, b) => a + b, 0)
 
-async function notifyBenchIn(dir, projectCount, roleCount, runs, latencyMs, concurrency, {timeCommand, peakRssMb, median}) {
+async function notifyBenchIn(dir, projectCount, roleCount, runs, latencyMs, concurrency, {timeCommand, peakRssMb, median}, vsRoot) {
   const projects = buildProjects(projectCount)
   const store = await issueStore(projects, latencyMs)
   try {
@@ -131,28 +137,53 @@ async function notifyBenchIn(dir, projectCount, roleCount, runs, latencyMs, conc
     )
     const env = {ONEDEV_URL: store.url, ONEDEV_API_PREFIX: '/~api', ONEDEV_USER: 'bench', ONEDEV_TOKEN: 'bench-token-not-a-secret'}
     const scan = ['bin/run.js', 'scan', '--snapshot', snapshotFile, '--format', 'json', '--output', join(dir, 'scan.json'), '--fail-on', 'none']
-    const notify = ['bin/run.js', 'notify', '--snapshot', snapshotFile, '--concurrency', String(concurrency)]
-    const samples = {scanMs: [], dryMs: [], ratio: [], applyMs: [], againMs: []}
+    const notifyOf = (cli) => [cli, 'notify', '--snapshot', snapshotFile, '--concurrency', String(concurrency)]
+    const notify = notifyOf('bin/run.js')
+    /** The dry run, --apply from an empty store, --apply again with `cli`: times and the requests the store counted. */
+    const notifyRuns = async (cli) => {
+      const command = notifyOf(cli)
+      store.reset()
+      const dryRun = await timeCommand(command, {env, okCodes: [1], cpu: true})
+      const counted = {dry: {...store.counts, lines: dryRun.stdout.split('\n').filter(Boolean).length}}
+      store.reset()
+      const applyRun = await timeCommand([...command, '--apply'], {env, cpu: true})
+      counted.applied = {...store.counts, issues: store.issues().size}
+      for (const key of Object.keys(store.counts)) store.counts[key] = 0
+      const againRun = await timeCommand([...command, '--apply'], {env, cpu: true})
+      counted.again = {...store.counts}
+      if (counted.again.open + counted.again.describe + counted.again.transit !== 0) throw new Error(`${cli}: notify wrote ${counted.again.open + counted.again.describe + counted.again.transit} times when nothing had changed`)
+      if (counted.applied.open !== counted.dry.lines || counted.applied.issues !== counted.applied.open) throw new Error(`${cli}: notify opened ${counted.applied.open} issues for ${counted.dry.lines} projects to open`)
+      return {times: {dry: dryRun, apply: applyRun, again: againRun}, ...counted}
+    }
+    const samples = {scanMs: [], dryMs: [], ratio: [], applyMs: [], againMs: [], dryCpuMs: [], applyCpuMs: [], againCpuMs: []}
+    const vs = {dryMs: [], applyMs: [], againMs: [], dryCpuMs: [], applyCpuMs: [], againCpuMs: []}
+    const paired = {dry: [], apply: [], again: [], dryCpu: [], applyCpu: [], againCpu: []}
     let dry
     let applied
     let again
     for (let i = 0; i < runs; i++) {
       store.reset()
       const scanned = (await timeCommand(scan)).ms
-      const dryRun = await timeCommand(notify, {env, okCodes: [1]})
+      // With --vs-root the two builds take turns going first (ours, theirs; then theirs, ours; ...), so neither gains from its place.
+      const theirsFirst = vsRoot && i % 2 === 1 ? await notifyRuns(join(vsRoot, 'bin', 'run.js')) : undefined
+      const ours = await notifyRuns('bin/run.js')
       samples.scanMs.push(scanned)
-      samples.dryMs.push(dryRun.ms)
-      samples.ratio.push(dryRun.ms / scanned)
-      dry = {...store.counts, lines: dryRun.stdout.split('\n').filter(Boolean).length}
-      store.reset()
-      samples.applyMs.push((await timeCommand([...notify, '--apply'], {env})).ms)
-      applied = {...store.counts, issues: store.issues().size}
-      for (const key of Object.keys(store.counts)) store.counts[key] = 0
-      samples.againMs.push((await timeCommand([...notify, '--apply'], {env})).ms)
-      again = {...store.counts}
+      samples.ratio.push(ours.times.dry.ms / scanned)
+      for (const phase of ['dry', 'apply', 'again']) {
+        samples[`${phase}Ms`].push(ours.times[phase].ms)
+        samples[`${phase}CpuMs`].push(ours.times[phase].cpuMs)
+      }
+      ;({dry, applied, again} = ours)
+      if (vsRoot) {
+        const theirs = theirsFirst ?? (await notifyRuns(join(vsRoot, 'bin', 'run.js')))
+        for (const phase of ['dry', 'apply', 'again']) {
+          vs[`${phase}Ms`].push(theirs.times[phase].ms)
+          vs[`${phase}CpuMs`].push(theirs.times[phase].cpuMs)
+          paired[phase].push(ours.times[phase].ms / theirs.times[phase].ms)
+          paired[`${phase}Cpu`].push(ours.times[phase].cpuMs / theirs.times[phase].cpuMs)
+        }
+      }
     }
-    if (again.open + again.describe + again.transit !== 0) throw new Error(`notify wrote ${again.open + again.describe + again.transit} times when nothing had changed`)
-    if (applied.open !== dry.lines || applied.issues !== applied.open) throw new Error(`notify opened ${applied.open} issues for ${dry.lines} projects to open`)
     store.reset()
     // GNU time's child inherits this process's environment: the server and token for that one run.
     const saved = {...process.env}
@@ -173,6 +204,10 @@ async function notifyBenchIn(dir, projectCount, roleCount, runs, latencyMs, conc
       dryToScan: median(samples.ratio),
       applyMs: median(samples.applyMs),
       againMs: median(samples.againMs),
+      dryCpuMs: median(samples.dryCpuMs),
+      applyCpuMs: median(samples.applyCpuMs),
+      againCpuMs: median(samples.againCpuMs),
+      ...(vsRoot ? {vsRoot, vs: Object.fromEntries(Object.entries(vs).map(([key, values]) => [key, median(values)])), paired: Object.fromEntries(Object.entries(paired).map(([key, ratios]) => [key, {median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), all: ratios}]))} : {}),
       dry,
       applied,
       again,
@@ -192,8 +227,18 @@ export function notifyLines(result, runs) {
     `notify: a snapshot of ${result.projects} projects and ${result.roles} roles (${result.snapshotMb.toFixed(1)} MB), ${result.withFindings} of them with findings at or above high; an issue store answering after ${result.latencyMs} ms, --concurrency ${result.concurrency}; whole process from spawn to exit, median of ${runs}:`,
     `  scan --snapshot S --format json: ${ms(result.scanMs)}`,
     `  notify --snapshot S (dry run, no issue yet): ${ms(result.dryMs)} (${result.dryToScan.toFixed(2)}x the scan's time, paired)   peak RSS ${result.dryRssMb.toFixed(0)} MB`,
-    `    requests: ${dry.workflow} GET /settings/issue + ${dry.listing} listing pages + ${dry.query} GET /issues = ${result.dryRequests} (floor ${ms(result.floorMs)} = requests x latency / concurrency)`,
+    `    requests: ${dry.workflow} GET /settings/issue + ${dry.account ?? 0} GET /users/me + ${dry.listing} listing pages + ${dry.query} GET /issues = ${result.dryRequests} (floor ${ms(result.floorMs)} = requests x latency / concurrency)`,
     `  notify --snapshot S --apply (opens them): ${ms(result.applyMs)}; ${applied.query} queries, ${applied.open} POST /issues (${(applied.open / result.withFindings).toFixed(2)} per project with findings), ${applied.describe + applied.transit} other writes`,
     `  notify --snapshot S --apply again (nothing changed): ${ms(result.againMs)}; ${again.query} queries, ${again.open + again.describe + again.transit} writes`,
+    `  CPU (user + system), median: dry run ${ms(result.dryCpuMs)}, --apply ${ms(result.applyCpuMs)}, --apply again ${ms(result.againCpuMs)}`,
+    ...(result.paired
+      ? [
+          `  against the --vs-root build (${result.vsRoot}), the same runs next to ours (after, then before, in turn), ratio ours / theirs per run, median (min-max) of ${runs}:`,
+          ...['dry', 'apply', 'again'].map((phase) => {
+            const ratio = ({median, min, max}) => `${median.toFixed(2)}x (${min.toFixed(2)}-${max.toFixed(2)})`
+            return `    ${{dry: 'dry run', apply: '--apply', again: '--apply again'}[phase]}: wall ${ratio(result.paired[phase])} (theirs ${ms(result.vs[`${phase}Ms`])}), CPU ${ratio(result.paired[`${phase}Cpu`])} (theirs ${ms(result.vs[`${phase}CpuMs`])})`
+          }),
+        ]
+      : []),
   ]
 }

@@ -14,8 +14,9 @@
  *       its load and first filter in headless Chromium: bench/html.mjs; part of every run with the offline part)
  *   node bench/run.mjs --fix | --fix-only [--fix-latency 10] [--fix-roots]   (adds, or runs only, fix: planning the offline snapshot,
  *       and the requests per changed project when applying the plan: bench/fix.mjs)
- *   node bench/run.mjs --notify | --notify-only [--notify-latency 10]   (adds, or runs only, notify on the offline
- *       snapshot against a loopback issue store: dry run, opening, and a run with nothing changed: bench/notify.mjs)
+ *   node bench/run.mjs --notify | --notify-only [--notify-latency 10] [--vs-root DIR]   (adds, or runs only, notify on the
+ *       offline snapshot against a loopback issue store: dry run, opening, and a run with nothing changed, each also
+ *       with DIR's CLI right after, paired: bench/notify.mjs)
  *   node bench/run.mjs --arrival [--arrival-sizes 2000,10000] [--arrival-padding-kb 0,8]   (only the live full scan's
  *       peak RSS, projects judged on arrival against the whole model evaluated at the end, per size and
  *       payload padding: the simulator's settings are about 1 KB, plus the padding)
@@ -679,7 +680,7 @@ async function main() {
   if (flags['notify-only']) {
     const {notifyBench, notifyLines} = await import('./notify.mjs')
     const runs = Math.max(1, Number(flags.runs))
-    const notify = await notifyBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['notify-latency']), Number(flags.concurrency), {timeCommand, peakRssMb, median, withTempDir})
+    const notify = await notifyBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['notify-latency']), Number(flags.concurrency), {timeCommand, peakRssMb, median, withTempDir}, flags['vs-root'] && resolvePath(flags['vs-root']))
     process.stdout.write(flags.json ? `${JSON.stringify({notify}, null, 2)}\n` : `${notifyLines(notify, runs).join('\n')}\n`)
     return
   }

@@ -1,17 +1,30 @@
 /**
- * The issue requests of `onedev-audit notify` (OneDev's IssueResource, server-core
- * rest/resource/IssueResource.java; the same paths and bodies since 8.0):
+ * The issue requests of `onedev-audit notify` (OneDev's IssueResource: v8.0.0
+ * server-core/src/main/java/io/onedev/server/rest/IssueResource.java, from 10.0.0 on
+ * server-core/src/main/java/io/onedev/server/rest/resource/IssueResource.java). The paths are the same
+ * from 8.0 to 16.x; what they read and answer is not:
+ *   GET  /users/me                           the account of the credentials: its `id` (8.0.0 to 11.7.x, and
+ *                                            12.0.0 on); 11.8.0 to 11.11.4 answer no id (readOwnAccount)
  *   GET  /issues?query=&offset=&count=       issues matching an issue query (the query language of the
- *                                            issues page); confidential ones only for those who may see them
+ *                                            issues page); confidential ones only for those who may see them;
+ *                                            without `order by`, the newest activity first
  *   POST /issues                             {projectId, title, description, confidential, fields}: the new
- *                                            issue's id (a JSON number); fields it prompts are validated (406)
+ *                                            issue's id (a JSON number); its submitter is the caller. `fields`:
+ *                                            one string per field on 8.x (a Map<String, String>: v8.0.0 :394),
+ *                                            a string or a list from 10.0.0 (Map<String, Serializable>:
+ *                                            v10.0.0 :430, read at :396-400)
  *   POST /issues/{id}/description            the description, as the raw body (a `String` parameter: no JSON quoting)
- *   POST /issues/{id}/state-transitions      {state, fields, comment}: through a manual transition that
- *                                            applies (406 `No applicable manual transition spec found ...` otherwise)
+ *   POST /issues/{id}/state-transitions      {state, fields, comment}, `fields` as for a new issue (v8.0.0 :455,
+ *                                            v10.0.0 :504). 8.x checks no transition (v8.0.0 :337-345); from
+ *                                            10.0.0 a missing one is refused: 400 `No applicable transition spec
+ *                                            for: A->B` (v10.0.0 :363-364, to 12.0.4), 400 `No applicable manual
+ *                                            transition spec found ...` (12.0.5 to 12.0.8: v12.0.8
+ *                                            model/support/administration/GlobalIssueSetting.java:766-769), 406
+ *                                            with that text from 12.0.9 (v12.0.9 :452-456; v16.5.6 :469-474)
  * and the listing of projects (GET /projects) and the issue workflow (GET /settings/issue) it reads.
  */
 import {ingestProjectList, type ProjectListItem} from '../model/ingest.js'
-import {MARKER_PREFIX, parseCreatedId, parseIssueList, type ServerIssue, TITLE_PREFIX} from '../model/issue.js'
+import {MARKER_PREFIX, parseAccountId, parseCreatedId, parseIssueList, type ServerIssue, TITLE_PREFIX} from '../model/issue.js'
 import type {AuditError} from '../model/types.js'
 import {ApiError, type ApiClient} from './types.js'
 
@@ -23,25 +36,54 @@ export function quoteQueryValue(value: string): string {
 }
 
 /**
+ * The order notify reads its issues in: the oldest first (the issue number grows with each issue of
+ * a project), so a run pages through them the same way however many newer issues there are, and the
+ * issue it keeps comes first. One sort key, its direction written out: several keys are separated by
+ * ` and ` up to 11.7 and by `,` from 11.8 (IssueQuery.g4:4 at v8.0.0 and v16.5.6), and a key without
+ * direction sorts ascending up to 11.7 but by the field's default from 12 on. `"Number"` is a sort field
+ * at every version (v8.0.0 server-core/src/main/java/io/onedev/server/model/Issue.java:164; v16.5.6 :267).
+ */
+export const OLDEST_FIRST = 'order by "Number" asc'
+
+/**
  * The query that finds notify's issues in a project: by the project's path, and by notify's title or
- * the marker in the description (OneDev's `contains` is a case-insensitive substring). What it
- * returns is judged again (src/engine/notify.ts ownIssue): a project path with wildcards would match more.
+ * the marker in the description (OneDev's `contains` is a case-insensitive substring), oldest first.
+ * It asks for everyone's: what it returns is judged again (src/engine/notify.ts ownIssue), which
+ * takes only the issues notify's own account opened and names the others.
  */
 export function notifyIssueQuery(projectPath: string): string {
-  return `"Project" is ${quoteQueryValue(projectPath)} and ("Title" contains ${quoteQueryValue(TITLE_PREFIX)} or "Description" contains ${quoteQueryValue(MARKER_PREFIX)})`
+  return `"Project" is ${quoteQueryValue(projectPath)} and ("Title" contains ${quoteQueryValue(TITLE_PREFIX)} or "Description" contains ${quoteQueryValue(MARKER_PREFIX)}) ${OLDEST_FIRST}`
 }
 
-/** At most this many issues are read per project: notify keeps one. */
-const QUERY_COUNT = 100
-
-/** The issues of a project the notify query finds: one request. */
+/**
+ * The issues of a project the notify query finds: one request, and the next pages (100 each) only
+ * when a page comes back full (others opened as many look-alikes).
+ */
 export async function queryNotifyIssues(client: ApiClient, projectPath: string): Promise<ServerIssue[]> {
-  const payload = await client.getJson(ISSUES_PATH, {query: notifyIssueQuery(projectPath), offset: 0, count: QUERY_COUNT})
-  const parsed = parseIssueList(payload)
+  const parsed = parseIssueList(await client.paged(ISSUES_PATH, {query: notifyIssueQuery(projectPath)}))
+  // paged() refuses anything but JSON arrays: the list always parses.
+  return parsed!.issues
+}
+
+/**
+ * Who the credentials are: the id of their account, which every issue notify opens carries as its
+ * `submitterId`. `GET /users/me` answers it (v8.0.0 server-core/src/main/java/io/onedev/server/rest/UserResource.java:97-104;
+ * v16.5.6 server-core/src/main/java/io/onedev/server/rest/resource/UserResource.java:134-141), except
+ * on 11.8.0 to 11.11.4, whose answer has no id: there the issue query's `submitted by me` criterion
+ * (in the grammar and enabled for the REST query at every version: v8.0.0
+ * server-core/src/main/java/io/onedev/server/search/entity/issue/IssueQuery.g4:10,74-76 and
+ * IssueResource.java:196; v16.5.6 IssueQuery.g4:10 and IssueResource.java:279) finds one issue the
+ * account opened, and its `submitterId` is the id. null: the account opened no issue yet, so none
+ * is notify's.
+ */
+export async function readOwnAccount(client: ApiClient): Promise<number | null> {
+  const id = parseAccountId(await client.getJson('/users/me'))
+  if (id !== null) return id
+  const parsed = parseIssueList(await client.getJson(ISSUES_PATH, {query: `submitted by me ${OLDEST_FIRST}`, offset: 0, count: 1}))
   if (parsed === null) {
     throw new ApiError({kind: 'invalid-payload', message: `GET ${client.apiPrefix}${ISSUES_PATH}: expected a JSON array of issues`, path: `${client.apiPrefix}${ISSUES_PATH}`, status: 200})
   }
-  return parsed.issues
+  return parsed.issues[0]?.submitterId ?? null
 }
 
 export interface NewIssue {
@@ -51,7 +93,11 @@ export interface NewIssue {
   fields: Readonly<Record<string, readonly string[]>>
 }
 
-/** A field value as OneDev's REST interface takes it: a string for one value, a list for several. */
+/**
+ * A field value as OneDev's REST interface takes it: a string for one value (every version), a list
+ * for several (10.0.0 and later only: the caller refuses several values for older servers, see
+ * src/onedev/issue-workflow.ts fieldsNotCarried).
+ */
 function fieldBody(fields: Readonly<Record<string, readonly string[]>>): Record<string, string | string[]> {
   return Object.fromEntries(Object.entries(fields).map(([name, values]) => [name, values.length === 1 ? values[0]! : [...values]]))
 }

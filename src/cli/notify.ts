@@ -1,23 +1,25 @@
 /**
- * `notify` from the command line: the findings (of a snapshot, or collected now), the issue workflow
- * and each target's issue read from the server, what to do decided per target (src/engine/notify.ts),
- * printed, and with --apply done: at most one write per target (the new issue, or its description),
- * plus the transition when its state changes.
+ * `notify` from the command line: the findings (of a snapshot, or collected now), the issue workflow,
+ * the account of the credentials and each target's issues read from the server, what to do decided per
+ * target (src/engine/notify.ts), printed, and with --apply done: at most one write per target (the
+ * new issue, or its description), plus one transition when its state changes or else when a duplicate
+ * of its issue is closed.
  */
-import {findProjectByPath, ISSUES_PATH, listProjects, openIssue, queryNotifyIssues, setIssueDescription, transitIssue} from '../api/issues.js'
+import {findProjectByPath, ISSUES_PATH, listProjects, openIssue, queryNotifyIssues, readOwnAccount, setIssueDescription, transitIssue} from '../api/issues.js'
+import {readServerVersion, type ServerVersion} from '../api/server-version.js'
 import {ApiError, type ApiClient} from '../api/types.js'
 import type {NotifyConfig} from '../engine/config-schema.js'
 import {EVERYTHING, failedEndpoints, fewOf} from '../engine/availability.js'
 import {type ActiveRule, evaluate, serverKey} from '../engine/evaluate.js'
-import {decide, findingsDigest, issueLabel, type NotifyAction, notifyTargets, type NotifyTarget, ownIssue, type ProjectRef, type WorkflowView} from '../engine/notify.js'
+import {decide, decideDuplicate, type DuplicateAction, findingsDigest, issueLabel, NO_FINDINGS, type NotifyAction, notifyTargets, type NotifyTarget, ownIssue, type ProjectRef, type WorkflowView} from '../engine/notify.js'
 import type {RuleMeta, RuleScope, Severity} from '../engine/rule.js'
 import {applyBaseline, applySuppressions, readBaseline} from '../engine/suppress.js'
 import {fetchIssueSetting} from '../issue-setting/apply.js'
 import {ISSUE_TITLES, type ServerIssue} from '../model/issue.js'
 import {projectTransitions, readIssueWorkflow, type IssueWorkflow, type ManualTransition} from '../model/issue-workflow.js'
 import type {AuditError, AuditModel} from '../model/types.js'
-import {DEFAULT_CLOSED_STATE, fieldConfigurationProblems, type FieldValues} from '../onedev/issue-workflow.js'
-import {allClearDescription, issueDescription, transitionComment} from '../report/notify-issue.js'
+import {DEFAULT_CLOSED_STATE, fieldConfigurationProblems, fieldsNotCarried, type FieldValues} from '../onedev/issue-workflow.js'
+import {allClearDescription, duplicateComment, issueDescription, transitionComment} from '../report/notify-issue.js'
 import {escapeControl, oneLine} from '../util/escape.js'
 import {createLimiter} from '../util/limit.js'
 import {activeRules, type Prepared, prepare, stopwatch} from './audit.js'
@@ -56,8 +58,12 @@ interface Outcome {
   action: NotifyAction | null
   /** The issue opened (its id), with --apply. */
   openedId?: number
-  /** More issues of the target (never a second one is opened). */
-  others: ServerIssue[]
+  /** The first duplicate of the issue (two runs opened one at once), and what is done with it. */
+  duplicate?: DuplicateAction
+  /** More duplicates: closed one per run, at the next runs. */
+  moreDuplicates: ServerIssue[]
+  /** Issues for the target by title or marker that another account opened: named once, never touched. */
+  lookalikes: ServerIssue[]
   error?: AuditError
   /** Not attempted: the run was stopped first (Ctrl-C, or --deadline passed). */
   skipped?: boolean
@@ -65,6 +71,8 @@ interface Outcome {
   writes?: Write[]
   /** The issue query failed (nothing was decided): its error. */
   queryFailure?: ApiError
+  /** The duplicate's transition was sent and went through (with --apply). */
+  duplicateClosed?: boolean
 }
 
 function fieldValues(config: NotifyConfig | undefined): FieldValues {
@@ -171,7 +179,10 @@ function outcomeLine(outcome: Outcome, applied: boolean): string | null {
       detail = `${outcome.openedId !== undefined ? `confidential issue (id ${outcome.openedId}) ` : 'a confidential issue '}for ${findingCount(target)}`
       break
     case 'update':
-      detail = `issue ${issueLabel(action.issue)}: ${findingCount(target)}${action.was === null ? ' (its description had no marker of notify)' : ', changed since it was written'}`
+      detail =
+        action.digest === NO_FINDINGS
+          ? `issue ${issueLabel(action.issue)} (closed): no finding left, which its description now says`
+          : `issue ${issueLabel(action.issue)}: ${findingCount(target)}${action.was === null ? ' (its description had no marker of notify)' : ', changed since it was written'}`
       break
     case 'close':
       detail = `issue ${issueLabel(action.issue)}: no finding left; to ${escapeControl(JSON.stringify(action.toState))}${action.transition.conditional ? ' (a transition with an applicable-issues query: the server judges it)' : ''}`
@@ -186,16 +197,31 @@ function outcomeLine(outcome: Outcome, applied: boolean): string | null {
       detail = escapeControl(action.reason)
       break
   }
-  const others = outcome.others.length > 0 ? ` (also ${outcome.others.map(issueLabel).join(', ')}: more issues of notify here, close them by hand)` : ''
   const failed = outcome.error ? `; failed: ${describeAuditError({...outcome.error, project: null})}` : ''
-  return `${verb.padEnd(10)} ${label}: ${detail}${others}${failed}`
+  return `${verb.padEnd(10)} ${label}: ${detail}${duplicatePhrase(outcome)}${failed}`
+}
+
+/** `; closed #12, a second issue of notify here, as a duplicate of it`: what became of the duplicates. */
+function duplicatePhrase(outcome: Outcome): string {
+  const {duplicate} = outcome
+  if (!duplicate) return ''
+  const which = `${issueLabel(duplicate.issue)}, a second issue of notify here`
+  const more = outcome.moreDuplicates.length > 0 ? ` (${outcome.moreDuplicates.map(issueLabel).join(', ')} too: one is closed per run)` : ''
+  switch (duplicate.kind) {
+    case 'close':
+      return `; ${outcome.duplicateClosed ? 'closed' : 'close'} ${which}, as a duplicate of it${more}`
+    case 'later':
+      return `; ${which}, is closed as a duplicate at the next run${more}`
+    case 'refused':
+      return `; ${escapeControl(duplicate.reason)}${more}`
+  }
 }
 
 /** One request that changes an issue. */
 type Write =
   | {kind: 'open'; projectId: number; title: string; description: string; fields: FieldValues}
   | {kind: 'describe'; issueId: number; description: string}
-  | {kind: 'transit'; issueId: number; state: string; fields: FieldValues; comment: string}
+  | {kind: 'transit'; issueId: number; state: string; fields: FieldValues; comment: string; duplicate?: true}
 
 interface WriteContext {
   target: NotifyTarget
@@ -210,18 +236,17 @@ interface WriteContext {
 function writesOf(action: NotifyAction, context: WriteContext): Write[] {
   const {target} = context
   const described = (digest: string) => issueDescription({target, digest, threshold: context.threshold, rules: context.rules, asOf: context.asOf})
+  const allClear = (issueId: number): Write => ({kind: 'describe', issueId, description: allClearDescription({target, digest: findingsDigest([]), threshold: context.threshold, asOf: context.asOf})})
   switch (action.kind) {
     case 'open':
       return [{kind: 'open', projectId: target.project.id, title: ISSUE_TITLES[target.scope.kind], description: described(action.digest), fields: context.fields}]
     case 'update':
-      return [{kind: 'describe', issueId: action.issue.id, description: described(action.digest)}]
+      return [action.digest === NO_FINDINGS ? allClear(action.issue.id) : {kind: 'describe', issueId: action.issue.id, description: described(action.digest)}]
     case 'close':
-      // The description first: were the transition refused, the next run finds the issue open with
-      // no finding described and tries the transition alone.
-      return [
-        ...(action.describe ? [{kind: 'describe' as const, issueId: action.issue.id, description: allClearDescription({target, digest: findingsDigest([]), threshold: context.threshold, asOf: context.asOf})}] : []),
-        {kind: 'transit', issueId: action.issue.id, state: action.toState, fields: action.fields, comment: transitionComment('close', 0, context.threshold)},
-      ]
+      // The transition first: were it refused (the server judges transitions too), the issue is left
+      // as it is. Were the description then refused, the next run finds the issue closed with
+      // findings described, and rewrites its description alone.
+      return [{kind: 'transit', issueId: action.issue.id, state: action.toState, fields: action.fields, comment: transitionComment('close', 0, context.threshold)}, ...(action.describe ? [allClear(action.issue.id)] : [])]
     case 'reopen':
       // The transition first: were the description then refused, the next run finds the issue open
       // with other findings described, and updates it.
@@ -234,12 +259,36 @@ function writesOf(action: NotifyAction, context: WriteContext): Write[] {
   }
 }
 
-/** Sends the writes in order; the first failure throws (the rest is not sent). `onOpened`: the new issue's id. */
-async function send(client: ApiClient, writes: readonly Write[], onOpened: (id: number) => void): Promise<void> {
+/** The duplicate's transition: the comment OneDev shows in its activities. */
+function duplicateWrite(duplicate: DuplicateAction & {kind: 'close'}, kept: ServerIssue): Write {
+  return {kind: 'transit', issueId: duplicate.issue.id, state: duplicate.toState, fields: duplicate.fields, comment: duplicateComment(issueLabel(kept)), duplicate: true}
+}
+
+/**
+ * The server refused a transition with 400 or 406: no manual transition applies (10.0.0 to 12.0.8
+ * answer 400, 12.0.9 and later 406: src/api/issues.ts), or a field it prompts was refused. Nothing of
+ * the target was written before it (a transition is always its first write).
+ */
+class TransitionRefused extends Error {
+  constructor(
+    readonly write: Write & {kind: 'transit'},
+    readonly refusal: ApiError,
+  ) {
+    super(refusal.message)
+  }
+}
+
+/** Sends the writes in order; the first failure throws (the rest is not sent). `onSent`: each write that went through, with the new issue's id for an open. */
+async function send(client: ApiClient, writes: readonly Write[], onSent: (write: Write, id?: number) => void): Promise<void> {
   for (const write of writes) {
-    if (write.kind === 'open') onOpened(await openIssue(client, write))
+    if (write.kind === 'open') onSent(write, await openIssue(client, write))
     else if (write.kind === 'describe') await setIssueDescription(client, write.issueId, write.description)
-    else await transitIssue(client, write.issueId, write)
+    else {
+      await transitIssue(client, write.issueId, write).catch((error: unknown) => {
+        throw error instanceof ApiError && (error.error.status === 400 || error.error.status === 406) ? new TransitionRefused(write, error) : error
+      })
+    }
+    if (write.kind !== 'open') onSent(write)
   }
 }
 
@@ -247,7 +296,7 @@ async function send(client: ApiClient, writes: readonly Write[], onOpened: (id: 
 function writeLines(writes: readonly Write[]): string[] {
   const indent = (text: string) => text.trimEnd().split('\n').map((line) => `      ${escapeControl(line)}`)
   return writes.flatMap((write) => {
-    if (write.kind === 'transit') return [`    POST state-transitions of issue id ${write.issueId}: to ${escapeControl(JSON.stringify(write.state))}${Object.keys(write.fields).length > 0 ? ` with fields ${escapeControl(JSON.stringify(write.fields))}` : ''}; comment: ${escapeControl(write.comment)}`]
+    if (write.kind === 'transit') return [`    POST state-transitions of ${write.duplicate ? 'the duplicate, ' : ''}issue id ${write.issueId}: to ${escapeControl(JSON.stringify(write.state))}${Object.keys(write.fields).length > 0 ? ` with fields ${escapeControl(JSON.stringify(write.fields))}` : ''}; comment: ${escapeControl(write.comment)}`]
     const head = write.kind === 'open' ? `    POST a new confidential issue, title ${JSON.stringify(write.title)}${Object.keys(write.fields).length > 0 ? `, fields ${escapeControl(JSON.stringify(write.fields))}` : ''}, description:` : `    POST the description of issue id ${write.issueId}:`
     return [head, ...indent(write.description)]
   })
@@ -309,6 +358,12 @@ export async function runNotify(flags: NotifyFlags, io: NotifyIo): Promise<numbe
       const problems = fieldConfigurationProblems(workflow, fields)
       if (problems.length > 0) throw new UsageError(`${prepared.loaded.label}: notify.fields: ${problems.join('; ')}`)
     }
+    // Several values of one field: only servers from 10.0 read them (src/onedev/issue-workflow.ts readsFieldLists).
+    if (Object.values(fields).some((values) => values.length > 1)) {
+      const version = collectedVersion(model) ?? (await readServerVersion(client))
+      const refused = fieldsNotCarried(fields, version.version)
+      if (refused.length > 0) throw new UsageError(`${prepared.loaded.label}: ${severalValuesRefused(refused, fields, version)}`)
+    }
 
     // Where the issues go: each project's path now (a snapshot's may be older), the server-wide project.
     let projects = complete.projects
@@ -333,7 +388,11 @@ export async function runNotify(flags: NotifyFlags, io: NotifyIo): Promise<numbe
     const rules = new Map(prepared.ruleSet.listing.map((rule) => [rule.meta.id, rule.meta]))
     const asOf = model.collectedAt ?? new Date().toISOString()
     const limit = createLimiter(Math.max(1, flags.concurrency))
-    const outcomes: Outcome[] = targets.map((target) => ({target, action: null, others: []}))
+    const outcomes: Outcome[] = targets.map((target) => ({target, action: null, moreDuplicates: [], lookalikes: []}))
+    // The account of the credentials, asked once, after the first query (a server without the issue
+    // endpoints is said as such): only the issues it opened are notify's.
+    let account: Promise<number | null> | undefined
+    const me = () => (account ??= readOwnAccount(client))
 
     const handle = async (outcome: Outcome): Promise<void> => {
       if (interrupt.stopped() || (deadlineAt !== undefined && Date.now() >= deadlineAt)) {
@@ -345,15 +404,33 @@ export async function runNotify(flags: NotifyFlags, io: NotifyIo): Promise<numbe
         if (error instanceof ApiError) outcome.queryFailure = error
         throw error
       })
-      const own = ownIssue(issues, target, closedState)
-      outcome.others = own.others
+      const own = ownIssue(issues, target, await me(), closedState)
+      outcome.lookalikes = own.lookalikes
       const view: WorkflowView | null = workflow === null ? null : {workflow, transitions: hierarchyTransitions(model, target.project.id, workflow.transitions)}
-      outcome.action = decide({target, issue: own.issue, workflow: view, closedState, fields})
+      const action = decide({target, issue: own.issue, workflow: view, closedState, fields})
+      outcome.action = action
+      const [duplicate, ...more] = own.duplicates
+      if (duplicate) {
+        outcome.duplicate = decideDuplicate({target, workflow: view, closedState, fields}, duplicate, action)
+        outcome.moreDuplicates = more
+      }
       // The descriptions are written only when they are sent or shown.
       if (!flags.apply && !flags.verbose) return
-      const writes = writesOf(outcome.action, {target, threshold: flags['min-severity'], rules, asOf, closedState, fields})
+      const writes = writesOf(action, {target, threshold: flags['min-severity'], rules, asOf, closedState, fields})
+      if (outcome.duplicate?.kind === 'close') writes.push(duplicateWrite(outcome.duplicate, own.issue!))
       if (flags.verbose) outcome.writes = writes
-      if (flags.apply) await send(client, writes, (id) => (outcome.openedId = id))
+      if (!flags.apply) return
+      try {
+        await send(client, writes, (write, id) => {
+          if (write.kind === 'open') outcome.openedId = id
+          if (write.kind === 'transit' && write.duplicate) outcome.duplicateClosed = true
+        })
+      } catch (error) {
+        if (!(error instanceof TransitionRefused)) throw error
+        const refusal = `the server refused the transition to ${escapeControl(JSON.stringify(error.write.state))} (${describeAuditError({...error.refusal.error, project: null})}); the issue is left as it is`
+        if (error.write.duplicate) outcome.duplicate = {kind: 'refused', issue: outcome.duplicate!.issue, reason: `cannot close the duplicate issue ${issueLabel(outcome.duplicate!.issue)}: ${refusal}`}
+        else outcome.action = {kind: 'refused', issue: own.issue, reason: `cannot ${action.kind === 'reopen' ? 'reopen' : 'close'} issue ${issueLabel(own.issue!)}: ${refusal}`}
+      }
     }
     const settle = (outcome: Outcome) =>
       handle(outcome).catch((error: unknown) => {
@@ -372,6 +449,11 @@ export async function runNotify(flags: NotifyFlags, io: NotifyIo): Promise<numbe
         }
         if (first.error.kind === 'auth' || first.error.kind === 'not-json') throw new ApiError({...first.error, project: null})
       }
+      // Without the account nothing can be told notify's: the run stops (its request was sent by the first target, or now).
+      await me().catch((error: unknown) => {
+        if (!(error instanceof ApiError) || error.error.kind === 'auth' || error.error.kind === 'not-json' || error.error.kind === 'interrupted') throw error
+        throw new ApiError({...error.error, message: `${error.message}; notify takes as its own only the issues its account opened, and cannot tell which those are without it`})
+      })
     }
     await Promise.all(rest.map((outcome) => limit(() => settle(outcome))))
     io.debug(`${client.requestCount} requests`)
@@ -389,19 +471,51 @@ export async function runNotify(flags: NotifyFlags, io: NotifyIo): Promise<numbe
   }
 }
 
+/** One notice naming every issue that looks like notify's but another account opened, once per run. */
+function lookalikeNotice(outcomes: readonly Outcome[]): string | null {
+  const named = outcomes.flatMap((outcome) => outcome.lookalikes.map((issue) => `${escapeControl(outcome.target.project.path)} ${issueLabel(issue)}`))
+  if (named.length === 0) return null
+  const one = named.length === 1
+  return `onedev-audit: notice: ${named.length} issue${one ? '' : 's'} carr${one ? 'ies' : 'y'} notify's title or marker but ${one ? 'was' : 'were'} opened by another account than notify's: ${fewOf(named, 10)}; notify never writes ${one ? 'it' : 'them'} nor takes ${one ? 'it' : 'them'} for its own (close ${one ? 'it' : 'them'} if ${one ? 'it misleads' : 'they mislead'})`
+}
+
 function summarize(outcomes: readonly Outcome[], auditErrors: readonly AuditError[], flags: NotifyFlags, io: NotifyIo): number {
   const count = (kind: NotifyAction['kind']) => outcomes.filter((o) => o.action?.kind === kind && !o.error).length
+  const duplicates = (kind: DuplicateAction['kind']) => outcomes.filter((o) => o.duplicate?.kind === kind && !o.error).length
   const failed = outcomes.filter((o) => o.error)
   const skipped = outcomes.filter((o) => o.skipped).length
   for (const line of errorLines(auditErrors)) io.say(line)
-  const todo = count('open') + count('update') + count('close') + count('reopen')
+  const notice = lookalikeNotice(outcomes)
+  if (notice !== null) io.say(notice)
+  const todo = count('open') + count('update') + count('close') + count('reopen') + duplicates('close')
   const parts = flags.apply
     ? [`${count('open')} opened`, `${count('update')} updated`, `${count('close')} closed`, `${count('reopen')} reopened`]
     : [`${count('open')} to open`, `${count('update')} to update`, `${count('close')} to close`, `${count('reopen')} to reopen`]
   parts.push(`${count('unchanged')} unchanged`, `${count('none')} without finding or issue`)
-  const problems = [count('refused') > 0 ? `${count('refused')} refused` : '', failed.length > 0 ? `${failed.length} failed` : '', skipped > 0 ? `${skipped} not done` : '', auditErrors.length > 0 ? `${auditErrors.length} audit error${auditErrors.length === 1 ? '' : 's'}` : ''].filter(Boolean)
+  const closing = duplicates('close')
+  if (closing > 0) parts.push(`${closing} duplicate${closing === 1 ? '' : 's'} ${flags.apply ? 'closed' : 'to close'}`)
+  if (duplicates('later') > 0) parts.push(`${duplicates('later')} duplicate${duplicates('later') === 1 ? '' : 's'} to close at the next run`)
+  const refused = count('refused') + duplicates('refused')
+  const problems = [refused > 0 ? `${refused} refused` : '', failed.length > 0 ? `${failed.length} failed` : '', skipped > 0 ? `${skipped} not done` : '', auditErrors.length > 0 ? `${auditErrors.length} audit error${auditErrors.length === 1 ? '' : 's'}` : ''].filter(Boolean)
   const tail = flags.apply ? '' : todo > 0 ? ' (dry run: nothing was sent; --apply does it)' : ' (dry run)'
   io.say(`onedev-audit: notify: ${parts.join(', ')}${problems.length > 0 ? `; ${problems.join(', ')}` : ''}${tail}`)
   if (problems.length > 0) return EXIT.incomplete
   return !flags.apply && todo > 0 ? EXIT.findings : EXIT.ok
+}
+
+/** The version the collection read (branch `versions`: `server.version`, null when it could not); undefined when it did not read it (an older snapshot). */
+function collectedVersion(model: AuditModel): ServerVersion | undefined {
+  const version = (model.server as {version?: unknown} | null)?.version
+  if (typeof version === 'string') return {version}
+  return version === null ? {version: null, why: 'the collection could not read it'} : undefined
+}
+
+/** `notify.fields["Assignees"]: 2 values, but ...`: fields of several values a server that reads one value per field cannot take. */
+function severalValuesRefused(names: readonly string[], fields: FieldValues, version: ServerVersion): string {
+  const which = names.map((name) => `notify.fields[${escapeControl(JSON.stringify(name))}]: ${fields[name]!.length} values`).join('; ')
+  const server =
+    version.version === null
+      ? `this server does not say its version (${version.why}), and OneDev 8.x reads one value per field (it would store "a,b" as one value)`
+      : `OneDev ${version.version} reads one value per field (it would store "a,b" as one value)`
+  return `${which}, but ${server}: give ${names.length === 1 ? 'the field' : 'each field'} one value, or upgrade the server to 10.0 or later`
 }

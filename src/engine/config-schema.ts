@@ -72,7 +72,7 @@ export const notifySchema = z
       .optional()
       .meta({
         description:
-          'Values of issue fields for the issues notify opens and the transitions it performs, a list for a field of several values, e.g. {"Type": "Task", "Priority": "Major"}. Needed for a field the workflow requires (not allowed empty) that has no default.',
+          'Values of issue fields for the issues notify opens and the transitions it performs, a list for a field of several values (OneDev 10.0 and later; OneDev 8.x takes one value per field), e.g. {"Type": "Task", "Priority": "Major"}. Needed for a field the workflow requires (not allowed empty) that has no default.',
       }),
     closedState: z.string().min(1).optional().meta({description: 'The state notify closes its issues in, through a manual transition of the issue workflow. Default: `Closed`.'}),
   })

@@ -70,28 +70,38 @@ export function notifyTargets(
   return {targets, unrouted: []}
 }
 
+/** What a query found in a target's project, sorted out by whose the issues are. */
+export interface IssuesOfTarget {
+  /** notify's issue: the oldest its own account opened for the target. */
+  issue: ServerIssue | null
+  /** notify's own issues for the target besides it that are not closed (two runs opened one at once): oldest first. */
+  duplicates: ServerIssue[]
+  /** Issues for the target by their marker or title that another account opened: never written, never taken. */
+  lookalikes: ServerIssue[]
+}
+
 /**
- * Notify's issue for a target among the issues a query found in its project: one whose marker names
- * the target, else one with notify's title and no marker (the marker was edited away). Marked before
- * unmarked, open before closed, then the oldest. `others`: more issues of the target (never a second
- * one is opened; they are named so a person can close them).
+ * notify's issue for a target among the issues a query found in its project. An issue is for the
+ * target when its marker names it, or it has notify's title and no marker (the marker was edited
+ * away); of those, only the ones notify's account opened (`me`, their `submitterId`) are notify's:
+ * anyone who may open an issue in the project can copy a title or a marker. The oldest (by number,
+ * then id) is kept; the others of notify's that are still open are duplicates (two runs that opened
+ * an issue at once). `me` null: the account opened no issue yet, so none is notify's.
  */
-export function ownIssue(issues: readonly ServerIssue[], target: NotifyTarget, closedState: string): {issue: ServerIssue | null; others: ServerIssue[]} {
+export function ownIssue(issues: readonly ServerIssue[], target: NotifyTarget, me: number | null, closedState: string): IssuesOfTarget {
   const title = ISSUE_TITLES[target.scope.kind]
-  const candidates = issues.flatMap((issue) => {
-    if (issue.projectId !== null && issue.projectId !== target.project.id) return []
+  const forTarget = issues.filter((issue) => {
+    if (issue.projectId !== null && issue.projectId !== target.project.id) return false
     const marker = parseMarker(issue.description)
-    if (marker) return sameScope(marker.scope, target.scope) ? [{issue, marked: 1}] : []
-    return issue.title.trim() === title ? [{issue, marked: 0}] : []
+    return marker ? sameScope(marker.scope, target.scope) : issue.title.trim() === title
   })
-  candidates.sort(
-    (a, b) =>
-      b.marked - a.marked ||
-      Number(a.issue.state === closedState) - Number(b.issue.state === closedState) ||
-      (a.issue.number ?? a.issue.id) - (b.issue.number ?? b.issue.id) ||
-      a.issue.id - b.issue.id,
-  )
-  return {issue: candidates[0]?.issue ?? null, others: candidates.slice(1).map((candidate) => candidate.issue)}
+  const oldestFirst = (a: ServerIssue, b: ServerIssue) => (a.number ?? a.id) - (b.number ?? b.id) || a.id - b.id
+  const own = forTarget.filter((issue) => me !== null && issue.submitterId === me).sort(oldestFirst)
+  return {
+    issue: own[0] ?? null,
+    duplicates: own.slice(1).filter((issue) => issue.state !== closedState),
+    lookalikes: forTarget.filter((issue) => !own.includes(issue)).sort(oldestFirst),
+  }
 }
 
 /** What the server's workflow says, as far as it could be read. */
@@ -115,8 +125,9 @@ export type NotifyAction =
   /** No finding and no issue: nothing to say. */
   | {kind: 'none'}
   | {kind: 'open'; digest: string}
+  /** Digest `none`: a closed issue whose description still lists findings (a close whose description was not written) says none is left. */
   | {kind: 'update'; issue: ServerIssue; digest: string; was: string | null}
-  /** `describe`: the description still lists findings; it is rewritten (digest `none`) before the transition. */
+  /** `describe`: the description still lists findings; it is rewritten (digest `none`) after the transition. */
   | {kind: 'close'; issue: ServerIssue; describe: boolean; toState: string; transition: TransitionChoice; fields: FieldValues}
   | {kind: 'reopen'; issue: ServerIssue; digest: string; toState: string; transition: TransitionChoice; fields: FieldValues}
   | {kind: 'unchanged'; issue: ServerIssue; note?: string}
@@ -152,6 +163,25 @@ export function issueLabel(issue: ServerIssue): string {
 
 const NOT_CONFIDENTIAL = 'is not confidential: its description would show the findings to everyone who may read the project\'s issues; make it confidential again (or delete it), then run notify again'
 
+/** What is done with a duplicate of notify's issue (ownIssue), besides what decide() does with the issue kept. */
+export type DuplicateAction =
+  | {kind: 'close'; issue: ServerIssue; toState: string; transition: TransitionChoice; fields: FieldValues}
+  /** The issue kept changes state this run: one transition per target and run, the duplicate's comes next run. */
+  | {kind: 'later'; issue: ServerIssue}
+  | {kind: 'refused'; issue: ServerIssue; reason: string}
+
+/**
+ * The first duplicate is closed, through a manual transition to the closed state like a close of
+ * notify's issue; its description is left as it is. At most one transition per target and run: when
+ * the issue kept is closed or reopened this run, the duplicate waits for the next.
+ */
+export function decideDuplicate(input: Omit<DecisionInput, 'issue'>, duplicate: ServerIssue, kept: NotifyAction): DuplicateAction {
+  if (kept.kind === 'close' || kept.kind === 'reopen') return {kind: 'later', issue: duplicate}
+  const transition = transitionTo({...input, issue: duplicate}, duplicate, input.closedState, 'close the duplicate')
+  if ('reason' in transition) return {kind: 'refused', issue: duplicate, reason: transition.reason}
+  return {kind: 'close', issue: duplicate, toState: input.closedState, transition: transition.choice, fields: transition.fields}
+}
+
 /** What to do for one target. */
 export function decide(input: DecisionInput): NotifyAction {
   const {target, issue} = input
@@ -167,7 +197,7 @@ export function decide(input: DecisionInput): NotifyAction {
   const was = parseMarker(issue.description)?.findings ?? null
   const closed = issue.state === input.closedState
   if (closed) {
-    if (digest === NO_FINDINGS) return {kind: 'unchanged', issue, note: 'closed, no finding'}
+    if (digest === NO_FINDINGS) return was === NO_FINDINGS ? {kind: 'unchanged', issue, note: 'closed, no finding'} : {kind: 'update', issue, digest, was}
     // Closed by someone with the same findings: nothing changed since.
     if (was === digest) return {kind: 'unchanged', issue, note: 'closed while its findings remain; left closed (suppress them in the configuration to accept them)'}
     if (!issue.confidential) return {kind: 'refused', issue, reason: `issue ${issueLabel(issue)} ${NOT_CONFIDENTIAL}`}

@@ -6,6 +6,13 @@
  *
  * Every string here comes from the server and is hostile: nothing is printed from it but the issue
  * number and state, escaped by whoever prints them.
+ *
+ * Whose an issue is: `submitterId`, the id of the account that opened it (OneDev writes every
+ * many-to-one member as `<name>Id`: v8.0.0 server-core/src/main/java/io/onedev/server/util/jackson/hibernate/HibernateAnnotationIntrospector.java:36,
+ * `Issue.submitter` at v8.0.0 server-core/src/main/java/io/onedev/server/model/Issue.java:239-241 and
+ * v16.5.6 :332-334; IssueResource sets it to the caller's account: v8.0.0
+ * server-core/src/main/java/io/onedev/server/rest/IssueResource.java:223, v16.5.6
+ * server-core/src/main/java/io/onedev/server/rest/resource/IssueResource.java:337).
  */
 import {isObject} from '../util/json.js'
 
@@ -19,6 +26,8 @@ export interface ServerIssue {
   description: string
   state: string
   confidential: boolean
+  /** The account that opened it; null when the answer had none (then it is nobody's we know). */
+  submitterId: number | null
 }
 
 /** What an issue of notify is for: one audited project, or the server-wide findings. */
@@ -80,7 +89,17 @@ export function parseIssue(item: unknown): ServerIssue | null {
     description: typeof item['description'] === 'string' ? item['description'] : '',
     state: typeof item['state'] === 'string' ? item['state'] : '',
     confidential: item['confidential'] === true,
+    submitterId: integer(item['submitterId']),
   }
+}
+
+/**
+ * The id in an account as `GET /users/me` answers it: the User entity (8.0.0 to 11.7.x) or UserData
+ * (12.0.0 and later), both with `id`; null for the answers without one (ProfileData, 11.8.0 to 11.9.x;
+ * BasicSetting, 11.10.0 to 11.11.4: v11.11.4 server-core/src/main/java/io/onedev/server/rest/resource/UserResource.java:89-98,580-596).
+ */
+export function parseAccountId(payload: unknown): number | null {
+  return isObject(payload) ? integer(payload['id']) : null
 }
 
 /** The issue listing: its issues, and how many items were not issues (no id). null when it is not a list. */

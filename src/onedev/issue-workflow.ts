@@ -121,3 +121,24 @@ export function fieldConfigurationProblems(workflow: IssueWorkflow, configured: 
   }
   return problems
 }
+
+/**
+ * Whether the server reads several values of one field in a request (a JSON list in `fields` of a new
+ * issue or a transition): from 10.0.0 on, `fields` is a Map<String, Serializable> whose list value is
+ * several values (v10.0.0 server-core/src/main/java/io/onedev/server/rest/resource/IssueResource.java:430,504,
+ * read at :396-400; v16.5.6 :543,618). On 8.x it is a Map<String, String> (v8.0.0
+ * server-core/src/main/java/io/onedev/server/rest/IssueResource.java:394,455): a list is refused, and each
+ * entry is stored as one value (:236-247), so `"alice,bob"` would be one user who does not exist. An
+ * unknown version (8.x and 10.0 to 10.1 do not say theirs) is taken for 8.x: refusing a configuration
+ * up front writes nothing wrong. `version` as GET /version/server answers it (`11.1.6` is a tag of the
+ * 14.1 line: at or past 10 either way).
+ */
+export function readsFieldLists(version: string | null): boolean {
+  const major = version === null ? NaN : Number(/^(\d+)\./.exec(version)?.[1])
+  return major >= 10
+}
+
+/** The configured fields with several values, which a server that reads one value per field (readsFieldLists) cannot take: their names, in the configuration's order. */
+export function fieldsNotCarried(configured: FieldValues, version: string | null): string[] {
+  return readsFieldLists(version) ? [] : Object.entries(configured).flatMap(([name, values]) => (values.length > 1 ? [name] : []))
+}

@@ -168,3 +168,8 @@ export function transitionComment(kind: 'close' | 'reopen', count: number, thres
     ? `Closed by onedev-audit notify: no finding of severity ${threshold} or above is left.`
     : `Reopened by onedev-audit notify: ${plural(count, 'finding')} of severity ${threshold} or above.`
 }
+
+/** The comment of the transition that closes a duplicate of notify's issue; `kept`: the issue kept (`#7`, one of notify's own). */
+export function duplicateComment(kept: string): string {
+  return `Closed by onedev-audit notify as a duplicate of ${kept}: two runs opened an issue for the same findings at once, and ${kept} is the one kept up to date.`
+}

@@ -1,15 +1,18 @@
 /**
- * notify's issue requests (src/api/issues.ts) against a loopback server that stores issues as
- * OneDev's IssueResource does (test/helpers/issue-store.ts): the query finds a project's issues by
- * path, title or marker whatever the path holds; a description goes as the raw body; errors are values.
+ * notify's issue requests (src/api/issues.ts, src/api/server-version.ts) against a loopback server that
+ * stores issues as OneDev's IssueResource does (test/helpers/issue-store.ts): the query finds a project's
+ * issues by path, title or marker whatever the path holds, oldest first, paging when a page is full;
+ * the account is read from /users/me, or from an issue it opened where /users/me has no id; a
+ * description goes as the raw body; errors are values; the version is read as the bare text it is.
  */
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {createClient} from '../../src/api/client.js'
-import {notifyIssueQuery, openIssue, queryNotifyIssues, quoteQueryValue, setIssueDescription, transitIssue} from '../../src/api/issues.js'
+import {notifyIssueQuery, openIssue, queryNotifyIssues, quoteQueryValue, readOwnAccount, setIssueDescription, transitIssue} from '../../src/api/issues.js'
+import {readServerVersion} from '../../src/api/server-version.js'
 import {ApiError, type ApiClient} from '../../src/api/types.js'
 import {formatMarker, ISSUE_TITLES} from '../../src/model/issue.js'
-import {DEFAULT_WORKFLOW, installIssueStore, parseIssueQuery} from '../helpers/issue-store.js'
+import {DEFAULT_WORKFLOW, installIssueStore, type IssueServerFlavor, MEMBER, ONEDEV_11, ONEDEV_16, ONEDEV_8, parseIssueQuery} from '../helpers/issue-store.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 
 const HOSTILE_PATH = 'acme/we"ird\\path and "Title" contains "x'
@@ -28,10 +31,10 @@ afterEach(async () => {
   clients = []
 })
 
-async function setup(issues: Parameters<typeof installIssueStore>[1]['issues'] = []) {
+async function setup(issues: Parameters<typeof installIssueStore>[1]['issues'] = [], flavor: IssueServerFlavor = ONEDEV_16) {
   const server = await startOneDevServer({projects: PROJECTS, issueSetting: DEFAULT_WORKFLOW})
   servers.push(server)
-  const store = installIssueStore(server, {projects: PROJECTS, workflow: DEFAULT_WORKFLOW, issues, forbidden: [6]})
+  const store = installIssueStore(server, {projects: PROJECTS, workflow: DEFAULT_WORKFLOW, issues, forbidden: [6], flavor})
   const client = createClient({baseUrl: server.url, apiPrefix: '/~api', user: server.user, secret: server.secret, retries: 0})
   clients.push(client)
   return {server, store, client}
@@ -40,31 +43,74 @@ async function setup(issues: Parameters<typeof installIssueStore>[1]['issues'] =
 describe('the notify issue query', () => {
   it('is valid issue-query syntax whatever the path holds, and matches exactly that path', () => {
     expect(quoteQueryValue('a"b\\c')).toBe('"a\\"b\\\\c"')
-    expect(notifyIssueQuery('acme/app')).toBe('"Project" is "acme/app" and ("Title" contains "onedev-audit: security findings" or "Description" contains "onedev-audit:notify")')
+    expect(notifyIssueQuery('acme/app')).toBe('"Project" is "acme/app" and ("Title" contains "onedev-audit: security findings" or "Description" contains "onedev-audit:notify") order by "Number" asc')
     const paths = new Map(PROJECTS.map((p) => [p.id, p.path]))
     const matches = parseIssueQuery(notifyIssueQuery(HOSTILE_PATH), (id) => paths.get(id)!)
-    const issue = (projectId: number, title: string, description = '') => ({id: 1, number: 1, projectId, title, description, state: 'Open', confidential: true, fields: {}, comments: []})
+    const issue = (projectId: number, title: string, description = '') => ({id: 1, number: 1, projectId, title, description, state: 'Open', confidential: true, fields: {}, comments: [], submitterId: MEMBER.id})
     expect(matches(issue(5, ISSUE_TITLES.project))).toBe(true)
     expect(matches(issue(5, 'x', 'see <!-- onedev-audit:notify server findings=none -->'))).toBe(true)
     expect(matches(issue(5, 'unrelated x'))).toBe(false)
     expect(matches(issue(2, ISSUE_TITLES.project))).toBe(false)
   })
 
-  it("finds a project's issues with one request, and only that project's", async () => {
+  it("finds a project's issues, everyone's, with one request, and only that project's, oldest first", async () => {
     const marker = formatMarker({scope: {kind: 'project', id: 5}, findings: 'none'})
     const {server, client} = await setup([
       {projectId: 5, title: 'anything', description: marker},
-      {projectId: 5, title: ISSUE_TITLES.project},
+      {projectId: 5, title: ISSUE_TITLES.project, submitterId: MEMBER.id},
       {projectId: 5, title: 'a bug report'},
       {projectId: 2, title: ISSUE_TITLES.project},
       {projectId: 6, title: ISSUE_TITLES.project},
     ])
     const found = await queryNotifyIssues(client, HOSTILE_PATH)
-    expect(found.map((issue) => [issue.projectId, issue.title])).toEqual([
-      [5, 'anything'],
-      [5, ISSUE_TITLES.project],
+    expect(found.map((issue) => [issue.projectId, issue.title, issue.submitterId])).toEqual([
+      [5, 'anything', 1],
+      [5, ISSUE_TITLES.project, MEMBER.id],
     ])
     expect(server.requests.map((r) => [r.method, r.path, r.query])).toEqual([['GET', '/~api/issues', {query: notifyIssueQuery(HOSTILE_PATH), offset: '0', count: '100'}]])
+  })
+
+  it('pages on only while pages come back full, however many newer look-alikes there are', async () => {
+    const {server, store, client} = await setup([{projectId: 2, title: ISSUE_TITLES.project}])
+    for (let i = 0; i < 150; i++) store.add({projectId: 2, title: `${ISSUE_TITLES.project} (${i})`})
+    const found = await queryNotifyIssues(client, 'acme/app')
+    expect(found).toHaveLength(151)
+    expect(found[0]).toMatchObject({number: 1, submitterId: 1})
+    expect(server.requests.map((r) => r.query.offset)).toEqual(['0', '100'])
+  })
+})
+
+describe("the account's id", () => {
+  it('is what GET /users/me answers, on 16.x as on 8.x: one request', async () => {
+    for (const flavor of [ONEDEV_16, ONEDEV_8]) {
+      const {server, client} = await setup([], flavor)
+      expect(await readOwnAccount(client)).toBe(1)
+      expect(server.requests.map((r) => r.path)).toEqual(['/~api/users/me'])
+    }
+  })
+
+  it('is the submitter of an issue it opened where /users/me answers no id (11.8 to 11.11), or none when it opened none', async () => {
+    const {server, store, client} = await setup([{projectId: 5, title: 'by someone else', submitterId: MEMBER.id}], ONEDEV_11)
+    expect(await readOwnAccount(client)).toBeNull()
+    store.add({projectId: 2, title: 'ours', submitterId: 1})
+    expect(await readOwnAccount(client)).toBe(1)
+    expect(server.requests.map((r) => [r.path, r.query.query ?? ''])).toEqual([
+      ['/~api/users/me', ''],
+      ['/~api/issues', 'submitted by me order by "Number" asc'],
+      ['/~api/users/me', ''],
+      ['/~api/issues', 'submitted by me order by "Number" asc'],
+    ])
+  })
+})
+
+describe("the server's version", () => {
+  it('is the bare text GET /version/server answers, or null and why where the resource is missing (8.x)', async () => {
+    const current = await setup()
+    expect(await readServerVersion(current.client)).toEqual({version: '16.5.6'})
+    const old = await setup([], ONEDEV_8)
+    expect(await readServerVersion(old.client)).toEqual({version: null, why: 'GET /~api/version/server is not offered, as before OneDev 10.2'})
+    old.server.setHandler('GET /version/server', (_request, response) => void response.writeHead(200, {'content-type': 'application/json'}).end('<b>not a version</b>'))
+    expect(await readServerVersion(old.client)).toEqual({version: null, why: 'GET /~api/version/server answered no version number ("<b>not a version</b>")'})
   })
 })
 

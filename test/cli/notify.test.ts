@@ -6,67 +6,20 @@
  * server-wide issue, and no secret anywhere.
  */
 import {spawn} from 'node:child_process'
-import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
-import {afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {findingsDigest} from '../../src/engine/notify.js'
 import {formatMarker, ISSUE_TITLES, parseMarker} from '../../src/model/issue.js'
-import {expectNoCanary} from '../helpers/canaries.js'
 import {BIN, ROOT, runCli} from '../helpers/cli.js'
 import {EMPTY_ACCESS, FIXTURE_PROJECTS, FIXTURE_REPOSITORIES, fixture, fixtureServerOptions, serverEnv} from '../helpers/fixture-server.js'
-import {DEFAULT_WORKFLOW, type IssueStore, installIssueStore, type IssueStoreOptions} from '../helpers/issue-store.js'
+import {DEFAULT_WORKFLOW, type IssueStore} from '../helpers/issue-store.js'
+import {notifyHarness} from '../helpers/notify-cli.js'
 import {expectInert, rendered} from '../helpers/onedev-markdown.js'
-import {type OneDevServer, type OneDevServerOptions, startOneDevServer} from '../helpers/onedev-server.js'
-import {tempDir} from '../helpers/temp-dir.js'
+import {startOneDevServer} from '../helpers/onedev-server.js'
 
-let dir: string
-let servers: OneDevServer[] = []
-beforeAll(async () => {
-  dir = await tempDir('oda-notify')
-})
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()))
-  servers = []
-})
-
-interface Setup {
-  server: OneDevServer
-  store: IssueStore
-  projects: Array<{id: number; path: string; name: string; parentId: number | null}>
-}
-
-/** The fixture server (acme #1, acme/app #2, legacy/tool #3, acme/empty #4) with the issue endpoints of a current OneDev. */
-async function start(options: {server?: OneDevServerOptions; store?: Partial<IssueStoreOptions>; workflow?: any} = {}): Promise<Setup> {
-  const workflow = options.workflow ?? DEFAULT_WORKFLOW
-  const projects = FIXTURE_PROJECTS.map((project) => ({...project}))
-  const server = await startOneDevServer(fixtureServerOptions({access: EMPTY_ACCESS, admin: {}, projects, issueSetting: workflow, ...options.server}))
-  servers.push(server)
-  const store = installIssueStore(server, {projects: options.server?.projects ?? projects, workflow, ...options.store})
-  return {server, store, projects}
-}
-
-let fileCount = 0
-async function configFile(config: unknown): Promise<string> {
-  const path = join(dir, `config-${++fileCount}.json`)
-  await writeFile(path, JSON.stringify(config))
-  return path
-}
-
-/** Runs notify against the server; every output and request body is checked for secrets. */
-async function notify(setup: Setup, ...args: string[]) {
-  const before = setup.server.requests.length
-  const result = await runCli(['notify', ...args], {env: serverEnv(setup.server)})
-  expectNoCanary(result.stdout)
-  expectNoCanary(result.stderr)
-  const sent = setup.server.requests.slice(before)
-  for (const request of sent) expectNoCanary(request.body)
-  // Writes in the order they were sent (a target's requests are sequential; targets run concurrently).
-  const writes = sent.filter((r) => r.method === 'POST').map((r) => `POST ${r.path.slice(setup.server.prefix.length)}`)
-  const queries = sent.filter((r) => r.method === 'GET' && r.path === `${setup.server.prefix}/issues`).length
-  return {...result, sent, queries, writes}
-}
+const {start, configFile, notify, dir, track} = notifyHarness()
 
 const issueOf = (store: IssueStore, projectId: number) => store.issues.find((issue) => issue.projectId === projectId)!
 
@@ -119,14 +72,14 @@ describe('the life of an issue', () => {
     expect(app.description).not.toContain('sonar-login')
     expect(app.description).toContain('npm-token')
 
-    // Every finding of legacy/tool suppressed: its description says so, then it is closed.
+    // Every finding of legacy/tool suppressed: it is closed, then its description says so.
     const suppressed = await configFile({suppressions: [{rule: '*', project: 'legacy/tool', justification: 'accepted for the test'}]})
     const tool = issueOf(store, 3)
     const closed = await notify(setup, '--all-projects', '--apply', '--config', suppressed)
     expect(closed.code, closed.stderr).toBe(0)
     expect(closed.stdout).toContain('closed     legacy/tool (#3): issue #1: no finding left; to "Closed"\n')
     expect(closed.queries).toBe(4)
-    expect(closed.writes).toEqual([`POST /issues/${tool.id}/description`, `POST /issues/${tool.id}/state-transitions`])
+    expect(closed.writes).toEqual([`POST /issues/${tool.id}/state-transitions`, `POST /issues/${tool.id}/description`])
     expect(tool).toMatchObject({state: 'Closed', comments: ['Closed by onedev-audit notify: no finding of severity high or above is left.']})
     expect(parseMarker(tool.description)?.findings).toBe('none')
     expect(tool.description).toContain('finds no finding of severity **high** or above left in the settings of project legacy/tool')
@@ -300,7 +253,7 @@ describe('failures', () => {
 
   it('a server without the issue endpoints is said once, after one request', async () => {
     const server = await startOneDevServer(fixtureServerOptions({access: EMPTY_ACCESS, admin: {}, issueSetting: DEFAULT_WORKFLOW}))
-    servers.push(server)
+    track(server)
     const run = await runCli(['notify', '--all-projects', '--apply'], {env: serverEnv(server)})
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')
@@ -310,7 +263,7 @@ describe('failures', () => {
 
   it('refuses a snapshot of another server, and bad flags, before any request', async () => {
     const setup = await start()
-    const snapshot = join(dir, 'other.json')
+    const snapshot = join(dir(), 'other.json')
     const collected = await runCli(['collect', '--all-projects', '--output', snapshot], {env: serverEnv(setup.server)})
     expect(collected.code, collected.stderr).toBe(0)
     const other = await runCli(['notify', '--snapshot', snapshot, '--url', 'http://127.0.0.1:9'], {env: {...serverEnv(setup.server), ONEDEV_URL: undefined}})
@@ -381,7 +334,7 @@ describe('hostile strings', () => {
 describe('snapshots and the server-wide issue', () => {
   it('notifies from a snapshot, querying each project under the path it has now', async () => {
     const setup = await start()
-    const snapshot = join(dir, 'snapshot')
+    const snapshot = join(dir(), 'snapshot')
     const collected = await runCli(['collect', '--all-projects', '--output-dir', snapshot], {env: serverEnv(setup.server)})
     expect(collected.code, collected.stderr).toBe(0)
     setup.projects.find((p) => p.id === 2)!.path = 'acme/renamed-app'
@@ -389,7 +342,7 @@ describe('snapshots and the server-wide issue', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain('opened     acme/renamed-app (#2): ')
     expect(run.sent.filter((r) => r.path === '/~api/issues' && r.method === 'GET').map((r) => r.query.query)).toContain(
-      '"Project" is "acme/renamed-app" and ("Title" contains "onedev-audit: security findings" or "Description" contains "onedev-audit:notify")',
+      '"Project" is "acme/renamed-app" and ("Title" contains "onedev-audit: security findings" or "Description" contains "onedev-audit:notify") order by "Number" asc',
     )
     const again = await notify(setup, '--snapshot', snapshot, '--apply')
     expect(again.code, again.stderr).toBe(0)

@@ -4,7 +4,7 @@
  */
 import {describe, expect, it} from 'vitest'
 
-import {decide, type DecisionInput, findingsDigest, NO_FINDINGS, notifyTargets, type NotifyTarget, ownIssue} from '../../src/engine/notify.js'
+import {decide, decideDuplicate, type DecisionInput, findingsDigest, NO_FINDINGS, notifyTargets, type NotifyTarget, ownIssue} from '../../src/engine/notify.js'
 import type {Finding, Severity} from '../../src/engine/rule.js'
 import {formatMarker, ISSUE_TITLES, type ServerIssue} from '../../src/model/issue.js'
 import {readIssueWorkflow} from '../../src/model/issue-workflow.js'
@@ -15,6 +15,9 @@ function finding(fingerprint: string, severity: Severity = 'high', project: {id:
 }
 
 const APP = {id: 2, path: 'acme/app'}
+/** notify's account, and a project member's. */
+const ME = 1
+const MEMBER = 7
 
 function target(findings: Finding[]): NotifyTarget {
   return {scope: {kind: 'project', id: 2}, project: APP, findings}
@@ -30,6 +33,7 @@ function issue(overrides: Partial<ServerIssue> & {digest?: string | null} = {}):
     description: digest === null ? 'no marker' : `${formatMarker({scope: {kind: 'project', id: 2}, findings: digest})}\n\ntext`,
     state: 'Open',
     confidential: true,
+    submitterId: ME,
     ...rest,
   }
 }
@@ -75,7 +79,7 @@ describe('decide', () => {
     expect(decide(input(two, issue({digest: NO_FINDINGS})))).toMatchObject({kind: 'update', was: NO_FINDINGS})
   })
 
-  it('closes it when no finding is left: the description first (unless it already says so), then a manual transition to Closed', () => {
+  it('closes it when no finding is left: a manual transition to Closed, then the description (unless it already says so)', () => {
     const closing = decide(input([], issue({digest: digestOfTwo, state: 'In Progress'})))
     expect(closing).toMatchObject({kind: 'close', describe: true, transition: {conditional: false, transition: {pointer: '/transitionSpecs/1'}}, fields: {}})
     expect(decide(input([], issue({digest: NO_FINDINGS})))).toMatchObject({kind: 'close', describe: false})
@@ -83,6 +87,9 @@ describe('decide', () => {
 
   it('leaves a closed issue closed without findings, and reopens it (to the first state) when they come back', () => {
     expect(decide(input([], issue({digest: NO_FINDINGS, state: 'Closed'})))).toMatchObject({kind: 'unchanged'})
+    // Closed, but its description still lists findings (the description after the transition failed): it says none is left now.
+    const stale = issue({digest: digestOfTwo, state: 'Closed'})
+    expect(decide(input([], stale))).toEqual({kind: 'update', issue: stale, digest: NO_FINDINGS, was: digestOfTwo})
     expect(decide(input(two, issue({digest: NO_FINDINGS, state: 'Closed'})))).toMatchObject({kind: 'reopen', toState: 'Open', digest: digestOfTwo, transition: {conditional: false}})
   })
 
@@ -138,7 +145,7 @@ describe('decide', () => {
 })
 
 describe('ownIssue', () => {
-  it("takes the issue whose marker names the target, then one with notify's title and no marker; marked, open and oldest first", () => {
+  it("takes only the issues notify's account opened: the oldest one whose marker names the target, or with notify's title and no marker", () => {
     const t = target(two)
     const marked = issue({id: 60, number: 9, digest: digestOfTwo})
     const markedClosed = issue({id: 61, number: 3, digest: digestOfTwo, state: 'Closed'})
@@ -146,10 +153,41 @@ describe('ownIssue', () => {
     const otherTitle = issue({id: 63, number: 2, digest: null, title: 'onedev-audit: security findings elsewhere'})
     const otherProject = issue({id: 64, number: 4, digest: digestOfTwo, projectId: 3})
     const serverMarker = issue({id: 65, number: 5, description: formatMarker({scope: {kind: 'server'}, findings: NO_FINDINGS})})
-    expect(ownIssue([titled, otherTitle, markedClosed, marked, otherProject, serverMarker], t, 'Closed')).toEqual({issue: marked, others: [markedClosed, titled]})
-    expect(ownIssue([titled, otherTitle], t, 'Closed')).toEqual({issue: titled, others: []})
-    expect(ownIssue([otherTitle, otherProject, serverMarker], t, 'Closed')).toEqual({issue: null, others: []})
-    expect(ownIssue([serverMarker], {scope: {kind: 'server'}, project: APP, findings: []}, 'Closed').issue).toBe(serverMarker)
+    expect(ownIssue([titled, otherTitle, markedClosed, marked, otherProject, serverMarker], t, ME, 'Closed')).toEqual({issue: titled, duplicates: [marked], lookalikes: []})
+    expect(ownIssue([marked, markedClosed], t, ME, 'Closed')).toEqual({issue: markedClosed, duplicates: [marked], lookalikes: []})
+    expect(ownIssue([otherTitle, otherProject, serverMarker], t, ME, 'Closed')).toEqual({issue: null, duplicates: [], lookalikes: []})
+    expect(ownIssue([serverMarker], {scope: {kind: 'server'}, project: APP, findings: []}, ME, 'Closed').issue).toBe(serverMarker)
+  })
+
+  it("never takes another account's issue, whatever it copies (title, marker, confidential or not), nor one whose submitter is unknown: they are look-alikes", () => {
+    const t = target(two)
+    const mine = issue({id: 70, number: 5, digest: digestOfTwo, state: 'Closed'})
+    const copiedMarker = issue({id: 71, number: 6, digest: digestOfTwo, submitterId: MEMBER})
+    const copiedTitle = issue({id: 72, number: 2, digest: null, submitterId: MEMBER, confidential: false})
+    const nobodys = issue({id: 73, number: 7, digest: digestOfTwo, submitterId: null})
+    expect(ownIssue([copiedMarker, nobodys, mine, copiedTitle], t, ME, 'Closed')).toEqual({issue: mine, duplicates: [], lookalikes: [copiedTitle, copiedMarker, nobodys]})
+    // An account that opened no issue yet has none.
+    expect(ownIssue([mine, copiedMarker], t, null, 'Closed')).toEqual({issue: null, duplicates: [], lookalikes: [mine, copiedMarker]})
+  })
+})
+
+describe('decideDuplicate', () => {
+  const kept = issue({id: 80, number: 1, digest: digestOfTwo})
+  const second = issue({id: 81, number: 2, digest: digestOfTwo})
+  const context = {target: target(two), workflow: view, closedState: 'Closed', fields: {}}
+
+  it('closes the newer of two issues of notify through a manual transition, unless the issue kept changes state this run (one transition per run)', () => {
+    expect(decideDuplicate(context, second, decide(input(two, kept)))).toMatchObject({kind: 'close', issue: second, toState: 'Closed', transition: {conditional: false}})
+    expect(decideDuplicate(context, second, decide(input([], kept)))).toEqual({kind: 'later', issue: second})
+  })
+
+  it('says why it cannot close one', () => {
+    const noManual = readIssueWorkflow({...DEFAULT_WORKFLOW, transitionSpecs: []})
+    expect(decideDuplicate({...context, workflow: {workflow: noManual, transitions: []}}, second, decide(input(two, kept)))).toEqual({
+      kind: 'refused',
+      issue: second,
+      reason: 'cannot close the duplicate issue #2: no manual transition of the issue workflow leads from "Open" to "Closed"; add one (Administration → Issue Settings → State Transitions)',
+    })
   })
 })
 

@@ -17,6 +17,7 @@
  *   SERVER SETTINGS      administration answers holding credentials, in the shapes OneDev writes at each
  *                        version (`SERVER_SETTING_SECRETS`): mail passwords, OAuth secrets and refresh
  *                        tokens, agent tokens, AI API keys, SSO client secrets, LDAP and registry passwords
+ *   ISSUES OTHERS OPEN   issues a project member opens to look like notify's (`LOOKALIKE_ISSUES`)
  */
 import {Buffer} from 'node:buffer'
 
@@ -602,3 +603,32 @@ export const SERVER_SETTING_SECRETS: readonly ServerSettingSecrets[] = [
 
 /** Every secret of SERVER_SETTING_SECRETS. */
 export const SERVER_SETTING_SECRET_VALUES: readonly string[] = SERVER_SETTING_SECRETS.flatMap((entry) => entry.secrets)
+
+// ------------------------------------------------------------------ ISSUES OTHERS OPEN
+
+/** An issue as a project member opens it (test/helpers/issue-store.ts StoredIssue's fields). */
+export interface LookalikeIssue {
+  title: string
+  description: string
+  confidential: boolean
+  state?: string
+}
+
+/**
+ * Issue 33: anyone who may open an issue in a project can copy notify's title or its marker. Each
+ * shape, given notify's title (`ISSUE_TITLES`) and a marker (`formatMarker`), is what a member opens:
+ * notify must never write it, never let it block or steer an output, and name it once.
+ */
+export const LOOKALIKE_ISSUES = {
+  /**
+   * Before notify's first run, confidential: OneDev lets the submitter of a confidential issue read
+   * it and subscribes them, so findings written into it reach that member and every update mails them.
+   */
+  confidentialBeforeFirstRun: (title: string): LookalikeIssue => ({title, description: 'Reserved for the audit. @member-7f3a', confidential: true}),
+  /** The same, not confidential: notify refusing to write it must not stop the project's owners being told. */
+  publicBeforeFirstRun: (title: string): LookalikeIssue => ({title, description: '', confidential: false}),
+  /** After notify's own issue was closed: a new one carrying notify's marker (copied from the page source). */
+  copiedMarker: (title: string, marker: string): LookalikeIssue => ({title, description: `${marker}\n\nFindings go here now.`, confidential: true}),
+  /** Newer issues whose title contains notify's: enough of them to push its own issue off the first page of the default order (newest activity first). */
+  newerTitleText: (title: string, index: number): LookalikeIssue => ({title: `Re: ${title} (${index})`, description: '', confidential: false}),
+} as const

@@ -1,12 +1,13 @@
 /**
  * The issue workflow as notify reads it (src/model/issue-workflow.ts) and judges it
  * (src/onedev/issue-workflow.ts): which manual transition closes or reopens an issue, in OneDev's
- * order, and which fields a new issue would be refused without.
+ * order, which fields a new issue would be refused without, and which servers read several values
+ * of one field.
  */
 import {describe, expect, it} from 'vitest'
 
 import {manualTransitions, projectTransitions, readIssueWorkflow} from '../../src/model/issue-workflow.js'
-import {defaultValues, fieldConfigurationProblems, fieldsOnOpen, manualTransition, missingRequiredFields} from '../../src/onedev/issue-workflow.js'
+import {defaultValues, fieldConfigurationProblems, fieldsNotCarried, fieldsOnOpen, manualTransition, missingRequiredFields, readsFieldLists} from '../../src/onedev/issue-workflow.js'
 import {DEFAULT_WORKFLOW} from '../helpers/issue-store.js'
 
 const manual = (spec: Record<string, unknown>) => ({'@type': 'ManualSpec', fromStates: [], toStates: [], authorizedRoles: [], promptFields: [], removeFields: [], issueQuery: null, ...spec})
@@ -140,5 +141,18 @@ describe('fields a new issue needs', () => {
       '"Type": "Epic" is not one of its choices ("Bug", "Task")',
       '"Severity": the field takes one value, 2 are given',
     ])
+  })
+})
+
+describe('several values of one field', () => {
+  it('are read from OneDev 10.0 on; 8.x, and a server that does not say its version, read one value per field', () => {
+    expect(['16.5.6', '12.0.8', '10.0.0', '11.1.6'].map(readsFieldLists)).toEqual([true, true, true, true])
+    expect(['8.6.13', '8.0.0', 'unknown', ''].map(readsFieldLists)).toEqual([false, false, false, false])
+    expect(readsFieldLists(null)).toBe(false)
+    const configured = {Type: ['Task'], Assignees: ['alice', 'bob'], Watchers: ['carol', 'dave']}
+    expect(fieldsNotCarried(configured, null)).toEqual(['Assignees', 'Watchers'])
+    expect(fieldsNotCarried(configured, '8.6.13')).toEqual(['Assignees', 'Watchers'])
+    expect(fieldsNotCarried(configured, '16.5.6')).toEqual([])
+    expect(fieldsNotCarried({Type: ['Task']}, null)).toEqual([])
   })
 })
