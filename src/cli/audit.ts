@@ -83,6 +83,8 @@ export interface ReportRequest {
   compliance?: {frameworks: readonly string[]; failOnControl: boolean}
   /** checkstyle: the snapshot folder as the report's file names start (ReportInput.snapshotRoot). */
   snapshotRoot?: string
+  /** ISO date-time: when the command began (ReportInput.startedAt). */
+  startedAt?: string
 }
 
 /** An evaluator fed by the collection, and the report locations of what it judged before dropping the payloads. */
@@ -154,8 +156,8 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   const coverage = request.scopes.includes('project') ? coverageOf(model, prepared.settings) : {uninitialized: [], notices: []}
   const notices = [...coverage.notices, ...filtered.notices]
 
-  // What fails each control and why rules were not judged: only JUnit's cases show them.
-  const complianceDetail = request.format === 'junit' ? emptyComplianceDetail() : undefined
+  // What fails each control and why rules were not judged: only JUnit's cases and OSCAL's evidence show them.
+  const complianceDetail = request.format === 'junit' || request.format === 'oscal' ? emptyComplianceDetail() : undefined
   const compliance = request.compliance
     ? judgeAudit(
         chosenFrameworks(await builtinFrameworks(), request.compliance.frameworks),
@@ -178,6 +180,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     tool: {name: 'onedev-audit', version: request.version},
     source: request.source,
     generatedAt: new Date().toISOString(),
+    ...(request.startedAt === undefined ? {} : {startedAt: request.startedAt}),
     findings: filtered.findings,
     suppressed: filtered.suppressed,
     // People read stylish and markdown: a failure every request shared is one line with its count

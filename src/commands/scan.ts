@@ -65,6 +65,7 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
   }
 
   async run(): Promise<void> {
+    const startedAt = new Date().toISOString()
     const {flags} = await this.parse(Scan)
     this.debugEnabled = flags.debug
     this.refuseSecretFlags(flags)
@@ -100,6 +101,7 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
       model,
       ...(arrival ? {arrival} : {}),
       ...(snapshotRoot === undefined ? {} : {snapshotRoot}),
+      startedAt,
       compliance: {frameworks: flags.framework ?? [], failOnControl: flags['fail-on-control']},
       color: flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
       verbose: flags.verbose,
