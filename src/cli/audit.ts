@@ -25,8 +25,9 @@ import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
 import {createLane} from '../util/lane.js'
+import {type AttestRequest, writeAttestation} from './attest.js'
 import {builtinFrameworks} from './frameworks.js'
-import {collapseErrors, errorLines, exitCodeFor, UsageError, writeOrSay} from './errors.js'
+import {collapseErrors, EXIT, errorLines, exitCodeFor, UsageError, writeOrSay} from './errors.js'
 import type {FailOn} from './flags.js'
 
 export interface Prepared {
@@ -85,6 +86,8 @@ export interface ReportRequest {
   snapshotRoot?: string
   /** ISO date-time: when the command began (ReportInput.startedAt). */
   startedAt?: string
+  /** --attest: sign the run's result over the report file (src/cli/attest.ts), once it is written. */
+  attest?: Pick<AttestRequest, 'file' | 'key' | 'configuration'>
 }
 
 /** An evaluator fed by the collection, and the report locations of what it judged before dropping the payloads. */
@@ -157,7 +160,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   const notices = [...coverage.notices, ...filtered.notices]
 
   // What fails each control and why rules were not judged: only JUnit's cases and OSCAL's evidence show them.
-  const complianceDetail = request.format === 'junit' || request.format === 'oscal' ? emptyComplianceDetail() : undefined
+  const complianceDetail = request.format === 'junit' || request.format === 'oscal' || request.attest ? emptyComplianceDetail() : undefined
   const compliance = request.compliance
     ? judgeAudit(
         chosenFrameworks(await builtinFrameworks(), request.compliance.frameworks),
@@ -239,5 +242,12 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   }
   // A baseline just written holds every finding: none is new against it.
   const unknown = request.updateBaseline ? [] : filtered.findings
-  return exitCodeFor(unknown, request.failOn, errors.length === 0 && !unwritten, request.compliance?.failOnControl === true && anyControlFails(compliance ?? []))
+  const code = exitCodeFor(unknown, request.failOn, errors.length === 0 && !unwritten, request.compliance?.failOnControl === true && anyControlFails(compliance ?? []))
+  if (!request.attest || toTerminal) return code
+  if (unwritten) {
+    request.say(`onedev-audit: error: --attest ${escapeControl(request.attest.file)} not written: the report it signs was not written`)
+    return code
+  }
+  const attested = await writeAttestation({...request.attest, reports: [request.output!], input, run: {exitCode: code, failOn: request.failOn}, say: request.say})
+  return attested ? code : EXIT.incomplete
 }

@@ -12,7 +12,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {prefixedControlId} from '../../src/engine/compliance.js'
 import {runCli} from '../helpers/cli.js'
-import {EMPTY_ACCESS, fixture, HARDENED_ADMIN, PARENT_SETTING, serverEnv} from '../helpers/fixture-server.js'
+import {cleanServerOptions, serverEnv} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {OSCAL_SCHEMA_MISSING, oscalSchemaErrors, uuidProblems} from '../helpers/oscal.js'
 import {tempDir} from '../helpers/temp-dir.js'
@@ -25,24 +25,7 @@ let clean: OneDevServer
 
 beforeAll(async () => {
   dir = await tempDir('oda-oscal')
-  clean = await startOneDevServer({
-    roles: fixture('roles.json').filter((role: {name: string}) => role.name === 'Project Owner'),
-    projects: [{id: 1, path: 'acme', name: 'acme', parentId: null}],
-    settings: {
-      1: {
-        ...PARENT_SETTING,
-        // OneDev 8.0.4 and earlier send the build setting's action authorizations (the one control that needs
-        // them is judged only there): v8.0.4 server-core/src/main/java/io/onedev/server/model/support/build/ProjectBuildSetting.java:43,
-        // an abstract ActionAuthorization written with its simple class name as @type (ObjectMapperProvider's default
-        // typing): v8.0.4 server-core/src/main/java/io/onedev/server/model/support/build/actionauthorization/CreateTagAuthorization.java:13
-        // (tagNames :23), authorizedBranches: v8.0.4 server-core/src/main/java/io/onedev/server/model/support/build/actionauthorization/ActionAuthorization.java:25.
-        buildSetting: {...PARENT_SETTING.buildSetting, actionAuthorizations: [{'@type': 'CreateTagAuthorization', authorizedBranches: 'main', tagNames: 'v*'}]},
-      },
-    },
-    repositories: {1: {defaultBranch: 'main', branches: ['main'], tags: ['v1.0.0']}},
-    access: EMPTY_ACCESS,
-    admin: HARDENED_ADMIN,
-  })
+  clean = await startOneDevServer(cleanServerOptions())
 })
 
 afterAll(async () => {
