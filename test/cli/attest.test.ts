@@ -12,14 +12,14 @@
  *   any request; the key is in no output.
  */
 import {createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign, verify} from 'node:crypto'
-import {execFileSync} from 'node:child_process'
-import {chmod, mkdir, readFile, symlink, writeFile} from 'node:fs/promises'
+import {execFileSync, spawnSync} from 'node:child_process'
+import {chmod, copyFile, mkdir, readFile, symlink, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {prefixedControlId} from '../../src/engine/compliance.js'
-import {runCli} from '../helpers/cli.js'
+import {ROOT, runCli} from '../helpers/cli.js'
 import {cleanServerOptions, serverEnv, startFixtureServer} from '../helpers/fixture-server.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
 import {tempDir} from '../helpers/temp-dir.js'
@@ -105,7 +105,7 @@ describe('scan --attest', () => {
       const known = JSON.parse(await readFile(baseline, 'utf8'))
       known.findings.pop()
       await writeFile(baseline, JSON.stringify(known))
-      const {result, report, envelope, statement, json} = await attested(pair, ['--config', config, '--baseline', baseline], `signed-${pair.name}`)
+      const {result, report, envelope, statement, json} = await attested(pair, ['--config', config, '--baseline', baseline, '--debug'], `signed-${pair.name}`)
       expect(result.code, result.stderr).toBe(1)
       expect(envelope.payloadType).toBe(PAYLOAD_TYPE)
       expect(envelope.signatures).toHaveLength(1)
@@ -354,6 +354,43 @@ describe('the signing key', () => {
       const result = await runCli(['scan', '--snapshot', EXAMPLE, '--format', 'json', ...args])
       expect(result.code, args.join(' ')).toBe(2)
       expect(result.stderr).toBe(`onedev-audit: error: ${line}\n`)
+    }
+  }, 60_000)
+})
+
+/** The commands docs/evidence.md gives an auditor who checks an attestation with openssl alone. */
+async function opensslSnippet(): Promise<string> {
+  const page = await readFile(join(ROOT, 'docs', 'evidence.md'), 'utf8')
+  const section = page.slice(page.indexOf('### With openssl alone'))
+  return /```sh\n([\s\S]*?)```/.exec(section)![1]!
+}
+
+const tools = ['openssl', 'jq', 'sha256sum', 'base64'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+const openssl3 = tools.length === 0 && /^OpenSSL 3/.test(execFileSync('openssl', ['version'], {encoding: 'utf8'}))
+const NO_OPENSSL = openssl3 ? undefined : `skipped: ${tools.length > 0 ? `${tools.join(', ')} not installed` : 'openssl is not OpenSSL 3'}`
+
+describe(`docs/evidence.md: checking an attestation with openssl alone${NO_OPENSSL ? ` (${NO_OPENSSL})` : ''}`, () => {
+  it.skipIf(NO_OPENSSL !== undefined)('verifies both key types, shows the report among the subjects, and fails on an edited payload', async () => {
+    const snippet = await opensslSnippet()
+    for (const pair of pairs) {
+      const made = await attested(pair, ['--fail-on', 'none'], `openssl-${pair.name}`)
+      const work = await tempDir(`oda-openssl-${pair.name}`)
+      await copyFile(made.report, join(work, 'report.json'))
+      await copyFile(made.attestation, join(work, 'report.intoto.json'))
+      await copyFile(pair.publicFile, join(work, 'onedev-audit-signing.pub.pem'))
+      const good = spawnSync('sh', ['-e', '-c', snippet], {cwd: work, encoding: 'utf8'})
+      expect(good.status, good.stderr).toBe(0)
+      expect(good.stdout).toContain(pair.name === 'ed25519' ? 'Signature Verified Successfully' : 'Verified OK')
+      const digest = sha256(await readFile(made.report))
+      expect(good.stdout).toContain(`${digest}  report.json\n${digest}  ${made.report}\n`)
+      expect(good.stdout).toContain('{"result":"WARNED","failedTests":[')
+      // An edited payload: openssl refuses, and the commands stop there.
+      const statement = JSON.parse(Buffer.from(made.envelope.payload, 'base64').toString('utf8'))
+      statement.predicate.result = 'PASSED'
+      await writeFile(join(work, 'report.intoto.json'), JSON.stringify({...made.envelope, payload: Buffer.from(JSON.stringify(statement)).toString('base64')}))
+      const bad = spawnSync('sh', ['-e', '-c', snippet], {cwd: work, encoding: 'utf8'})
+      expect(bad.status).not.toBe(0)
+      expect(bad.stdout).not.toContain(digest)
     }
   }, 60_000)
 })
