@@ -104,7 +104,6 @@ export interface OscalRisk {
   statement: string
   props?: OscalProperty[]
   status: 'open' | 'deviation-approved'
-  origins: OscalOrigin[]
   'related-observations'?: Array<{'observation-uuid': OscalUuid}>
 }
 

@@ -280,17 +280,11 @@ function suppressionText(reason: SuppressedFinding['reason']): string {
   return `${md(reason.justification ?? '(no justification given)')}${reason.expires ? ` (until ${md(reason.expires)})` : ''}`
 }
 
+/** A finding as evidence: its message, and its fingerprint, by which its risk (severity, state, where) is found. */
 function evidenceOf(finding: Finding, state: FindingState, reason: SuppressedFinding['reason'] | undefined): OscalEvidence {
   return {
     description: md(messageOf(finding)),
-    props: [
-      ...prop('severity', finding.severity),
-      ...prop('state', state),
-      ...(finding.project ? prop('project-path', finding.project.path) : []),
-      ...(finding.role ? prop('role-name', finding.role.name) : []),
-      ...prop('subject', finding.subject),
-      ...prop('fingerprint', finding.fingerprint),
-    ],
+    props: prop('fingerprint', finding.fingerprint),
     ...(state === 'suppressed' && reason ? {remarks: `Accepted by a suppression of the configuration: ${suppressionText(reason)}.`} : state === 'baselined' ? {remarks: 'In the baseline: known, not accepted.'} : {}),
   }
 }
@@ -340,10 +334,18 @@ function riskOf(risk: Risk, plan: Plan): OscalRisk {
     title: `${finding.ruleId} in ${whereOf(finding)}`,
     // A risk has no remarks: what the baseline or a suppression says of it follows the message.
     description: `${md(messageOf(finding))}${remarks ? `\n\n${remarks}` : ''}`,
-    statement: meta?.fullDescription ?? meta?.shortDescription ?? finding.ruleId,
-    props: [...prop('rule', finding.ruleId), ...prop('severity', finding.severity), ...prop('state', risk.state), ...prop('fingerprint', finding.fingerprint)],
+    // What the rule finds, in a line: the rule's page (docs/rules/) has the whole of it.
+    statement: meta?.shortDescription ?? finding.ruleId,
+    props: [
+      ...prop('rule', finding.ruleId),
+      ...prop('severity', finding.severity),
+      ...prop('state', risk.state),
+      ...(finding.project ? prop('project-path', finding.project.path) : []),
+      ...(finding.role ? prop('role-name', finding.role.name) : []),
+      ...prop('subject', finding.subject),
+      ...prop('fingerprint', finding.fingerprint),
+    ],
     status: risk.state === 'suppressed' ? 'deviation-approved' : 'open',
-    origins: plan.origin,
     'related-observations': risk.observations.map((o) => ({'observation-uuid': o.uuid})),
   }
 }

@@ -69,11 +69,14 @@ describe('server text', () => {
     if (!OSCAL_SCHEMA_MISSING) expect(oscalSchemaErrors(doc)).toEqual([])
     expect(uuidProblems(doc)).toEqual([])
     const result = doc['assessment-results'].results[0]!
-    const evidence = result.observations!.flatMap((o) => o['relevant-evidence'] ?? []).find((e) => props(e)['project-path']?.startsWith('acme/</b>'))!
-    expect(evidence.description).not.toMatch(/[<\u0000-\u0009\u000b-\u001f\u202e\u2028]/)
-    expect(evidence.description).toContain('&lt;/b&gt;')
+    const risk = result.risks!.find((r) => props(r)['project-path']?.startsWith('acme/</b>'))!
+    const evidence = result.observations!.flatMap((o) => o['relevant-evidence'] ?? []).find((e) => props(e).fingerprint === props(risk).fingerprint)!
+    for (const text of [evidence.description, risk.description, risk.title]) {
+      expect(text).not.toMatch(/[<\u0000-\u0009\u000b-\u001f\u202e\u2028]/)
+      expect(text).toContain('&lt;/b&gt;')
+    }
     expect(evidence.description).toContain('\\*bold\\*')
-    const subject = props(evidence).subject!
+    const subject = props(risk).subject!
     expect(subject).not.toMatch(/[\n\r\u0000\u001b\u202e\u2028]/)
     expect(subject).toBe(subject.trim())
     const item = result['local-definitions']['inventory-items']!.find((i) => props(i)['project-id'] === '9')!
