@@ -249,5 +249,6 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     return code
   }
   const attested = await writeAttestation({...request.attest, reports: [request.output!], input, run: {exitCode: code, failOn: request.failOn}, say: request.say})
+  timer('hashed the report and signed the attestation')
   return attested ? code : EXIT.incomplete
 }
