@@ -259,6 +259,13 @@ describe('verify', () => {
     const result = await runCli(['verify', other, '--public-key', pair().publicFile, report, '--format', 'json'])
     expect(result.code, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toMatchObject({verified: true, signature: 'verified', result: 'WARNED', files: [{file: report, subject: report}]})
+    // Signed, but not over an in-toto statement's type: not what an attestation of a report is.
+    const other2 = join(dir, 'other-type.intoto.json')
+    const typed = sign('sha256', paeOf('text/plain', body), {key: createPrivateKey(pair().privatePem), dsaEncoding: 'der'})
+    await writeFile(other2, JSON.stringify({payloadType: 'text/plain', payload: body.toString('base64'), signatures: [{sig: typed.toString('base64')}]}))
+    const wrongType = await runCli(['verify', other2, '--public-key', pair().publicFile, report])
+    expect(wrongType.code).toBe(1)
+    expect(wrongType.stderr).toBe(`onedev-audit: NOT verified: ${other2}: it is signed, but its payload is not an in-toto statement (payloadType "text/plain")\n`)
     // No file given: the signature alone.
     const alone = await runCli(['verify', other, '--public-key', pair().publicFile])
     expect(alone.code).toBe(0)
