@@ -6,12 +6,12 @@
  * subjects' digests are those of the bytes read back from the report files once they are written.
  */
 import {createPrivateKey, type KeyObject} from 'node:crypto'
-import {readFile, stat} from 'node:fs/promises'
+import {stat} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
 import {type InTotoStatement, IN_TOTO_PAYLOAD_TYPE, type ResourceDescriptor, type RunOutcome, statementOf, testResults} from '../report/attestation.js'
 import type {ReportInput} from '../report/input.js'
-import {sha256Hex} from '../util/digest.js'
+import {fileSha256} from '../util/digest.js'
 import {type KeyAlgorithm, keyAlgorithm, keyId, signEnvelope} from '../util/dsse.js'
 import {escapeControl} from '../util/escape.js'
 import {writeFileAtomic} from '../util/fs.js'
@@ -85,13 +85,11 @@ export interface AttestRequest {
 async function statementFor(request: AttestRequest): Promise<InTotoStatement> {
   const subject = []
   for (const report of request.reports) {
-    let bytes: Buffer
     try {
-      bytes = await readFile(report)
+      subject.push({name: report, digest: {sha256: await fileSha256(report)}})
     } catch (error) {
       throw new UsageError(`--attest ${request.file} not written: cannot read back the report ${report} (${codeOf(error)})`)
     }
-    subject.push({name: report, digest: {sha256: sha256Hex(bytes)}})
   }
   const {result, ...tests} = testResults(request.input, request.run)
   return statementOf(subject, {result, configuration: request.configuration, ...tests})

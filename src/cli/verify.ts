@@ -8,11 +8,11 @@
  * payload, or which files are none of the subjects). What cannot be read (the envelope, the key, a file)
  * is a UsageError: one line, exit 2.
  */
-import {createHash, createPublicKey, type KeyObject} from 'node:crypto'
-import {createReadStream} from 'node:fs'
+import {createPublicKey, type KeyObject} from 'node:crypto'
 import {readFile, stat} from 'node:fs/promises'
 
 import {IN_TOTO_PAYLOAD_TYPE} from '../report/attestation.js'
+import {fileSha256} from '../util/digest.js'
 import {decodeBase64, type KeyAlgorithm, keyAlgorithm, keyId, verifySignature} from '../util/dsse.js'
 import {UsageError} from './errors.js'
 import {codeOf} from './key-file.js'
@@ -105,15 +105,13 @@ async function readPublicKey(path: string): Promise<KeyObject> {
   return key
 }
 
-/** The SHA-256 of a file's bytes, read as a stream (a report of any size; a pipe too). */
+/** The SHA-256 of a file's bytes; a UsageError when it cannot be read. */
 async function fileDigest(path: string): Promise<string> {
-  const hash = createHash('sha256')
   try {
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
+    return await fileSha256(path)
   } catch (error) {
     throw new UsageError(`cannot read ${path} (${codeOf(error)})`)
   }
-  return hash.digest('hex')
 }
 
 /** The statement's subjects with a sha256 digest, or undefined when the payload is no in-toto Statement. */
