@@ -17,6 +17,7 @@
  */
 import {prefixedControlId} from '../engine/compliance.js'
 import type {Finding, Severity} from '../types/report-types.js'
+import {pushTo} from '../util/collections.js'
 import type {ReportInput} from './input.js'
 import {severityRank} from './summary.js'
 
@@ -78,10 +79,9 @@ export function testResults(input: ReportInput, run: RunOutcome): Omit<TestResul
   }
   const failing = new Map<string, Finding[]>()
   const excused = new Set<string>()
-  const add = (finding: Finding) => failing.set(finding.ruleId, [...(failing.get(finding.ruleId) ?? []), finding])
-  for (const finding of input.findings) add(finding)
+  for (const finding of input.findings) pushTo(failing, finding.ruleId, finding)
   for (const {finding, reason} of input.suppressed) {
-    if (reason.kind === 'baseline') add(finding)
+    if (reason.kind === 'baseline') pushTo(failing, finding.ruleId, finding)
     else excused.add(finding.ruleId)
   }
   const atOrAbove = (finding: Finding) => run.failOn !== 'none' && severityRank(finding.severity) <= severityRank(run.failOn)
