@@ -141,6 +141,10 @@ describe('examples/onedev-buildspec.yml', () => {
         .join('\n')
         .replaceAll('@server_url@', serverUrl)
         .replaceAll('@secret:onedev-audit-token@', server.secret)
+        // A job secret's value, lines and all, goes into the commands where they name it (v11.6.3
+        // server-core/src/main/java/io/onedev/server/util/interpolative/VariableInterpolator.java:96-102, v16.5.6
+        // .../JobVariableInterpolator.java:94), and it may hold a PEM's lines: the secret is edited in a text area
+        // (v11.6.3 server-core/src/main/java/io/onedev/server/web/editable/secret/SecretPropertyEditor.java:45, v16.5.6 :47).
         .replaceAll('@secret:onedev-audit-signing-key@', SIGNING_KEY.privatePem)
       expect(commands, 'a variable the test does not fill in').not.toMatch(/@[\w:.-]+@/)
       const script = commands
