@@ -39,9 +39,9 @@ export interface VerifyOutcome {
   keyid: string
   signature: 'verified' | 'not verified'
   payloadType: string
-  /** From the statement, once the signature verifies. */
-  predicateType?: string
-  result?: string
+  /** From the statement, once the signature verifies (undefined, and left out of JSON, before). */
+  predicateType: string | undefined
+  result: string | undefined
   subjects: Array<{name: string | null; sha256: string}>
   files: VerifiedFile[]
   /** Why it is not verified: one line. */
@@ -150,6 +150,8 @@ export async function verifyAttestation(attestation: string, publicKeyFile: stri
     keyid: keyId(key),
     signature: 'not verified',
     payloadType: envelope.payloadType,
+    predicateType: undefined,
+    result: undefined,
     subjects: [],
     files: digests.map((d) => ({...d, subject: null})),
   }
