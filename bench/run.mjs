@@ -10,6 +10,8 @@
  *   node bench/run.mjs --diff | --diff-only   (adds, or runs only, diff of two snapshots with 1 % changed: bench/diff.mjs)
  *   node bench/run.mjs --reports | --reports-only   (adds, or runs only, scan --format checkstyle and junit of the
  *       offline snapshot as a folder, against --format json: bench/onedev-reports.mjs)
+ *   node bench/run.mjs --evidence | --evidence-only   (adds, or runs only, scan --format oscal and scan --attest of the
+ *       offline snapshot, against --format json: bench/evidence.mjs)
  *   node bench/run.mjs --html-only   (only the HTML report of the offline snapshot: its size, time to write, and
  *       its load and first filter in headless Chromium: bench/html.mjs; part of every run with the offline part)
  *   node bench/run.mjs --fix | --fix-only [--fix-latency 10] [--fix-roots]   (adds, or runs only, fix: planning the offline snapshot,
@@ -93,6 +95,8 @@ const {values: flags} = parseArgs({
     'html-only': {type: 'boolean', default: false},
     reports: {type: 'boolean', default: false},
     'reports-only': {type: 'boolean', default: false},
+    evidence: {type: 'boolean', default: false},
+    'evidence-only': {type: 'boolean', default: false},
     fix: {type: 'boolean', default: false},
     'fix-only': {type: 'boolean', default: false},
     'fix-latency': {type: 'string', default: '10'},
@@ -663,6 +667,13 @@ async function main() {
     process.stdout.write(flags.json ? `${JSON.stringify({reports}, null, 2)}\n` : `${reportsLines(reports, runs).join('\n')}\n`)
     return
   }
+  if (flags['evidence-only']) {
+    const {evidenceBench, evidenceLines} = await import('./evidence.mjs')
+    const runs = Math.max(1, Number(flags.runs))
+    const evidence = await evidenceBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
+    process.stdout.write(flags.json ? `${JSON.stringify({evidence}, null, 2)}\n` : `${evidenceLines(evidence, runs).join('\n')}\n`)
+    return
+  }
   if (flags['html-only']) {
     const {htmlBench, htmlLines} = await import('./html.mjs')
     const runs = Math.max(1, Number(flags.runs))
@@ -772,6 +783,7 @@ async function main() {
   if (htmlModule) report.html = await htmlModule.htmlBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.diff) report.diff = await (await import('./diff.mjs')).diffBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.reports) report.reports = await (await import('./onedev-reports.mjs')).reportsBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
+  if (flags.evidence) report.evidence = await (await import('./evidence.mjs')).evidenceBench(Number(flags['offline-projects']), Number(flags.roles), runs, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.fix) report.fix = await (await import('./fix.mjs')).fixBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['fix-latency']), {timeCommand, peakRssMb, median, withTempDir}, flags['fix-roots'])
   if (flags.notify) report.notify = await (await import('./notify.mjs')).notifyBench(Number(flags['offline-projects']), Number(flags.roles), runs, Number(flags['notify-latency']), concurrency, {timeCommand, peakRssMb, median, withTempDir})
   if (flags.json) {
@@ -798,6 +810,7 @@ async function main() {
     ...(report.html ? ['', ...htmlModule.htmlLines(report.html, runs)] : []),
     ...(report.diff ? ['', ...(await import('./diff.mjs')).diffLines(report.diff, runs)] : []),
     ...(report.reports ? ['', ...(await import('./onedev-reports.mjs')).reportsLines(report.reports, runs)] : []),
+    ...(report.evidence ? ['', ...(await import('./evidence.mjs')).evidenceLines(report.evidence, runs)] : []),
     ...(report.fix ? ['', ...(await import('./fix.mjs')).fixLines(report.fix, runs)] : []),
     ...(report.notify ? ['', ...(await import('./notify.mjs')).notifyLines(report.notify, runs)] : []),
   ]

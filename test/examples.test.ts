@@ -4,7 +4,8 @@
  * The CI examples install onedev-audit only as their project's lockfile pins it (`npm ci`): never by a
  * bare name, which runs whatever the registry serves under it, with an administrator token at hand.
  */
-import {execFileSync, spawn} from 'node:child_process'
+import {execFileSync, spawn, spawnSync} from 'node:child_process'
+import {createPublicKey, generateKeyPairSync} from 'node:crypto'
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
@@ -100,12 +101,16 @@ describe('examples/onedev-buildspec.yml', () => {
 
   let server: OneDevServer
   let origin: string
+  /** The job secret onedev-audit-signing-key (a PEM private key), and its public key for verify. */
+  const SIGNING_KEY = {privatePem: generateKeyPairSync('ed25519').privateKey.export({type: 'pkcs8', format: 'pem'}).toString(), publicFile: ''}
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, {cwd, encoding: 'utf8', env: {...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1'}})
 
   beforeAll(async () => {
     // The example exports no ONEDEV_USER: an access token alone.
     server = await startFixtureServer({credentials: {user: '', secret: 'an-access-token-of-the-auditor'}})
     const dir = await tempDir('oda-buildspec')
+    SIGNING_KEY.publicFile = join(dir, 'signing.pub.pem')
+    writeFileSync(SIGNING_KEY.publicFile, createPublicKey(SIGNING_KEY.privatePem).export({type: 'spki', format: 'pem'}))
     origin = join(dir, 'origin.git')
     git(dir, 'init', '-q', '--bare', '-b', 'main', origin)
     const seed = join(dir, 'seed')
@@ -136,6 +141,11 @@ describe('examples/onedev-buildspec.yml', () => {
         .join('\n')
         .replaceAll('@server_url@', serverUrl)
         .replaceAll('@secret:onedev-audit-token@', server.secret)
+        // A job secret's value, lines and all, goes into the commands where they name it (v11.6.3
+        // server-core/src/main/java/io/onedev/server/util/interpolative/VariableInterpolator.java:96-102, v16.5.6
+        // .../JobVariableInterpolator.java:94), and it may hold a PEM's lines: the secret is edited in a text area
+        // (v11.6.3 server-core/src/main/java/io/onedev/server/web/editable/secret/SecretPropertyEditor.java:45, v16.5.6 :47).
+        .replaceAll('@secret:onedev-audit-signing-key@', SIGNING_KEY.privatePem)
       expect(commands, 'a variable the test does not fill in').not.toMatch(/@[\w:.-]+@/)
       const script = commands
       const env: Record<string, string> = {PATH: `${join(build, 'bin')}:${process.env.PATH!}`, HOME: work, NO_COLOR: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1'}
@@ -172,6 +182,10 @@ describe('examples/onedev-buildspec.yml', () => {
         expect(existsSync(join(work, pattern)), `${night} night: ${pattern}`).toBe(true)
         expectNoCanary(readFileSync(join(work, pattern), 'utf8'))
       }
+      // The markdown report is signed: its attestation verifies with the public key of the job secret.
+      const verified = await runCli(['verify', join(work, 'onedev-audit.intoto.json'), '--public-key', SIGNING_KEY.publicFile, join(work, 'onedev-audit.md')])
+      expect(verified.code, verified.stderr).toBe(0)
+      expect(output).not.toContain(SIGNING_KEY.privatePem.split('\n')[1]!)
       const junit = await readJunitAsOneDev(join(work, 'onedev-audit-junit.xml'))
       expect(junit.suites.map((suite) => suite.name)).toEqual(['CIS SSCS v1.0', 'OSPS Baseline v2026.02.19', 'rules', 'audit'])
       if (night === 'second') expect(readFileSync(join(work, 'drift.md'), 'utf8')).toMatch(/^# onedev-audit diff/)
@@ -223,6 +237,27 @@ function unpinnedInstalls(text: string): string[] {
 }
 
 describe('examples/github-workflow.yml', () => {
+  it("signs tonight's SARIF with the key of the ONEDEV_AUDIT_SIGNING_KEY secret: the attestation verifies, the key is in no output", async () => {
+    const workflow = load(await readFile(join(ROOT, 'examples/github-workflow.yml'), 'utf8')) as {jobs: Record<string, {steps: Array<Record<string, any>>}>}
+    const audit = Object.values(workflow.jobs).flatMap((job) => job.steps).find((step) => step.id === 'audit')!
+    expect(audit.env.SIGNING_KEY).toBe('${{ secrets.ONEDEV_AUDIT_SIGNING_KEY }}')
+    const work = await tempDir('oda-gh-audit')
+    await writeFile(join(work, 'tonight'), await readFile(EXAMPLE))
+    mkdirSync(join(work, 'bin'))
+    writeFileSync(join(work, 'bin', 'onedev-audit'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'run.js')}" "$@"\n`, {mode: 0o755})
+    const pair = generateKeyPairSync('ec', {namedCurve: 'prime256v1'})
+    const privatePem = pair.privateKey.export({type: 'pkcs8', format: 'pem'}).toString()
+    writeFileSync(join(work, 'signing.pub.pem'), pair.publicKey.export({type: 'spki', format: 'pem'}))
+    // GitHub runs a step's script with bash -e; the fixture server's high findings make it exit 1 (continue-on-error).
+    const result = spawnSync('bash', ['-e', '-c', audit.run], {cwd: work, encoding: 'utf8', env: {PATH: `${join(work, 'bin')}:${process.env.PATH!}`, HOME: work, NO_COLOR: '1', SIGNING_KEY: privatePem}})
+    expect(result.status, result.stderr).toBe(1)
+    expect(result.stdout + result.stderr).not.toContain(privatePem.split('\n')[1]!)
+    const verified = await runCli(['verify', 'onedev-audit.sarif.intoto.json', '--public-key', 'signing.pub.pem', 'onedev-audit.sarif'], {cwd: work})
+    expect(verified.code, verified.stderr).toBe(0)
+    const upload = Object.values(workflow.jobs).flatMap((job) => job.steps).find((step) => step.with?.name === 'onedev-audit-report')!
+    expect(upload.with.path.trim().split('\n')).toEqual(['onedev-audit.html', 'onedev-audit.sarif', 'onedev-audit.sarif.intoto.json'])
+  }, 60_000)
+
   it('uploads the SARIF only after a complete collection: GitHub would close what an incomplete one could not judge', async () => {
     const workflow = load(await readFile(join(ROOT, 'examples/github-workflow.yml'), 'utf8')) as {jobs: Record<string, {steps: Array<Record<string, unknown>>}>}
     const steps = Object.values(workflow.jobs).flatMap((job) => job.steps)

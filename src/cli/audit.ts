@@ -25,8 +25,9 @@ import type {Finding, Source} from '../types/report-types.js'
 import {escapeControl} from '../util/escape.js'
 import {writeChunksAtomic, writeChunksTo} from '../util/fs.js'
 import {createLane} from '../util/lane.js'
+import {type AttestRequest, writeAttestation} from './attest.js'
 import {builtinFrameworks} from './frameworks.js'
-import {collapseErrors, errorLines, exitCodeFor, UsageError, writeOrSay} from './errors.js'
+import {collapseErrors, EXIT, errorLines, exitCodeFor, UsageError, writeOrSay} from './errors.js'
 import type {FailOn} from './flags.js'
 
 export interface Prepared {
@@ -93,6 +94,10 @@ export interface ReportRequest {
   compliance?: {frameworks: readonly string[]; failOnControl: boolean}
   /** checkstyle: the snapshot folder as the report's file names start (ReportInput.snapshotRoot). */
   snapshotRoot?: string
+  /** ISO date-time: when the command began (ReportInput.startedAt). */
+  startedAt?: string
+  /** --attest: sign the run's result over the report file (src/cli/attest.ts), once it is written. */
+  attest?: Pick<AttestRequest, 'file' | 'key' | 'configuration'>
 }
 
 /** An evaluator fed by the collection, and the report locations of what it judged before dropping the payloads. */
@@ -164,8 +169,8 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   const coverage = request.scopes.includes('project') ? coverageOf(model, prepared.settings, prepared.origins) : {uninitialized: [], notices: []}
   const notices = [...coverage.notices, ...filtered.notices]
 
-  // What fails each control and why rules were not judged: only JUnit's cases show them.
-  const complianceDetail = request.format === 'junit' ? emptyComplianceDetail() : undefined
+  // What fails each control and why rules were not judged: only JUnit's cases and OSCAL's evidence show them.
+  const complianceDetail = request.format === 'junit' || request.format === 'oscal' || request.attest ? emptyComplianceDetail() : undefined
   const compliance = request.compliance
     ? judgeAudit(
         chosenFrameworks(await builtinFrameworks(), request.compliance.frameworks),
@@ -188,6 +193,7 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
     tool: {name: 'onedev-audit', version: request.version},
     source: request.source,
     generatedAt: new Date().toISOString(),
+    ...(request.startedAt === undefined ? {} : {startedAt: request.startedAt}),
     findings: filtered.findings,
     suppressed: filtered.suppressed,
     // People read stylish and markdown: a failure every request shared is one line with its count
@@ -246,5 +252,13 @@ export async function evaluateAndReport(prepared: Prepared, request: ReportReque
   }
   // A baseline just written holds every finding: none is new against it.
   const unknown = request.updateBaseline ? [] : filtered.findings
-  return exitCodeFor(unknown, request.failOn, errors.length === 0 && !unwritten, request.compliance?.failOnControl === true && anyControlFails(compliance ?? []))
+  const code = exitCodeFor(unknown, request.failOn, errors.length === 0 && !unwritten, request.compliance?.failOnControl === true && anyControlFails(compliance ?? []))
+  if (!request.attest || toTerminal) return code
+  if (unwritten) {
+    request.say(`onedev-audit: error: --attest ${escapeControl(request.attest.file)} not written: the report it signs was not written`)
+    return code
+  }
+  const attested = await writeAttestation({...request.attest, reports: [request.output!], input, run: {exitCode: code, failOn: request.failOn}, say: request.say})
+  timer('hashed the report and signed the attestation')
+  return attested ? code : EXIT.incomplete
 }

@@ -14,6 +14,7 @@ import Notify from '../commands/notify.js'
 import Rules from '../commands/rules/index.js'
 import RulesShow from '../commands/rules/show.js'
 import Scan from '../commands/scan.js'
+import Verify from '../commands/verify.js'
 
 export const commands = {
   access: Access,
@@ -27,4 +28,5 @@ export const commands = {
   rules: Rules,
   'rules:show': RulesShow,
   scan: Scan,
+  verify: Verify,
 }

@@ -63,7 +63,7 @@ function formatFlag<F extends string>(formats: readonly F[], description: string
 /** --format of scan: besides every command's formats, OneDev's code problems and test results (docs/inside-onedev.md). */
 export const scanFormatFlag = formatFlag(
   SCAN_FORMATS,
-  `Report format: ${FORMATS_TEXT}, checkstyle (the findings as code problems on the lines of a snapshot folder's files, for OneDev's Checkstyle Report step: needs --snapshot DIR) or junit (each compliance control and each rule as a test case, for OneDev's JUnit Report step).`,
+  `Report format: ${FORMATS_TEXT}, checkstyle (the findings as code problems on the lines of a snapshot folder's files, for OneDev's Checkstyle Report step: needs --snapshot DIR), junit (each compliance control and each rule as a test case, for OneDev's JUnit Report step) or oscal (NIST OSCAL 1.1.3 Assessment Results: each control's status with its evidence, for compliance tools).`,
 )
 
 /** --format of diff: besides every command's formats, each weakening as a failed test case for OneDev's JUnit Report step. */

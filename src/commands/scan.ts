@@ -3,12 +3,13 @@ import {stat} from 'node:fs/promises'
 import {relative, resolve, sep} from 'node:path'
 
 import {AuditCommand} from '../cli/base-command.js'
+import {checkAttestFlags, configurationOf, readSigningKey} from '../cli/attest.js'
 import {checkWritable, evaluateAndReport, judgeOnArrival, prepare, stopwatch} from '../cli/audit.js'
-import {statusesSentence} from '../engine/compliance.js'
+import {FRAMEWORK_KEYS, statusesSentence} from '../engine/compliance.js'
 import type {RuleScope} from '../engine/rule.js'
 import {UsageError} from '../cli/errors.js'
 import {commonFlags, complianceFlags, failOnFlag, refFlags, reportFlags, scanFormatFlag, serverFlags} from '../cli/flags.js'
-import {readBaseline} from '../engine/suppress.js'
+import {readBaselineFile} from '../engine/suppress.js'
 import {readSnapshot} from '../cli/sources.js'
 
 export default class Scan extends AuditCommand {
@@ -24,6 +25,8 @@ Compliance: the report gives each control of the CIS Software Supply Chain Secur
 
 Inside OneDev (docs/inside-onedev.md): --format checkstyle writes the findings as code problems on the lines of a snapshot folder's files, named from the working directory, for OneDev's Checkstyle Report step (critical and high are errors, medium warnings, the rest info); --format junit writes a test suite per compliance framework (a case per control) and one of the rules (a case per enabled rule), for OneDev's JUnit Report step.
 
+Evidence for auditors (docs/evidence.md): --format oscal writes the controls as NIST OSCAL Assessment Results; --attest FILE --signing-key KEY also writes a signed in-toto attestation of the run's result over the report file, which \`onedev-audit verify\` checks.
+
 Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no failing control); 1 at least one; 2 the audit could not run or is incomplete (bad flags or configuration, unreachable server, 401/403, a project that could not be fetched or parsed). An incomplete audit still writes its report with everything collected, plus the errors.`
 
   static override examples = [
@@ -35,6 +38,11 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
     {description: 'Show the OSPS Baseline controls only, and fail the run when one of them fails', command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json --framework osps --fail-on-control --fail-on none'},
     {description: "The findings as code problems on the lines of a committed snapshot folder, for OneDev's Checkstyle Report step", command: '<%= config.bin %> <%= command.id %> --snapshot onedev --format checkstyle --output onedev-audit-checkstyle.xml --fail-on none'},
     {description: "Controls and rules as test results, for OneDev's JUnit Report step", command: '<%= config.bin %> <%= command.id %> --snapshot onedev --format junit --output onedev-audit-junit.xml --fail-on none'},
+    {description: 'The controls as OSCAL Assessment Results, for compliance tools', command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json --format oscal --output onedev-audit-oscal.json --fail-on none'},
+    {
+      description: 'A report and a signed attestation of its result, to check with `onedev-audit verify`',
+      command: '<%= config.bin %> <%= command.id %> --snapshot snapshot.json --format json --output report.json --attest report.intoto.json --signing-key ~/.config/onedev-audit/signing.pem',
+    },
   ]
 
   static override flags = {
@@ -56,6 +64,16 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
     'fail-on': failOnFlag('low'),
     ...complianceFlags,
     baseline: Flags.string({description: 'Report only findings whose fingerprints are not in this baseline file (others are kept in JSON as baselined).', helpValue: 'FILE'}),
+    attest: Flags.string({
+      description:
+        'Also write a signed attestation of the run to this file: a DSSE envelope over an in-toto Statement (test-result predicate) naming the report file (--output, needed) by its SHA-256, the result (FAILED, WARNED or PASSED, as the exit code and --fail-on give it), the controls and rules that failed, and the configuration and baseline by digest. Needs --signing-key. Check it with `onedev-audit verify` (docs/evidence.md).',
+      helpValue: 'FILE',
+    }),
+    'signing-key': Flags.string({
+      description:
+        'The private key that signs --attest: a PEM file (PKCS#8), Ed25519 or ECDSA P-256, a regular file only you can read (mode 0600) in a folder only you can write; anything else is refused before any request. The key never appears in any output.',
+      helpValue: 'KEY',
+    }),
     'update-baseline': Flags.string({
       description:
         'Write the fingerprints of this run\'s findings to this baseline file. The findings are then known: the exit code is that of a scan with this baseline (0, unless the audit is incomplete or --fail-on-control fails).',
@@ -65,6 +83,7 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
   }
 
   async run(): Promise<void> {
+    const startedAt = new Date().toISOString()
     const {flags} = await this.parse(Scan)
     this.debugEnabled = flags.debug
     this.refuseSecretFlags(flags)
@@ -72,11 +91,15 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
     const snapshotRoot = flags.format === 'checkstyle' ? await checkstyleRoot(flags.snapshot) : undefined
     await checkWritable(flags.output)
     await checkWritable(flags['update-baseline'], '--update-baseline')
+    await checkAttestFlags(flags)
+    await checkWritable(flags.attest, '--attest')
+    // The signing key before anything else is read or asked: a key that cannot be used costs nothing.
+    const signingKey = flags['signing-key'] === undefined ? undefined : await readSigningKey(flags['signing-key'])
     // Configuration and rules first: a bad configuration fails before any request.
     const timer = stopwatch(this.debugLine)
     const prepared = await prepare(flags.config, {branches: flags.branch, tags: flags.tag})
     // Read before collecting, so a broken baseline never costs a collection.
-    const baseline = flags.baseline ? await readBaseline(flags.baseline) : undefined
+    const baseline = flags.baseline ? await readBaselineFile(flags.baseline) : undefined
     timer(`loaded the configuration and ${prepared.ruleSet.listing.length} rules`)
 
     const scopes: RuleScope[] = ['project', 'role', 'server']
@@ -92,7 +115,7 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
       output: flags.output,
       failOn: flags['fail-on'],
       category: flags.category,
-      baseline,
+      baseline: baseline?.fingerprints,
       updateBaseline: flags['update-baseline'],
       version: this.config.version,
       source,
@@ -100,6 +123,23 @@ Exit codes: 0 no finding at or above --fail-on (and, with --fail-on-control, no 
       model,
       ...(arrival ? {arrival} : {}),
       ...(snapshotRoot === undefined ? {} : {snapshotRoot}),
+      startedAt,
+      ...(flags.attest && signingKey
+        ? {
+            attest: {
+              file: flags.attest,
+              key: signingKey,
+              configuration: configurationOf({
+                tool: {name: 'onedev-audit', version: this.config.version},
+                ...(prepared.loaded.path ? {config: {label: flags.config ?? prepared.loaded.label, ...(prepared.loaded.sha256 ? {sha256: prepared.loaded.sha256} : {})}} : {}),
+                ...(flags.baseline && baseline ? {baseline: {path: flags.baseline, sha256: baseline.sha256}} : {}),
+                failOn: flags['fail-on'],
+                failOnControl: flags['fail-on-control'] === true,
+                frameworks: flags.framework?.length ? flags.framework : FRAMEWORK_KEYS,
+              }),
+            },
+          }
+        : {}),
       compliance: {frameworks: flags.framework ?? [], failOnControl: flags['fail-on-control']},
       color: flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR,
       verbose: flags.verbose,

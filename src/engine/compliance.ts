@@ -136,21 +136,41 @@ export interface ComplianceInput {
 
 /**
  * What a formatter may show beside the statuses, filled by the same judgement when asked for:
- * the findings that fail each control, by its tag (`CIS-1.1.16`), and why each rule of the command
+ * the findings that fail each control, by its tag (`CIS-1.1.16`), those that count for it but that
+ * suppressions of the configuration leave out (its exceptions), and why each rule of the command
  * could not be judged (rules judged are absent).
  */
 export interface ComplianceDetail {
   failing: Map<string, Finding[]>
+  excused: Map<string, SuppressedFinding[]>
   notJudged: Map<string, string>
 }
 
 export function emptyComplianceDetail(): ComplianceDetail {
-  return {failing: new Map(), notJudged: new Map()}
+  return {failing: new Map(), excused: new Map(), notJudged: new Map()}
 }
 
 /** The tag of a control in SARIF's rule properties: `CIS-1.1.16`, `OSPS-AC-03.01`. */
 export function controlTag(framework: Pick<FrameworkMapping, 'tagPrefix'>, controlId: string): string {
   return `${framework.tagPrefix}${controlId}`
+}
+
+/**
+ * What a control's id starts with outside the audit's own reports, where ids of both frameworks meet
+ * (OSCAL's `target-id` and `control-id`, the attestation's test names): its framework. An OSCAL token
+ * cannot start with a digit (`1.1.16`), and a prefix keeps the frameworks apart.
+ */
+export const CONTROL_ID_PREFIXES: Readonly<Record<FrameworkKey, string>> = {cis: 'cis-sscs-', osps: 'osps-'}
+
+/**
+ * A control's id with its framework as prefix, in lower case: `cis-sscs-1.1.16` (CIS SSCS `1.1.16`),
+ * `osps-ac-03.01` (`OSPS-AC-03.01`, which names its framework already). The one spelling of the OSCAL
+ * output, the attestation and docs/evidence.md.
+ */
+export function prefixedControlId(framework: string, controlId: string): string {
+  const prefix = CONTROL_ID_PREFIXES[framework as FrameworkKey] ?? `${framework.toLowerCase()}-`
+  const id = controlId.toLowerCase()
+  return id.startsWith(prefix) ? id : `${prefix}${id}`
 }
 
 /** The controls a rule evidences in `framework`, in the framework's order. */
@@ -218,7 +238,10 @@ export function judgeCompliance(input: ComplianceInput, detail?: ComplianceDetai
         for (const finding of failingFindings) {
           if (finding.project && !projects.has(finding.project.id)) projects.set(finding.project.id, finding.project)
         }
-        if (detail) for (const finding of failingFindings) pushTo(detail.failing, controlTag(framework, control.id), finding)
+        if (detail) {
+          for (const finding of failingFindings) pushTo(detail.failing, controlTag(framework, control.id), finding)
+          for (const left of excused) pushTo(detail.excused, controlTag(framework, control.id), left)
+        }
         findings += counted.length
         baselinedCount += baselined.length
         suppressedCount += excused.length

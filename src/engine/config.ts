@@ -9,8 +9,9 @@ import type {z} from 'zod'
 import {pointerOf} from '../model/pointer.js'
 import {patternProblem} from '../onedev/ref-name.js'
 import type {AuditError} from '../model/types.js'
+import {sha256Hex} from '../util/digest.js'
 import {escapeControl} from '../util/escape.js'
-import {readTextFile} from '../util/fs.js'
+import {readRegularFile} from '../util/fs.js'
 import {parseJson} from '../util/json.js'
 import {closest} from '../util/suggest.js'
 import type {AuditConfig} from './config-schema.js'
@@ -34,6 +35,8 @@ export interface LoadedConfig {
   /** Directory plugins and other relative paths resolve against. */
   dir: string
   config: AuditConfig
+  /** The SHA-256 of the bytes read (an attestation names the configuration by it); absent when there was no file. */
+  sha256?: string
 }
 
 /**
@@ -73,15 +76,15 @@ export const CONFIG_FILE_NAME = 'onedev-audit.config.json'
 export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Promise<LoadedConfig> {
   const path = resolve(cwd, explicitPath ?? CONFIG_FILE_NAME)
   const label = relative(cwd, path) || path
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readTextFile(path)
+    bytes = await readRegularFile(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' && explicitPath === undefined) return {path: null, label: CONFIG_FILE_NAME, dir: cwd, config: {}}
     throw new ConfigError(`${label}: cannot read the configuration file (${code ?? String(error)})`)
   }
-  const json = parseJsonOrConfigError(text, label)
+  const json = parseJsonOrConfigError(bytes.toString('utf8'), label)
   const {configSchema, keysAt} = await import('./config-schema.js')
   const parsed = configSchema.safeParse(json)
   if (!parsed.success) throw new ConfigError(describeIssues(label, parsed.error.issues, 3, (path) => keysAt(configSchema, path)))
@@ -91,7 +94,7 @@ export async function loadConfig(explicitPath?: string, cwd = process.cwd()): Pr
       if (refused !== null) throw new ConfigError(refused)
     }
   }
-  return {path, label, dir: dirname(path), config: parsed.data}
+  return {path, label, dir: dirname(path), config: parsed.data, sha256: sha256Hex(bytes)}
 }
 
 /**

@@ -4,11 +4,10 @@
  * Suppressed and baselined findings are kept with their reason; expired and unused suppressions
  * become notices.
  */
-
-
 import {pathMatcher, stringMatcher} from '../onedev/matchers.js'
 import type {Notice, SuppressedFinding} from '../types/report-types.js'
-import {readTextFile, writeFileAtomic} from '../util/fs.js'
+import {sha256Hex} from '../util/digest.js'
+import {readRegularFile, writeFileAtomic} from '../util/fs.js'
 import {ConfigError, describeIssues, parseJsonOrConfigError} from './config.js'
 import type {Suppression} from './config-schema.js'
 import type {Finding} from './rule.js'
@@ -84,28 +83,37 @@ async function baselineSchema() {
 }
 
 export async function readBaseline(path: string): Promise<Set<string>> {
-  const entries = await readBaselineEntries(path)
-  if (entries === null) throw new ConfigError(`${path}: cannot read the baseline (ENOENT)`)
-  return new Set(entries.map((f) => f.fingerprint))
+  return (await readBaselineFile(path)).fingerprints
+}
+
+/** A baseline's fingerprints and the SHA-256 of its bytes (an attestation names the baseline by it). */
+export async function readBaselineFile(path: string): Promise<{fingerprints: Set<string>; sha256: string}> {
+  const read = await readBaselineBytes(path)
+  if (read === null) throw new ConfigError(`${path}: cannot read the baseline (ENOENT)`)
+  return {fingerprints: new Set(read.entries.map((f) => f.fingerprint)), sha256: read.sha256}
 }
 
 /** The entries of a baseline file; null when there is no file. A file that is not a current baseline is a ConfigError. */
 export async function readBaselineEntries(path: string): Promise<Baseline['findings'] | null> {
-  let text: string
+  return (await readBaselineBytes(path))?.entries ?? null
+}
+
+async function readBaselineBytes(path: string): Promise<{entries: Baseline['findings']; sha256: string} | null> {
+  let bytes: Buffer
   try {
-    text = await readTextFile(path)
+    bytes = await readRegularFile(path)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw new ConfigError(`${path}: cannot read the baseline (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
   }
-  const json = parseJsonOrConfigError(text, path)
+  const json = parseJsonOrConfigError(bytes.toString('utf8'), path)
   const version = json !== null && typeof json === 'object' ? (json as Record<string, unknown>)['baselineVersion'] : undefined
   if (typeof version === 'number' && Number.isInteger(version) && version >= 1 && version < BASELINE_VERSION) {
     throw new ConfigError(`baseline ${path} was written by an older onedev-audit whose fingerprints are no longer valid: regenerate it with --update-baseline`)
   }
   const parsed = (await baselineSchema()).safeParse(json)
   if (!parsed.success) throw new ConfigError(describeIssues(path, parsed.error.issues))
-  return parsed.data.findings
+  return {entries: parsed.data.findings, sha256: sha256Hex(bytes)}
 }
 
 export function applyBaseline(filtered: Filtered, fingerprints: Set<string>): Filtered {

@@ -38,7 +38,7 @@ export function reportChunks(format: TextFormat, input: ReportInput): ReportChun
 /**
  * Any format's report in pieces. The HTML formatter, with its style sheet and script, is imported
  * only for HTML: loaded by every scan, it cost about 3 % of the example scan's CPU. Checkstyle's and
- * JUnit's, for OneDev's report steps, are imported only for them too.
+ * JUnit's, for OneDev's report steps, and OSCAL's are imported only for them too.
  */
 export async function loadReportChunks(format: ScanFormat, input: ReportInput): Promise<ReportChunks> {
   switch (format) {
@@ -53,6 +53,10 @@ export async function loadReportChunks(format: ScanFormat, input: ReportInput): 
     case 'junit': {
       const {junitChunks} = await import('./junit.js')
       return junitChunks(input)
+    }
+    case 'oscal': {
+      const {oscalChunks} = await import('./oscal.js')
+      return oscalChunks(input)
     }
     default:
       return reportChunks(format, input)

@@ -12,14 +12,14 @@ import type {ComplianceFramework, Finding, Severity, Source, SuppressedFinding} 
 /** The formats written by code every run loads; html's is imported when asked for (src/report/index.ts). */
 export type TextFormat = 'sarif' | 'json' | 'stylish' | 'markdown'
 export type ReportFormat = TextFormat | 'html'
-/** What scan writes besides: OneDev's code problems (checkstyle) and test results (junit), imported when asked for. */
-export type ScanFormat = ReportFormat | 'checkstyle' | 'junit'
+/** What scan writes besides: OneDev's code problems (checkstyle), test results (junit) and OSCAL Assessment Results (oscal), imported when asked for. */
+export type ScanFormat = ReportFormat | 'checkstyle' | 'junit' | 'oscal'
 /** What diff writes: one JUnit test case per weakening besides the formats of every command. */
 export type DiffFormat = ReportFormat | 'junit'
 
 /** The formats of every command that reports findings (issue-setting lint and apply). */
 export const REPORT_FORMATS: readonly ReportFormat[] = ['stylish', 'json', 'sarif', 'markdown', 'html']
-export const SCAN_FORMATS: readonly ScanFormat[] = [...REPORT_FORMATS, 'checkstyle', 'junit']
+export const SCAN_FORMATS: readonly ScanFormat[] = [...REPORT_FORMATS, 'checkstyle', 'junit', 'oscal']
 export const DIFF_FORMATS: readonly DiffFormat[] = [...REPORT_FORMATS, 'junit']
 
 export interface ReportRule {
@@ -34,6 +34,8 @@ export interface ReportInput {
   source: Source
   /** ISO date-time. */
   generatedAt: string
+  /** ISO date-time: when the run began (the OSCAL result's `start`); default `generatedAt`. */
+  startedAt?: string
   /** Active findings, most severe first (the engine's order, kept). */
   findings: Finding[]
   suppressed: SuppressedFinding[]
@@ -64,7 +66,7 @@ export interface ReportInput {
    * and SARIF's control tags on the rules.
    */
   compliance?: ComplianceFramework[]
-  /** From the same judgement: the findings that fail each control and why rules were not judged (junit). */
+  /** From the same judgement: the findings that fail each control, those excused, and why rules were not judged (junit, oscal). */
   complianceDetail?: ComplianceDetail
   /**
    * checkstyle: the snapshot folder whose files the findings point into, as the names in the report

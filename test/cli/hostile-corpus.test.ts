@@ -49,7 +49,7 @@ function expectClean(text: string): void {
 
 describe('a server holding the hostile corpus', () => {
   it('scan: no corpus value in any report format; the credentials in URLs are still reported, by parameter name only', async () => {
-    for (const format of ['json', 'sarif', 'html', 'stylish', 'markdown']) {
+    for (const format of ['json', 'sarif', 'html', 'stylish', 'markdown', 'oscal']) {
       const output = join(dir, `report.${format}`)
       const result = await runCli(['scan', '--all-projects', '--format', format, '--output', output, '--debug'], {env: serverEnv(server)})
       expect(result.code, result.stderr).toBe(1)

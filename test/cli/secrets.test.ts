@@ -34,7 +34,7 @@ describe('no secret in any output', () => {
     expect(CANARIES.length).toBeGreaterThanOrEqual(15)
   })
 
-  for (const format of ['stylish', 'json', 'sarif', 'markdown', 'html', 'junit']) {
+  for (const format of ['stylish', 'json', 'sarif', 'markdown', 'html', 'junit', 'oscal']) {
     it(`scan --format ${format} --debug`, async () => {
       const result = await runCli(['scan', '--all-projects', '--format', format, '--debug'], {env: serverEnv(server)})
       expect(result.code).toBe(1)
@@ -52,7 +52,7 @@ describe('no secret in any output', () => {
     for (const text of written) expectClean(text)
     for (const snapshot of [file, folder]) {
       // checkstyle names the files of a folder: a single-file snapshot has none.
-      for (const format of ['stylish', 'json', 'sarif', 'markdown', 'html', 'junit', ...(snapshot === folder ? ['checkstyle'] : [])]) {
+      for (const format of ['stylish', 'json', 'sarif', 'markdown', 'html', 'junit', 'oscal', ...(snapshot === folder ? ['checkstyle'] : [])]) {
         const result = await runCli(['scan', '--snapshot', snapshot, '--format', format, '--debug'])
         expect(result.code).toBe(1)
         expectClean(result.stdout + result.stderr)

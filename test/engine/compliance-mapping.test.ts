@@ -17,7 +17,7 @@ import * as adminSources from '../../src/api/admin-data.js'
 import * as agentSources from '../../src/api/agent-data.js'
 import * as mailSources from '../../src/api/mail-data.js'
 import {SCOPE_REQUIRES} from '../../src/engine/availability.js'
-import {controlsOfRule, FRAMEWORK_KEYS} from '../../src/engine/compliance.js'
+import {controlsOfRule, FRAMEWORK_KEYS, prefixedControlId} from '../../src/engine/compliance.js'
 import {ROOT} from '../helpers/cli.js'
 
 interface Catalog {
@@ -136,5 +136,17 @@ describe('meta.requires', () => {
       expect(byId.get(id), id).toContain('/repositories/{id}/default-branch')
     }
     for (const id of ['tag-protection/update-allowed', 'tag-protection/unprotected-tags']) expect(byId.get(id), id).toContain('/repositories/{id}/tags')
+  })
+})
+
+describe('the prefixed control ids (OSCAL, the attestation)', () => {
+  it('spell each control with its framework, in lower case: an OSCAL token, one per control of both frameworks', () => {
+    const ids = FRAMEWORKS.flatMap((framework) => framework.controls.map((control) => prefixedControlId(framework.key, control.id)))
+    expect(prefixedControlId('cis', '1.1.16')).toBe('cis-sscs-1.1.16')
+    expect(prefixedControlId('osps', 'OSPS-AC-03.01')).toBe('osps-ac-03.01')
+    expect(new Set(ids).size).toBe(ids.length)
+    // NIST's OSCAL 1.1.3 TokenDatatype.
+    for (const id of ids) expect(id).toMatch(/^(\p{L}|_)(\p{L}|\p{N}|[.\-_])*$/u)
+    expect(ids.filter((id) => !/^(cis-sscs-\d[\d.]*|osps-[a-z]{2}-\d{2}\.\d{2})$/.test(id))).toEqual([])
   })
 })

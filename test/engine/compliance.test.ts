@@ -9,7 +9,7 @@ import {readFile} from 'node:fs/promises'
 
 import {describe, expect, it} from 'vitest'
 
-import {type ComplianceRule, CONTROL_STATUSES, type FrameworkMapping, judgeAudit} from '../../src/engine/compliance.js'
+import {type ComplianceRule, CONTROL_STATUSES, emptyComplianceDetail, type FrameworkMapping, judgeAudit} from '../../src/engine/compliance.js'
 import type {AuditSettings} from '../../src/engine/rule.js'
 import type {AuditError, AuditModel, Project} from '../../src/model/types.js'
 import type {ComplianceControl, Finding, SuppressedFinding} from '../../src/types/report-types.js'
@@ -127,6 +127,21 @@ describe('a control', () => {
     expect(controls.get('C1')!.rules.map((r) => [r.id, r.status, r.suppressed])).toEqual([['branch/force', 'exception', 2], ['branch/unprotected', 'exception', 1]])
     // On the default branch only (C3): the finding on main counts, the one on master (acme/lib's default) too.
     expect(controls.get('C3')).toMatchObject({status: 'exception', suppressed: 2})
+  })
+
+  it('the detail names the findings that fail each control and those its suppressions leave out, as each control counts them', () => {
+    const onRelease = branchFinding('branch/force', 1, 'acme/app', 'release/1.x')
+    const onMain = branchFinding('branch/force', 1, 'acme/app', 'main')
+    const excused: SuppressedFinding = {finding: branchFinding('branch/force', 2, 'acme/lib', 'master'), reason: {kind: 'suppression', justification: 'accepted'}}
+    const excusedElsewhere: SuppressedFinding = {finding: branchFinding('branch/force', 2, 'acme/lib', 'dev'), reason: {kind: 'suppression', justification: 'accepted'}}
+    const detail = emptyComplianceDetail()
+    judgeAudit([framework], {model: fullModel(), settings: SETTINGS, rules: RULES, findings: [onRelease, onMain], suppressed: [excused, excusedElsewhere], errors: []}, detail)
+    expect(detail.failing.get('TF-C1')).toEqual([onRelease, onMain])
+    expect(detail.excused.get('TF-C1')).toEqual([excused, excusedElsewhere])
+    // The primary-branch control counts only what is on each project's default branch.
+    expect(detail.failing.get('TF-C3')).toEqual([onMain])
+    expect(detail.excused.get('TF-C3')).toEqual([excused])
+    expect(detail.failing.has('TF-C2')).toBe(false)
   })
 
   it('an active finding beside suppressed ones fails it; a rule not judged beside them leaves it not evaluated', () => {

@@ -140,3 +140,29 @@ export function startFixtureServer(overrides: OneDevServerOptions = {}): Promise
 export function serverEnv(server: OneDevServer): Record<string, string> {
   return {ONEDEV_URL: server.url, ONEDEV_API_PREFIX: server.prefix, ONEDEV_USER: server.user, ONEDEV_TOKEN: server.secret}
 }
+
+/**
+ * A server where every control a rule judges passes: one strictly protected project, the one role the
+ * default allowedAdminRoles names, access that grants nothing, hardened administration settings. Only
+ * role/unused finds something (nobody holds the role), and it evidences no control.
+ */
+export function cleanServerOptions(): OneDevServerOptions {
+  return {
+    roles: fixture('roles.json').filter((role: {name: string}) => role.name === 'Project Owner'),
+    projects: [{id: 1, path: 'acme', name: 'acme', parentId: null}],
+    settings: {
+      1: {
+        ...PARENT_SETTING,
+        // OneDev 8.0.4 and earlier send the build setting's action authorizations (the one control that needs
+        // them is judged only there): v8.0.4 server-core/src/main/java/io/onedev/server/model/support/build/ProjectBuildSetting.java:43,
+        // an abstract ActionAuthorization written with its simple class name as @type (ObjectMapperProvider's default
+        // typing): v8.0.4 server-core/src/main/java/io/onedev/server/model/support/build/actionauthorization/CreateTagAuthorization.java:13
+        // (tagNames :23), authorizedBranches: v8.0.4 server-core/src/main/java/io/onedev/server/model/support/build/actionauthorization/ActionAuthorization.java:25.
+        buildSetting: {...PARENT_SETTING.buildSetting, actionAuthorizations: [{'@type': 'CreateTagAuthorization', authorizedBranches: 'main', tagNames: 'v*'}]},
+      },
+    },
+    repositories: {1: {defaultBranch: 'main', branches: ['main'], tags: ['v1.0.0']}},
+    access: EMPTY_ACCESS,
+    admin: HARDENED_ADMIN,
+  }
+}

@@ -41,7 +41,7 @@ describe('scan --format junit', () => {
   const input = sampleInput({
     findings: [...findings, hostileFinding],
     compliance: [framework],
-    complianceDetail: {failing: new Map([['CIS-1.1.16', [force, hostileFinding]]]), notJudged: new Map([['tag-protection/updatable', 'GET /projects/{id}/tags was not offered']])},
+    complianceDetail: {failing: new Map([['CIS-1.1.16', [force, hostileFinding]]]), excused: new Map(), notJudged: new Map([['tag-protection/updatable', 'GET /projects/{id}/tags was not offered']])},
     errors: [{kind: 'forbidden', message: `refused ${HOSTILE}`, path: '/~api/roles', status: 403}],
   })
   const text = textOf(junitChunks(input).chunks)
@@ -90,7 +90,7 @@ describe('scan --format junit', () => {
   })
 
   test('a rule without findings passes, or is skipped when it could not be judged or its findings are all accepted; one with a finding in the baseline fails', async () => {
-    const quiet = sampleInput({findings: [findings[3]!], errors: [], complianceDetail: {failing: new Map(), notJudged: new Map([['branch-protection/force-push-allowed', 'GET /repositories/{id}/default-branch was not offered']])}})
+    const quiet = sampleInput({findings: [findings[3]!], errors: [], complianceDetail: {failing: new Map(), excused: new Map(), notJudged: new Map([['branch-protection/force-push-allowed', 'GET /repositories/{id}/default-branch was not offered']])}})
     const report = await asOneDev(textOf(junitChunks(quiet).chunks))
     const rules = report.suites.find((suite) => suite.name === 'rules')!
     expect(rules.cases.map((c) => [c.name, c.status, c.text])).toEqual([
