@@ -91,11 +91,12 @@ describe('the packed tarball, installed into an empty prefix with the network of
     expect((await readdir(join(prefix, 'node_modules'))).sort()).toEqual(['.bin', '.package-lock.json', 'onedev-audit'])
   })
 
-  it('takes at most 12 MB in at most 90 files, dependencies included', async () => {
+  // 90 files until issue 35's oscal format and verify command, and issue 34's fetchers, added their own chunks (93).
+  it('takes at most 12 MB in at most 100 files, dependencies included', async () => {
     const all = await filesUnder(join(prefix, 'node_modules'))
     const bytes = all.reduce((sum, file) => sum + file.size, 0)
     expect(bytes).toBeLessThanOrEqual(12_000_000)
-    expect(all.length).toBeLessThanOrEqual(90)
+    expect(all.length).toBeLessThanOrEqual(100)
   })
 
   it('names its licence, repository, homepage and issue tracker', async () => {

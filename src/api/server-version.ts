@@ -6,16 +6,11 @@
  * v16.5.6 :18-23: the method returns a String, which Jersey writes as it is). Older servers (8.x,
  * 10.0.0 to 10.1.6) have no such resource: 404.
  */
-import {oneLine} from '../util/escape.js'
+import {bareText, VERSION_ENDPOINT as VERSION_PATH, versionText} from '../model/server-version.js'
 import {ApiError, type ApiClient, failureReason} from './types.js'
-
-export const VERSION_PATH = '/version/server'
 
 /** The version, or null with why it is unknown (one phrase, safe to print). */
 export type ServerVersion = {version: string; why?: undefined} | {version: null; why: string}
-
-/** A release's version: three dot-separated numbers (the Maven project version, pom.xml:12 at every tag). */
-const VERSION = /^\d{1,4}(\.\d{1,4}){1,3}$/
 
 /** GET /version/server: the version, or null and why (an error other than a missing resource or a refusal is thrown). */
 export async function readServerVersion(client: ApiClient): Promise<ServerVersion> {
@@ -28,8 +23,10 @@ export async function readServerVersion(client: ApiClient): Promise<ServerVersio
     }
     throw error
   }
-  // The bare text; a JSON string too, should a proxy or a later version quote it.
-  const version = (text ?? '').trim().replace(/^"(.*)"$/, '$1')
-  if (VERSION.test(version)) return {version}
-  return {version: null, why: `GET ${client.apiPrefix}${VERSION_PATH} answered no version number (${JSON.stringify(oneLine(version, 40))})`}
+  // The bare text; a JSON string too, should a proxy or a later version quote it (as the collection reads it).
+  const answer = bareText(text ?? '')
+  const version = versionText(answer)
+  if (version !== null) return {version}
+  // What it answered instead is server text of any length: never shown (as the collection keeps it: model/server-version.ts).
+  return {version: null, why: `GET ${client.apiPrefix}${VERSION_PATH} answered no version number`}
 }

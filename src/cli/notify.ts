@@ -17,6 +17,7 @@ import {applyBaseline, applySuppressions, readBaseline} from '../engine/suppress
 import {fetchIssueSetting} from '../issue-setting/apply.js'
 import {ISSUE_TITLES, type ServerIssue} from '../model/issue.js'
 import {projectTransitions, readIssueWorkflow, type IssueWorkflow, type ManualTransition} from '../model/issue-workflow.js'
+import {VERSION_ENDPOINT} from '../model/server-version.js'
 import type {AuditError, AuditModel} from '../model/types.js'
 import {DEFAULT_CLOSED_STATE, fieldConfigurationProblems, fieldsNotCarried, type FieldValues} from '../onedev/issue-workflow.js'
 import {allClearDescription, duplicateComment, issueDescription, transitionComment} from '../report/notify-issue.js'
@@ -503,11 +504,14 @@ function summarize(outcomes: readonly Outcome[], auditErrors: readonly AuditErro
   return !flags.apply && todo > 0 ? EXIT.findings : EXIT.ok
 }
 
-/** The version the collection read (branch `versions`: `server.version`, null when it could not); undefined when it did not read it (an older snapshot). */
+/** The version the collection read (`server.version`, null when it could not, and why); undefined when it did not ask (a snapshot that predates it). */
 function collectedVersion(model: AuditModel): ServerVersion | undefined {
-  const version = (model.server as {version?: unknown} | null)?.version
+  const version = model.server?.version
   if (typeof version === 'string') return {version}
-  return version === null ? {version: null, why: 'the collection could not read it'} : undefined
+  if (version !== null) return undefined
+  const notOffered = model.notEvaluated?.some((entry) => entry.endpoint === VERSION_ENDPOINT)
+  const at = `GET ${model.server?.apiPrefix ?? ''}${VERSION_ENDPOINT}`
+  return {version: null, why: notOffered ? `${at} is not offered, as before OneDev 10.2` : `${at} could not be read`}
 }
 
 /** `notify.fields["Assignees"]: 2 values, but ...`: fields of several values a server that reads one value per field cannot take. */

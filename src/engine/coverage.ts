@@ -145,6 +145,7 @@ function unmatchedPatterns(models: readonly AuditModel[], patterns: readonly str
     if (!repository || repository.unreadable?.length || !Array.isArray(list)) return []
     lists.push(kind === 'branch' && typeof repository.defaultBranch === 'string' ? [repository.defaultBranch, ...list] : list)
   }
+  if (audited.size === 0) return []
   const unmatched = [...new Set(patterns)].filter((pattern) => !lists.some((names) => names.some((name) => typeof name === 'string' && pathMatcher(pattern, name))))
   if (unmatched.length === 0) return []
   const several = unmatched.length > 1

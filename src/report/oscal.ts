@@ -134,10 +134,9 @@ function serverName(input: ReportInput): string {
   return input.source.server ? safeServerUrl(input.source.server.url) : '(no server named)'
 }
 
-/** The OneDev version read, when the collection read one (branch `versions`: `server.version`). */
+/** The OneDev version the collection read (GET /version/server), when it read one. */
 function oneDevVersion(input: ReportInput): string | undefined {
-  const version = (input.source.server as {version?: unknown} | null | undefined)?.version
-  return typeof version === 'string' && version.trim() !== '' ? version : undefined
+  return input.source.server?.version ?? undefined
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

@@ -110,7 +110,7 @@ describe("the server's version", () => {
     const old = await setup([], ONEDEV_8)
     expect(await readServerVersion(old.client)).toEqual({version: null, why: 'GET /~api/version/server is not offered, as before OneDev 10.2'})
     old.server.setHandler('GET /version/server', (_request, response) => void response.writeHead(200, {'content-type': 'application/json'}).end('<b>not a version</b>'))
-    expect(await readServerVersion(old.client)).toEqual({version: null, why: 'GET /~api/version/server answered no version number ("<b>not a version</b>")'})
+    expect(await readServerVersion(old.client)).toEqual({version: null, why: 'GET /~api/version/server answered no version number'})
   })
 })
 

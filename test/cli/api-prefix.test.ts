@@ -85,15 +85,16 @@ describe('a given prefix is never probed', () => {
       expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual([])
       // Both required requests failed the same way: one error line.
       expect(result.stderr.split('\n').filter((line) => line.startsWith('onedev-audit: error:'))).toEqual([
-        `onedev-audit: error: GET /api/roles: ${WRONG_PREFIX} (and 10 more requests failed the same way)`,
+        `onedev-audit: error: GET /api/roles: ${WRONG_PREFIX} (and 15 more requests failed the same way)`,
       ])
       const report = JSON.parse(result.stdout)
       expect(report.server.apiPrefix).toBe('/api')
       // The roles and projects first, then each administration and access endpoint the server data asked for.
       const errorPaths: string[] = report.errors.map((e: any) => e.path)
       expect(errorPaths.slice(0, 2)).toEqual(['/api/roles', '/api/projects'])
-      expect(errorPaths).toHaveLength(11)
-      expect(new Set(errorPaths).size).toBe(11)
+      // The version, the agents and agent tokens, the mail service and the service desk (issues 32, 34) among them.
+      expect(errorPaths).toHaveLength(16)
+      expect(new Set(errorPaths).size).toBe(16)
       expect(errorPaths.every((path) => path.startsWith('/api/'))).toBe(true)
     })
   }
@@ -112,7 +113,7 @@ describe('a wrong explicit prefix', () => {
       server.reset()
       const result = await runCli(['scan', '--all-projects', '--format', 'json', ...args], {env: env(extra)})
       expect(result.code).toBe(2)
-      expect(result.stderr).toBe(`${WRONG('/roles')} (and 10 more requests failed the same way)\n`)
+      expect(result.stderr).toBe(`${WRONG('/roles')} (and 15 more requests failed the same way)\n`)
       expect(server.requests.every((r) => r.path.startsWith('/wrong/'))).toBe(true)
     })
   }
@@ -170,7 +171,7 @@ describe('one error line for a failure every request shares', () => {
     // The summary says first that the audit is incomplete, counting the failures, not the lines they were collapsed into;
     // the three projects asked for could not be read. Never a check mark or "No findings" (issue 26).
     expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(
-      `✖ Audit incomplete: ${more + 1} errors (listed above). Judged 0 projects (3 more could not be read) and 0 roles: nothing could be judged`,
+      `✖ Audit incomplete: ${more + 1} errors (listed above). Judged 0 projects (3 more could not be read) and 0 roles (OneDev version unknown): nothing could be judged`,
     )
     expect(report.summary).toMatchObject({complete: false, projects: 0, notRead: 3, findings: 0, errors: more + 1})
   }, 60_000)

@@ -324,9 +324,9 @@ describe('the signing key', () => {
     await writeFile(inShared, pair.privatePem, {mode: 0o600})
     const cases: Array<[string, string]> = [
       [readable, `the signing key ${readable} can be read or written by others (mode 0644): make it yours alone (chmod 600), or make a new key if others may have read it`],
-      [fifo, `the signing key ${fifo} is not a file`],
+      [fifo, `the signing key ${fifo} is not a file but a named pipe (FIFO): a signing key is a regular file`],
       [link, `the signing key ${readable} can be read or written by others (mode 0644): make it yours alone (chmod 600), or make a new key if others may have read it`],
-      [keys, `the signing key ${keys} is not a file`],
+      [keys, `the signing key ${keys} is not a file but a folder: a signing key is a regular file`],
       [join(keys, 'nope.pem'), `the signing key ${join(keys, 'nope.pem')}: no such file (make one with \`openssl genpkey -algorithm ed25519 -out onedev-audit-signing.pem\` (docs/evidence.md))`],
       [notPem, `the signing key ${notPem} is not a PEM private key ("-----BEGIN PRIVATE KEY-----", PKCS#8): make one with \`openssl genpkey -algorithm ed25519 -out onedev-audit-signing.pem\` (docs/evidence.md)`],
       [rsa, `the signing key ${rsa} is an RSA key: give an Ed25519 or ECDSA P-256 key`],

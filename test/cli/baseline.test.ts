@@ -91,7 +91,7 @@ describe('baseline', () => {
     const known = JSON.parse(await readFile(baseline, 'utf8')).findings.length
     const console = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--baseline', baseline])
     expect(console.code).toBe(0)
-    expect(console.stdout.trimEnd().split('\n').at(-1)).toBe(`✔ No new findings in 4 projects (1 with an empty repository) and 10 roles, ${known} already in the baseline`)
+    expect(console.stdout.trimEnd().split('\n').at(-1)).toBe(`✔ No new findings in 4 projects (1 with an empty repository) and 10 roles (OneDev 16.5.6), ${known} already in the baseline`)
     const markdown = await runCli(['scan', '--snapshot', 'examples/snapshot.json', '--baseline', baseline, '--format', 'markdown'])
     expect(markdown.stdout).toContain(`✔ **No new findings** in 4 projects (1 with an empty repository) and 10 roles (${known} already in the baseline).`)
     expect(console.stdout + markdown.stdout).not.toMatch(/No findings|suppressed/)

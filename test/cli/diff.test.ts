@@ -223,7 +223,7 @@ describe('diff', () => {
         '  neutral                 Discord notification to discord.com: events builds -> builds, code comments.',
         '  neutral                 Notification to hooks.example.com: channel Discord -> Slack.',
         '',
-        '✔ 0 weakened, 0 strengthened, 2 neutral; findings: 0 new, 0 fixed, 1 unchanged',
+        '✔ 0 weakened, 0 strengthened, 2 neutral; findings: 0 new, 0 fixed, 2 unchanged',
         '',
       ].join('\n'),
     )
@@ -236,7 +236,12 @@ describe('diff', () => {
     // The http:// ntfy notification's finding is the same finding on both sides (8.x could not say it is Ntfy).
     expect(report.findings.new).toEqual([])
     expect(report.findings.fixed).toEqual([])
-    expect(report.findings.unchanged.map((f: any) => [f.ruleId, f.subject, f.message.split(' is ')[0]])).toEqual([['notification/insecure-webhook', 'ntfy.example.com', 'Ntfy notification to ntfy.example.com']])
+    // So is the protection's: it requires builds of "ci" but not strict ones on both sides.
+    expect(report.findings.unchanged.map((f: any) => [f.ruleId, f.subject])).toEqual([
+      ['notification/insecure-webhook', 'ntfy.example.com'],
+      ['branch-protection/strict-builds-not-required', 'main'],
+    ])
+    expect(report.findings.unchanged[0].message.split(' is ')[0]).toBe('Ntfy notification to ntfy.example.com')
   }, SLOW)
 
   it('a broken or missing snapshot: exit 2 and exactly one line naming the side and the file', async () => {

@@ -57,7 +57,7 @@ describe('a server that refuses every connection', () => {
 
     const stylish = await runCli(args, {env: refused})
     expect(stylish.code).toBe(2)
-    expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(`✖ Audit incomplete: ${errors} errors (listed above). Judged 0 projects and 0 roles: nothing could be judged`)
+    expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(`✖ Audit incomplete: ${errors} errors (listed above). Judged 0 projects and 0 roles (OneDev version unknown): nothing could be judged`)
     expect(stylish.stdout).not.toMatch(CLEAN)
 
     const markdown = await runCli([...args, '--format', 'markdown'], {env: refused})
@@ -110,7 +110,8 @@ describe('a server whose one project cannot be read', () => {
 
       const stylish = await runCli(['scan', '--all-projects', '--fail-on', 'none'], {env: serverEnv(server)})
       expect(stylish.code).toBe(2)
-      expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(`✖ Audit incomplete: 1 error (listed above). ${judged}`)
+      // Stylish says which OneDev it judged (the fixture server says 16.5.6).
+      expect(stylish.stdout.trimEnd().split('\n').at(-1)).toBe(`✖ Audit incomplete: 1 error (listed above). ${judged.replace(' roles:', ' roles (OneDev 16.5.6):')}`)
       const markdown = await runCli(['scan', '--all-projects', '--fail-on', 'none', '--format', 'markdown'], {env: serverEnv(server)})
       expect(markdown.stdout.split('\n')[4]).toBe(`✖ **Audit incomplete: 1 error** (listed below). ${judged}.`)
     } finally {

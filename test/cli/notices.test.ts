@@ -44,9 +44,9 @@ const FAMILIES = [
  * rule judges action authorizations, which these current settings do not have (OneDev 8.0.4 and earlier).
  */
 const SUMMARY = [
-  'CIS SSCS v1.0: 1 pass, 4 fail, 0 exception, 9 not evaluated, 99 manual',
+  'CIS SSCS v1.0: 1 pass, 5 fail, 0 exception, 10 not evaluated, 97 manual',
   'OSPS Baseline v2026.02.19: 0 pass, 0 fail, 0 exception, 10 not evaluated, 54 manual',
-  '✖ 4 findings (0 critical, 4 high, 0 medium, 0 low, 0 info) in 2 projects and 0 roles, some checks not evaluated',
+  '✖ 4 findings (0 critical, 4 high, 0 medium, 0 low, 0 info) in 2 projects and 0 roles (OneDev version unknown), some checks not evaluated',
 ]
 
 let server: OneDevServer

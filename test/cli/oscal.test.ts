@@ -97,6 +97,8 @@ describe('the example snapshot', () => {
       ['tool', 'onedev-audit'],
       ['tool-version', json.tool.version],
       ['server', 'https://onedev.example.com'],
+      // The OneDev version the collection read (the example snapshot's server.version).
+      ['onedev-version', json.server.version],
       ['snapshot', EXAMPLE],
       ['collected', json.collectedAt],
     ])

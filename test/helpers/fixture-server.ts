@@ -153,6 +153,8 @@ export function cleanServerOptions(): OneDevServerOptions {
     settings: {
       1: {
         ...PARENT_SETTING,
+        // Its required job `ci` must run on the merge as it will land (branch-protection/strict-builds-not-required).
+        branchProtections: PARENT_SETTING.branchProtections.map((protection) => ({...protection, requireStrictBuilds: true})),
         // OneDev 8.0.4 and earlier send the build setting's action authorizations (the one control that needs
         // them is judged only there): v8.0.4 server-core/src/main/java/io/onedev/server/model/support/build/ProjectBuildSetting.java:43,
         // an abstract ActionAuthorization written with its simple class name as @type (ObjectMapperProvider's default

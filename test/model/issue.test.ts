@@ -36,8 +36,8 @@ describe('parseIssueList', () => {
     ])
     expect(parsed).toEqual({
       issues: [
-        {id: 5, number: 3, projectId: 2, title: 't', description: 'd', state: 'Open', confidential: true},
-        {id: 6, number: null, projectId: null, title: '', description: '', state: '', confidential: false},
+        {id: 5, number: 3, projectId: 2, title: 't', description: 'd', state: 'Open', confidential: true, submitterId: 1},
+        {id: 6, number: null, projectId: null, title: '', description: '', state: '', confidential: false, submitterId: null},
       ],
       invalid: 3,
     })
