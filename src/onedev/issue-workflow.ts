@@ -14,6 +14,7 @@
 import type {FieldDefault, IssueWorkflow, ManualTransition, WorkflowField} from '../model/issue-workflow.js'
 import {pathMatcher} from './matchers.js'
 import {tryParsePatternSet} from './pattern-set.js'
+import {ISSUE_FIELD_VALUES, readingAt, releaseOfVersion} from './versions.js'
 
 /** The state an issue of notify is closed in, unless the configuration names another (`notify.closedState`). */
 export const DEFAULT_CLOSED_STATE = 'Closed'
@@ -124,18 +125,12 @@ export function fieldConfigurationProblems(workflow: IssueWorkflow, configured: 
 
 /**
  * Whether the server reads several values of one field in a request (a JSON list in `fields` of a new
- * issue or a transition): from 10.0.0 on, `fields` is a Map<String, Serializable> whose list value is
- * several values (v10.0.0 server-core/src/main/java/io/onedev/server/rest/resource/IssueResource.java:430,504,
- * read at :396-400; v16.5.6 :543,618). On 8.x it is a Map<String, String> (v8.0.0
- * server-core/src/main/java/io/onedev/server/rest/IssueResource.java:394,455): a list is refused, and each
- * entry is stored as one value (:236-247), so `"alice,bob"` would be one user who does not exist. An
- * unknown version (8.x and 10.0 to 10.1 do not say theirs) is taken for 8.x: refusing a configuration
- * up front writes nothing wrong. `version` as GET /version/server answers it (`11.1.6` is a tag of the
- * 14.1 line: at or past 10 either way).
+ * issue or a transition): from 10.0.0 (versions.ts ISSUE_FIELD_VALUES, where it was read); an unknown
+ * version is taken for one value. `version` as GET /version/server answers it (`11.1.6` is a tag of
+ * the 14.1 line: at or past 10 either way).
  */
 export function readsFieldLists(version: string | null): boolean {
-  const major = version === null ? NaN : Number(/^(\d+)\./.exec(version)?.[1])
-  return major >= 10
+  return readingAt(ISSUE_FIELD_VALUES, releaseOfVersion(version)).reading === 'lists'
 }
 
 /** The configured fields with several values, which a server that reads one value per field (readsFieldLists) cannot take: their names, in the configuration's order. */

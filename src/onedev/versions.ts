@@ -43,7 +43,12 @@ const MISNUMBERED: ReadonlyArray<{says: string; is: Release}> = [
 
 /** The release the server said it is (a mis-numbered one as the release its code is); null when unknown (see the module comment). */
 export function serverRelease(model: Pick<AuditModel, 'server'>): Release | null {
-  const release = parseRelease(model.server?.version)
+  return releaseOfVersion(model.server?.version)
+}
+
+/** The release a version text names (GET /version/server's answer), a mis-numbered one as the release its code is; null when it names none. */
+export function releaseOfVersion(version: string | null | undefined): Release | null {
+  const release = parseRelease(version)
   if (release === null) return null
   return MISNUMBERED.find((entry) => compareReleases(parseRelease(entry.says)!, release) === 0)?.is ?? release
 }
@@ -229,8 +234,41 @@ export const JOB_SECRET_EMPTY_AUTHORIZATION: VersionJudgement<EmptySecretAuthori
   },
 }
 
+export type IssueFieldValuesReading = 'one-value' | 'lists'
+
+/**
+ * What notify may send as the value of an issue field (a new issue's or a transition's `fields`): on
+ * 8.x one string per field, stored as one value, so `"alice,bob"` would be one user who does not exist;
+ * from 10.0.0 a list is several values. notify refuses several values of one field up front where one
+ * is read (src/onedev/issue-workflow.ts fieldsNotCarried); an unknown version (8.x and 10.0 to 10.1 do
+ * not say theirs) is taken for one value: refusing writes nothing wrong. The notice of the audit's
+ * checks never names it (no check depends on it): notify says it where it refuses.
+ */
+export const ISSUE_FIELD_VALUES: VersionJudgement<IssueFieldValuesReading> = {
+  id: 'issue-field-values',
+  decides: 'whether an issue field sent through the REST interface may hold several values',
+  readings: [
+    {
+      reading: 'one-value',
+      from: '8.0.0',
+      means: 'reads one string per field (a Map<String, String>) and stores it as one value',
+      source: 'v8.0.0 server-core/src/main/java/io/onedev/server/rest/IssueResource.java:394,455 (Map<String, String> fields; each entry one value :236-247)',
+    },
+    {
+      reading: 'lists',
+      from: '10.0.0',
+      means: 'reads a list as several values (a Map<String, Serializable>)',
+      source: 'v10.0.0 server-core/src/main/java/io/onedev/server/rest/resource/IssueResource.java:430,504 (read at :396-400); v16.5.6 :543,618',
+    },
+  ],
+  whenUnknown: 'one-value',
+  subjects() {
+    return []
+  },
+}
+
 /** Every version-dependent judgement, in the order the notice lists them. */
-export const VERSION_JUDGEMENTS: readonly VersionJudgement[] = [EXECUTOR_EMPTY_JOB_MATCH, NO_EXECUTOR_DISCOVERY, JOB_SECRET_EMPTY_AUTHORIZATION]
+export const VERSION_JUDGEMENTS: readonly VersionJudgement[] = [EXECUTOR_EMPTY_JOB_MATCH, NO_EXECUTOR_DISCOVERY, JOB_SECRET_EMPTY_AUTHORIZATION, ISSUE_FIELD_VALUES]
 
 export interface AssumedJudgement {
   judgement: VersionJudgement
