@@ -828,18 +828,27 @@ function labelOf(phase) {
  * the per-run ratios, (c0) / (a0) on a server that speaks only the contract, (c) / (a) on a current one.
  */
 function pairedRatios(results) {
-  const paired = (a, b) => (results[a] && results[b] ? median(results[a].map((r, i) => r.processMs / results[b][i].processMs)) : undefined)
-  const cpu = (a, b) => (results[a] && results[b] ? median(results[a].map((r, i) => r.cpuMs / results[b][i].cpuMs)) : undefined)
-  const vs = Object.fromEntries(CLI_PHASES.filter((phase) => results[`${phase}:vs`]).map((phase) => [phase, {process: paired(phase, `${phase}:vs`), cpu: cpu(phase, `${phase}:vs`)}]))
-  return {cliContractToBaseline: paired('clicontract', 'baselinecontract'), cliToBaseline: paired('cli', 'baseline'), vs}
+  // Each run's ratio, then their median with the min and max: {median, min, max}, or undefined.
+  const spread = (a, b, key) => {
+    if (!results[a] || !results[b]) return undefined
+    const ratios = results[a].map((r, i) => r[key] / results[b][i][key])
+    return {median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios)}
+  }
+  const vs = Object.fromEntries(CLI_PHASES.filter((phase) => results[`${phase}:vs`]).map((phase) => [phase, {process: spread(phase, `${phase}:vs`, 'processMs'), cpu: spread(phase, `${phase}:vs`, 'cpuMs')}]))
+  const contract = spread('clicontract', 'baselinecontract', 'processMs')
+  const current = spread('cli', 'baseline', 'processMs')
+  return {cliContractToBaseline: contract?.median, cliToBaseline: current?.median, spreads: {cliContractToBaseline: contract, cliToBaseline: current}, vs}
 }
+
+/** `1.02x (0.98-1.05)`: a paired ratio's median, and its min and max over the runs. */
+const withSpread = (ratio) => `${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)})`
 
 /** Issue 28's targets, for the phases that ran: scans against the bare client, against the floor, and the requests in flight. */
 function liveTargetLines(paired, summary, concurrency) {
   const rows = []
   const inFlight = (r) => `${r.meanInFlight.toFixed(1)} of ${concurrency}`
-  if (paired.cliContractToBaseline !== undefined) rows.push(targetRow('(c0) / (a0), whole processes, paired', `${paired.cliContractToBaseline.toFixed(2)}x`, '<= 1.3x', paired.cliContractToBaseline <= 1.3))
-  if (paired.cliToBaseline !== undefined) rows.push(targetRow('(c) / (a), whole processes, paired', `${paired.cliToBaseline.toFixed(2)}x`, '<= 1.3x', paired.cliToBaseline <= 1.3))
+  if (paired.cliContractToBaseline !== undefined) rows.push(targetRow('(c0) / (a0), whole processes, paired', withSpread(paired.spreads.cliContractToBaseline), '<= 1.3x', paired.cliContractToBaseline <= 1.3))
+  if (paired.cliToBaseline !== undefined) rows.push(targetRow('(c) / (a), whole processes, paired', withSpread(paired.spreads.cliToBaseline), '<= 1.3x', paired.cliToBaseline <= 1.3))
   for (const phase of ['clicontract', 'cli']) {
     const r = summary[phase]
     if (!r) continue
@@ -847,7 +856,7 @@ function liveTargetLines(paired, summary, concurrency) {
     rows.push(targetRow(`${label} whole process / floor`, `${(r.processMs / r.floorMs).toFixed(2)}x`, '<= 1.1x', r.processMs / r.floorMs <= 1.1))
     rows.push(targetRow(`${label} mean requests in flight at the server`, inFlight(r), `>= ${(concurrency * 14) / 16}`, r.meanInFlight >= (concurrency * 14) / 16))
   }
-  for (const [phase, ratio] of Object.entries(paired.vs)) rows.push(`  ${labelOf(phase)} / the --vs-root build: whole process ${ratio.process.toFixed(2)}x, CPU ${ratio.cpu.toFixed(2)}x (paired per run)`)
+  for (const [phase, ratio] of Object.entries(paired.vs)) rows.push(`  ${labelOf(phase)} / the --vs-root build: whole process ${withSpread(ratio.process)}, CPU ${withSpread(ratio.cpu)} (paired per run: median, min-max)`)
   if (rows.length === 0) return []
   const bare = ['baselinecontract', 'baseline'].filter((phase) => summary[phase]).map((phase) => `${PHASE_LABELS[phase]}: ${inFlight(summary[phase])} in flight, ${(summary[phase].processMs / summary[phase].floorMs).toFixed(2)}x the floor`)
   return ['', 'targets (issue 28; 1.1x the floor is for 5,000 projects at 50 ms, concurrency 32):', ...rows, ...(bare.length > 0 ? [`  the bare client on the same run: ${bare.join('; ')}`] : [])]
