@@ -4,7 +4,7 @@
  * server-core/src/main/java/io/onedev/server/rest/resource/IssueResource.java). The paths are the same
  * from 8.0 to 16.x; what they read and answer is not:
  *   GET  /users/me                           the account of the credentials: its `id` (8.0.0 to 11.7.x, and
- *                                            12.0.0 on); 11.8.0 to 11.11.4 answer no id (readOwnAccount)
+ *                                            14.1.0 on); 11.8.0 to 14.0.x answer no id (readOwnAccount)
  *   GET  /issues?query=&offset=&count=       issues matching an issue query (the query language of the
  *                                            issues page); confidential ones only for those who may see them;
  *                                            without `order by`, the newest activity first
@@ -69,7 +69,8 @@ export async function queryNotifyIssues(client: ApiClient, projectPath: string):
  * Who the credentials are: the id of their account, which every issue notify opens carries as its
  * `submitterId`. `GET /users/me` answers it (v8.0.0 server-core/src/main/java/io/onedev/server/rest/UserResource.java:97-104;
  * v16.5.6 server-core/src/main/java/io/onedev/server/rest/resource/UserResource.java:134-141), except
- * on 11.8.0 to 11.11.4, whose answer has no id: there the issue query's `submitted by me` criterion
+ * on 11.8.0 to 14.0.x, whose answer has no id (v12.0.0 UserResource.java:579, UserData without one; v14.1.0 :591
+ * adds it): there the issue query's `submitted by me` criterion
  * (in the grammar and enabled for the REST query at every version: v8.0.0
  * server-core/src/main/java/io/onedev/server/search/entity/issue/IssueQuery.g4:10,74-76 and
  * IssueResource.java:196; v16.5.6 IssueQuery.g4:10 and IssueResource.java:279) finds one issue the

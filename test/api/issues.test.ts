@@ -89,7 +89,7 @@ describe("the account's id", () => {
     }
   })
 
-  it('is the submitter of an issue it opened where /users/me answers no id (11.8 to 11.11), or none when it opened none', async () => {
+  it('is the submitter of an issue it opened where /users/me answers no id (11.8 to 14.0), or none when it opened none', async () => {
     const {server, store, client} = await setup([{projectId: 5, title: 'by someone else', submitterId: MEMBER.id}], ONEDEV_11)
     expect(await readOwnAccount(client)).toBeNull()
     store.add({projectId: 2, title: 'ours', submitterId: 1})
