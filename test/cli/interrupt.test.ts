@@ -38,8 +38,11 @@ it('Ctrl-C during collection writes the report from what was collected, says wha
     expect(report.complete).toBe(false)
     expect(report.errors).toEqual([{kind: 'interrupted', message: 'interrupted: 2 of 4 projects were not collected; the report holds what was', project: null}])
     expect(report.summary.projects).toBe(2)
-    // acme/app's findings, and acme's base role (access/base-role-cache-upload): the two projects collected.
-    expect(new Set(report.findings.filter((f: any) => f.project).map((f: any) => f.project.path))).toEqual(new Set(['acme', 'acme/app']))
+    // Findings only of the two projects collected: acme/app's, and acme's base role (access/base-role-cache-upload)
+    // when its base authorizations were read before the interruption (a race the test does not fix).
+    const withFindings = new Set<string>(report.findings.filter((f: any) => f.project).map((f: any) => f.project.path))
+    expect(withFindings).toContain('acme/app')
+    expect([...withFindings].filter((path) => path !== 'acme' && path !== 'acme/app')).toEqual([])
     expect(report.summary.roles).toBeGreaterThan(0)
   } finally {
     await server.close()
