@@ -5,13 +5,14 @@
  * repository parts that failed for some projects alone (nothing judged in their place); optional
  * endpoints the server does not offer, per-project answers the audit lacks (a snapshot that predates
  * the endpoint), and server data of a shape the audit does not know (the checks that need them are not
- * evaluated, never passed); and the judgements the server's version did not decide (version-notice.ts). Each not-evaluated notice says which families of
+ * evaluated, never passed); the judgements the server's version did not decide (version-notice.ts);
+ * and branch or tag patterns that matched nothing. Each not-evaluated notice says which families of
  * checks it concerns, for the formats people read to group them.
  */
 import {ACCESS_MODEL_ENDPOINTS, PROJECT_ACCESS_ENDPOINTS, REPOSITORY_ENDPOINTS, SERVER_HARDENING_ENDPOINTS} from '../model/endpoints.js'
 import {unreadableServerData} from '../model/server-data-check.js'
-import {VERSION_ENDPOINT} from '../model/server-version.js'
 import {VERSIONED_SERVER_MEMBERS} from '../model/server-members.js'
+import {VERSION_ENDPOINT} from '../model/server-version.js'
 import type {AuditModel, NotEvaluated, Project, RepositoryPart} from '../model/types.js'
 import {checkedBranches, checkedTags, hasWildcard} from '../onedev/checked-refs.js'
 import {pathMatcher} from '../onedev/matchers.js'
