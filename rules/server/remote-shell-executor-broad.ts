@@ -5,7 +5,7 @@
 import {defineRule, type FindingDraft} from '../../src/engine/rule.js'
 import {jobExecutorsOf} from '../../src/model/admin-data.js'
 import {admitsUntrustedJobs, REMOTE_SHELL_EXECUTOR} from '../../src/onedev/executor-settings.js'
-import {executorReach} from '../../src/onedev/executors.js'
+import {enabledExecutors} from '../../src/onedev/executors.js'
 import {serverRelease} from '../../src/onedev/versions.js'
 import {describeRestriction, EXECUTORS_UI} from '../support/executor-findings.js'
 
@@ -48,10 +48,7 @@ export default defineRule({
   check(context) {
     if (context.scope !== 'server') return []
     const drafts: FindingDraft[] = []
-    const release = serverRelease(context.model)
-    for (const executor of jobExecutorsOf(context.model) ?? []) {
-      if (executor.type !== REMOTE_SHELL_EXECUTOR || !executor.enabled) continue
-      const assessment = executorReach(executor, release)
+    for (const {executor, assessment} of enabledExecutors(jobExecutorsOf(context.model), REMOTE_SHELL_EXECUTOR, serverRelease(context.model))) {
       if (!admitsUntrustedJobs(assessment)) continue
       drafts.push({
         subject: executor.name,
