@@ -6,8 +6,8 @@
  * of its issue is closed.
  */
 import {findProjectByPath, ISSUES_PATH, listProjects, openIssue, queryNotifyIssues, readOwnAccount, setIssueDescription, transitIssue} from '../api/issues.js'
-import {readServerVersion, type ServerVersion} from '../api/server-version.js'
 import {ApiError, type ApiClient} from '../api/types.js'
+import {readServerVersion, type ServerVersion} from '../api/version.js'
 import type {NotifyConfig} from '../engine/config-schema.js'
 import {EVERYTHING, failedEndpoints, fewOf} from '../engine/availability.js'
 import {type ActiveRule, evaluate, serverKey} from '../engine/evaluate.js'

@@ -1,5 +1,5 @@
 /**
- * notify's issue requests (src/api/issues.ts, src/api/server-version.ts) against a loopback server that
+ * notify's issue requests (src/api/issues.ts, src/api/version.ts) against a loopback server that
  * stores issues as OneDev's IssueResource does (test/helpers/issue-store.ts): the query finds a project's
  * issues by path, title or marker whatever the path holds, oldest first, paging when a page is full;
  * the account is read from /users/me, or from an issue it opened where /users/me has no id; a
@@ -9,8 +9,8 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {createClient} from '../../src/api/client.js'
 import {notifyIssueQuery, openIssue, queryNotifyIssues, quoteQueryValue, readOwnAccount, setIssueDescription, transitIssue} from '../../src/api/issues.js'
-import {readServerVersion} from '../../src/api/server-version.js'
 import {ApiError, type ApiClient} from '../../src/api/types.js'
+import {readServerVersion} from '../../src/api/version.js'
 import {formatMarker, ISSUE_TITLES} from '../../src/model/issue.js'
 import {DEFAULT_WORKFLOW, installIssueStore, type IssueServerFlavor, MEMBER, ONEDEV_11, ONEDEV_16, ONEDEV_8, parseIssueQuery} from '../helpers/issue-store.js'
 import {type OneDevServer, startOneDevServer} from '../helpers/onedev-server.js'
