@@ -15,7 +15,7 @@ import type {GroovyScript, JobExecutor} from '../model/admin-data.js'
 import {admitsArbitraryBranch, admitsArbitraryProject, type JobMatchExpression, parseJobMatch} from './job-match.js'
 import {type Matcher, pathMatcher} from './matchers.js'
 import {matchesArbitraryNames, parsePatternSet} from './pattern-set.js'
-import {EXECUTOR_EMPTY_JOB_MATCH, type EmptyJobMatchReading, type Reading, readingAt, type Release, SHELL_EXECUTORS} from './versions.js'
+import {EXECUTOR_EMPTY_JOB_MATCH, emptyMatchDecidedByVersion, type EmptyJobMatchReading, type Reading, readingAt, type Release} from './versions.js'
 
 export type JobReach =
   /** admits no job at all (a server shell executor with no job match from 15.0.1, a groovy script build jobs may not use) */
@@ -67,7 +67,7 @@ export function enabledExecutors(executors: readonly JobExecutor[] | undefined, 
 export function executorReach(executor: Pick<JobExecutor, 'type' | 'jobMatchKey' | 'jobMatch'>, release: Release | null): JobReachAssessment {
   if (executor.jobMatch !== null) return assessJobMatchText(executor.jobMatch)
   // An empty jobRequirement or jobAuthorization (before 11.11.1), and an empty jobMatch of any other executor: every job.
-  if (!SHELL_EXECUTORS.includes(executor.type) || (executor.jobMatchKey !== 'jobMatch' && executor.jobMatchKey !== null)) return ANY_JOB
+  if (!emptyMatchDecidedByVersion(executor)) return ANY_JOB
   const byVersion = readingAt(EXECUTOR_EMPTY_JOB_MATCH, release)
   return {...(byVersion.reading === 'no-job' ? NO_JOB : ANY_JOB), byVersion}
 }

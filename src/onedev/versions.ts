@@ -13,7 +13,7 @@
  * Whatever was judged by the unknown reading is said once per run (`assumedJudgements`, the notice
  * of src/engine/coverage.ts) and in the finding's own message.
  */
-import {JOB_EXECUTORS_KEY, jobExecutorsOf} from '../model/admin-data.js'
+import {JOB_EXECUTORS_KEY, type JobExecutor, jobExecutorsOf} from '../model/admin-data.js'
 import type {AuditModel} from '../model/types.js'
 
 /** A OneDev release, `[major, minor, patch]`. */
@@ -118,6 +118,11 @@ export type EmptyJobMatchReading = 'any-job' | 'no-job'
 /** The executor classes whose empty job match the version decides: ServerShellExecutor and its subclass RemoteShellExecutor. */
 export const SHELL_EXECUTORS: readonly string[] = ['ServerShellExecutor', 'RemoteShellExecutor']
 
+/** Whether the version decides which jobs this executor takes: a shell executor whose `jobMatch` (not an older key) is empty. */
+export function emptyMatchDecidedByVersion(executor: Pick<JobExecutor, 'type' | 'jobMatchKey' | 'jobMatch'>): boolean {
+  return SHELL_EXECUTORS.includes(executor.type) && executor.jobMatch === null && (executor.jobMatchKey === 'jobMatch' || executor.jobMatchKey === null)
+}
+
 /**
  * A server shell executor (or a remote shell executor, its subclass at every tag: v11.11.1
  * plugin/executor/remoteshell/RemoteShellExecutor.java:34, v15.0.1 :37) with no job match
@@ -151,7 +156,7 @@ export const EXECUTOR_EMPTY_JOB_MATCH: VersionJudgement<EmptyJobMatchReading> = 
   whenUnknown: 'any-job',
   subjects(model) {
     return (jobExecutorsOf(model) ?? [])
-      .filter((e) => SHELL_EXECUTORS.includes(e.type) && e.enabled && e.jobMatch === null && (e.jobMatchKey === 'jobMatch' || e.jobMatchKey === null))
+      .filter((e) => e.enabled && emptyMatchDecidedByVersion(e))
       .map((e) => `${e.type === 'ServerShellExecutor' ? 'server' : 'remote'} shell executor "${e.name}"`)
   },
 }
